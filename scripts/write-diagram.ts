@@ -1,0 +1,14 @@
+/**
+ * Regenerates the machine diagram in docs/architecture.md from the machine definition.
+ * `npm run docs:diagram`; a test fails when the committed diagram is stale.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { agentMachine } from '../src/index.js';
+import { replaceDiagram } from '../src/inspect/diagram-block.js';
+import { toMermaid } from '../src/inspect/mermaid.js';
+
+const path = new URL('../docs/architecture.md', import.meta.url);
+const before = readFileSync(path, 'utf8');
+const after = replaceDiagram(before, toMermaid(agentMachine));
+if (after !== before) writeFileSync(path, after);
+console.log(after === before ? 'docs/architecture.md: diagram up to date' : 'docs/architecture.md: diagram updated');

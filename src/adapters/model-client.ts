@@ -1,0 +1,21 @@
+import type { Message } from '../core/messages.js';
+import type { StreamEvent } from '../core/stream-event.js';
+import type { ToolDefinition } from '../tools/tool-params.js';
+
+/** Options of one model request. */
+export interface ChatCompletionOptions {
+  /** Aborted when the run is aborted or its time budget ends: cancel the request at once. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Anything that can stream a model turn. `messages` is a live read-only view of the context:
+ * copy it if you keep it past the call. `tools` is absent or empty when tools are withheld.
+ */
+export interface ModelClient {
+  chatCompletion(
+    messages: readonly Message[],
+    tools?: readonly ToolDefinition[],
+    options?: ChatCompletionOptions,
+  ): AsyncIterable<StreamEvent> | Iterable<StreamEvent>;
+}

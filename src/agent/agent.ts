@@ -1,0 +1,163 @@
+import type { Observable } from 'rxjs';
+import { type Actor, type AnyActorLogic, createActor, type InspectionEvent, type Observer } from 'xstate';
+import type { ModelClient } from '../adapters/model-client.js';
+import type { Config } from '../config/config.js';
+import { AgentEvent, isTerminal } from '../core/agent-event.js';
+import { errorMessage, HarnessError } from '../core/errors.js';
+import { EventBus, type StreamRecord } from '../events/event-bus.js';
+import type { AgentStateName } from '../machines/agent-machine-types.js';
+import { Session } from '../session/session.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { AsyncQueue } from './async-queue.js';
+import { type ProvidedAgentMachine, provideAgentMachine, type RunHandle } from './provide-machine.js';
+
+/** A clock for the machine's delayed events (XState's `SimulatedClock` fits). */
+export interface MachineClock {
+  setTimeout(fn: (...args: unknown[]) => void, timeout: number): unknown;
+  clearTimeout(id: unknown): void;
+}
+
+/** Options of {@link Agent}. */
+export interface AgentOptions {
+  /** The session to run in; made from `client` and `registry` when absent. */
+  readonly session?: Session;
+  /** Model client for a new session. */
+  readonly client?: ModelClient;
+  /** Tools for a new session. */
+  readonly registry?: ToolRegistry;
+  /** The event bus; a new one by default. */
+  readonly events?: EventBus;
+  /** XState inspection observer (e.g. `createBrowserInspector().inspect` from `@statelyai/inspect`). */
+  readonly inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+  /** Clock for the machine's timers (the wall-clock budget); XState's `SimulatedClock` in tests. */
+  readonly clock?: MachineClock;
+  /** Monotonic milliseconds, for elapsed time; `performance.now` by default. */
+  readonly now?: () => number;
+}
+
+/** Options of one {@link Agent.run}. */
+export interface RunOptions {
+  /** Aborting it ends the run with reason `aborted`. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Runs the agent loop. Each `run()` starts the agent machine, streams its events, and always
+ * ends with exactly one `agent_end` or `agent_error`, last. Nothing a model, a tool or a
+ * subscriber does makes `run()` throw.
+ */
+export class Agent {
+  readonly config: Config;
+  readonly session: Session;
+  /** Lifecycle events, delivered to subscribers in order with backpressure. */
+  readonly events: EventBus;
+  /** The whole stream: every machine transition and every event, as it happens. */
+  readonly stream$: Observable<StreamRecord>;
+  /** The agent machine with this agent's actors and effects provided. */
+  readonly machine: ProvidedAgentMachine;
+  private readonly inspect: AgentOptions['inspect'];
+  private readonly clock: MachineClock | undefined;
+  private readonly now: () => number;
+  private active: RunHandle | undefined;
+
+  constructor(config: Config, options: AgentOptions = {}) {
+    this.config = config;
+    this.session = options.session ?? new Session(config, { client: options.client, registry: options.registry });
+    this.events = options.events ?? new EventBus();
+    this.stream$ = this.events.stream$;
+    this.inspect = options.inspect;
+    this.clock = options.clock;
+    this.now = options.now ?? (() => performance.now());
+    this.machine = provideAgentMachine({
+      session: this.session,
+      bus: this.events,
+      current: () => this.active,
+      now: this.now,
+    });
+  }
+
+  /** The machine state of the run in progress, or undefined between runs. */
+  get state(): AgentStateName | undefined {
+    return this.active?.state;
+  }
+
+  /**
+   * Runs the loop on a new user message and yields every event, ending with `agent_end` or
+   * `agent_error`. Throws only for misuse: no model client, or a run already in progress.
+   */
+  async *run(input: string, options: RunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
+    const run = this.begin(input, options);
+    try {
+      for await (const event of run.queue) {
+        yield event;
+        if (isTerminal(event)) break;
+      }
+    } finally {
+      await this.end(run);
+    }
+  }
+
+  /** Ends the run in progress with reason `aborted`; tools in flight see their signal. */
+  abort(reason = 'run aborted'): void {
+    this.active?.actor.send({ type: 'ABORT', reason: 'aborted', message: reason });
+  }
+
+  private begin(input: string, options: RunOptions): RunHandle & { queue: AsyncQueue<AgentEvent> } {
+    if (this.active !== undefined)
+      throw new HarnessError('already_running', 'this agent is already running; await the current run first');
+    if (this.session.client === undefined) throw new HarnessError('no_client', 'the session has no model client');
+    if (typeof input !== 'string')
+      throw new HarnessError('invalid_argument', `run() input must be a string, got ${typeof input}`);
+    const queue = new AsyncQueue<AgentEvent>();
+    const unsubscribe = this.events.subscribe((event) => queue.push(event));
+    this.session.addUserMessage(input);
+    void this.events.emit(AgentEvent.agentStart(input));
+    const actor: Actor<AnyActorLogic> = createActor(this.machine, {
+      input: { budget: this.config.budget },
+      ...(this.inspect ? { inspect: this.inspect } : {}),
+      ...(this.clock ? { clock: this.clock } : {}),
+    });
+    const run: RunHandle & { queue: AsyncQueue<AgentEvent> } = {
+      actor,
+      queue,
+      controller: new AbortController(),
+      startedAt: this.now(),
+      state: undefined,
+      finished: false,
+      release: unsubscribe,
+    };
+    this.active = run;
+    actor.subscribe({ error: (error: unknown) => this.failInternally(run, error) });
+    const onAbort = (): void =>
+      this.abort(`run aborted by its signal: ${errorMessage(options.signal?.reason ?? 'aborted')}`);
+    if (options.signal) {
+      options.signal.addEventListener('abort', onAbort, { once: true });
+      run.release = () => {
+        unsubscribe();
+        options.signal?.removeEventListener('abort', onAbort);
+      };
+    }
+    actor.start();
+    if (options.signal?.aborted) onAbort();
+    return run;
+  }
+
+  private async end(run: RunHandle & { queue: AsyncQueue<AgentEvent> }): Promise<void> {
+    if (!run.finished) this.abort('the caller stopped reading the run');
+    await this.events.idle();
+    run.actor.stop();
+    run.release();
+    run.queue.close();
+    this.active = undefined;
+  }
+
+  /** A bug inside the loop (an action threw): report it as the run's end instead of hanging. */
+  private failInternally(run: RunHandle, error: unknown): void {
+    if (run.finished) return;
+    run.finished = true;
+    run.controller.abort('internal error');
+    const message = `internal error: ${errorMessage(error)}`;
+    this.session.recordError('internal_error', message);
+    void this.events.emit(AgentEvent.agentError('internal_error', message));
+  }
+}

@@ -1,0 +1,156 @@
+import { type Actor, type AnyActorLogic, fromCallback, fromPromise } from 'xstate';
+import { AgentEvent } from '../core/agent-event.js';
+import { HarnessError } from '../core/errors.js';
+import type { EventBus } from '../events/event-bus.js';
+import { agentMachine } from '../machines/agent-machine.js';
+import type {
+  AgentContext,
+  AgentStateName,
+  ModelActorInput,
+  ModelTurn,
+  ToolActorInput,
+  ToolSettledEvent,
+} from '../machines/agent-machine-types.js';
+import type { Session } from '../session/session.js';
+import { ToolResult, toolMessageContent } from '../tools/tool-result.js';
+import { softLimitMessage, TOOLS_WITHHELD_ERROR } from './budget-message.js';
+import { readModelStream } from './model-turn.js';
+
+/** The state of one run, shared by the provided actors and actions. */
+export interface RunHandle {
+  readonly actor: Actor<AnyActorLogic>;
+  /** Aborted to cancel the tools in flight. */
+  readonly controller: AbortController;
+  readonly startedAt: number;
+  /** The state last entered. */
+  state: AgentStateName | undefined;
+  /** Set once the terminal event was emitted. */
+  finished: boolean;
+  /** Undoes the run's subscriptions. */
+  release: () => void;
+}
+
+/** What the provided implementations need. */
+export interface MachineDeps {
+  readonly session: Session;
+  readonly bus: EventBus;
+  /** The run in progress. */
+  readonly current: () => RunHandle | undefined;
+  readonly now: () => number;
+}
+
+function activeRun(deps: MachineDeps): RunHandle {
+  const run = deps.current();
+  if (run === undefined) throw new Error('agent machine is running without an active run');
+  return run;
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw new HarnessError('model_error', 'the model request was aborted');
+}
+
+function modelActor(deps: MachineDeps) {
+  return fromPromise<ModelTurn, ModelActorInput>(async ({ input, signal }) => {
+    const { session, bus } = deps;
+    const run = activeRun(deps);
+    await bus.idle(); // backpressure: subscribers catch up before the next request
+    throwIfAborted(signal);
+    const client = session.client;
+    if (client === undefined) throw new HarnessError('no_client', 'the session has no model client');
+    const tools = input.toolsWithheld ? undefined : session.registry.definitions();
+    const turn = await readModelStream(client.chatCompletion(session.messages, tools, { signal }), (delta) => {
+      throwIfAborted(signal);
+      return bus.emit(AgentEvent.textDelta(delta));
+    });
+    throwIfAborted(signal);
+    if (turn.text !== '') await bus.emit(AgentEvent.textComplete(turn.text));
+    return {
+      ...turn,
+      concurrencySafe: turn.toolCalls.map((call) => session.registry.isConcurrencySafe(call.name)),
+      elapsedMs: deps.now() - run.startedAt,
+    };
+  });
+}
+
+function toolActor(deps: MachineDeps) {
+  return fromCallback<ToolSettledEvent, ToolActorInput>(({ input, sendBack }) => {
+    const { session, bus } = deps;
+    const run = activeRun(deps);
+    const own = new AbortController();
+    const signal = AbortSignal.any([run.controller.signal, own.signal]);
+    let live = true;
+    const { call, index } = input;
+    void (async () => {
+      await bus.emit(AgentEvent.toolCallStart(call));
+      const result = input.withheld
+        ? ToolResult.error(TOOLS_WITHHELD_ERROR)
+        : await session.registry.invoke(call.name, call.arguments, { callId: call.callId, signal });
+      await bus.emit(AgentEvent.toolCallComplete(call, result));
+      if (live) sendBack({ type: 'TOOL_SETTLED', index, result, elapsedMs: deps.now() - run.startedAt });
+    })();
+    return () => {
+      live = false;
+      own.abort('tool actor stopped');
+    };
+  });
+}
+
+function recordObservations(session: Session, context: AgentContext): void {
+  context.calls.forEach((call, i) => {
+    const result = context.results[i] ?? ToolResult.error('no result was recorded for this call');
+    session.addToolResult({ callId: call.callId, content: toolMessageContent(result) });
+  });
+}
+
+/** The agent machine with actors and effects bound to one agent's session and bus. */
+export function provideAgentMachine(deps: MachineDeps) {
+  const { session, bus } = deps;
+  return agentMachine.provide({
+    actors: { callModel: modelActor(deps), runTool: toolActor(deps) },
+    actions: {
+      recordTransition: ({ event }, { to }) => {
+        const run = activeRun(deps);
+        const from = run.state;
+        run.state = to;
+        if (from !== undefined) bus.record(session.recordTransition(from, to, event.type));
+      },
+      recordTurnStart: () => session.startTurn(),
+      recordModelTurn: (_, { turn }) => {
+        session.trackUsage(turn.usage);
+        if (turn.toolCalls.length > 0) session.addAssistantMessage(turn.text, turn.toolCalls);
+      },
+      recordObservations: ({ context }) => recordObservations(session, context),
+      warnBudget: ({ context }) => {
+        const hit = context.budget.softLimit(context.turns, context.usage, context.elapsedMs);
+        if (hit === null) return;
+        const message = softLimitMessage(hit);
+        session.recordBudgetWarning(hit.budget, hit.used);
+        session.addHarnessMessage(message);
+        const softLimitRatio = context.budget.softLimitRatio ?? 1;
+        void bus.emit(AgentEvent.budgetWarning({ budget: hit.budget, used: hit.used, softLimitRatio, message }));
+      },
+      cancelInFlight: ({ context }) => {
+        const run = activeRun(deps);
+        if (!run.controller.signal.aborted)
+          run.controller.abort(context.stop?.message ?? context.aborting?.message ?? 'stopped');
+      },
+      finish: ({ context }) => {
+        const run = activeRun(deps);
+        run.finished = true;
+        const response = context.response ?? '';
+        session.recordEnd(response);
+        void bus.emit(AgentEvent.agentEnd(response, session.totalUsage, session.turnCount));
+      },
+      fail: ({ context }) => {
+        const run = activeRun(deps);
+        run.finished = true;
+        const stop = context.stop ?? { reason: 'internal_error' as const, message: 'the run stopped without a reason' };
+        session.recordError(stop.reason, stop.message);
+        void bus.emit(AgentEvent.agentError(stop.reason, stop.message));
+      },
+    },
+  });
+}
+
+/** The type of {@link provideAgentMachine}'s result. */
+export type ProvidedAgentMachine = ReturnType<typeof provideAgentMachine>;

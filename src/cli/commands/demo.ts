@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { writeJournalFile } from '../../adapters/journal-store.js';
+import { ScriptedClient } from '../../adapters/scripted-client.js';
+import { Agent } from '../../agent/agent.js';
+import { Config } from '../../config/config.js';
+import type { AgentEvent } from '../../core/agent-event.js';
+import { Session } from '../../session/session.js';
+import { ReadFileTool } from '../../tools/read-file.js';
+import { ToolRegistry } from '../../tools/registry.js';
+import { DEMO_FILES, DEMO_TASK, demoScript } from '../demo-script.js';
+import { humanRenderer, type Output } from '../render-human.js';
+import { outcomeOf, summaryLine } from '../summary.js';
+
+/** Help text of `agent-harness demo`. */
+export const DEMO_HELP = `Usage: agent-harness demo [--journal FILE] [--json]
+
+Runs an agent offline: a scripted model reads files in a temporary workspace with the real
+read_file tool. Prints the streamed events and a summary line, and saves the journal.
+
+Options:
+  --journal FILE  where to save the journal (default: demo-journal.jsonl)
+  --json          print events as NDJSON instead of text
+`;
+
+/** Runs the demo; returns the exit code (0 answer, 1 agent error). */
+export async function demoCommand(argv: readonly string[], out: Output): Promise<number> {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { journal: { type: 'string', default: 'demo-journal.jsonl' }, json: { type: 'boolean', default: false } },
+    strict: true,
+  });
+  const workspace = mkdtempSync(join(tmpdir(), 'agent-harness-demo-'));
+  try {
+    for (const [name, text] of Object.entries(DEMO_FILES)) writeFileSync(join(workspace, name), text);
+    const config = new Config({ cwd: workspace, maxTurns: 4 });
+    const registry = new ToolRegistry(config).register(new ReadFileTool(config));
+    const session = new Session(config, { client: new ScriptedClient(demoScript()), registry });
+    const agent = new Agent(config, { session });
+    const render = values.json ? (e: AgentEvent) => out.write(`${JSON.stringify(e)}\n`) : humanRenderer(out);
+    const started = performance.now();
+    let last: AgentEvent | undefined;
+    for await (const event of agent.run(DEMO_TASK)) {
+      render(event);
+      last = event;
+    }
+    const journalPath = resolve(values.journal);
+    await writeJournalFile(journalPath, session.journal);
+    const summary = {
+      ...outcomeOf(last),
+      turns: session.turnCount,
+      usage: session.totalUsage,
+      cost: config.budget.usageCost(session.totalUsage),
+      wallMs: performance.now() - started,
+    };
+    if (values.json) out.write(`${JSON.stringify({ type: 'summary', data: { ...summary, journal: journalPath } })}\n`);
+    else out.write(`${summaryLine(summary)}\njournal: ${journalPath} (${session.journal.length} entries)\n`);
+    return summary.outcome === 'answer' ? 0 : 1;
+  } finally {
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}

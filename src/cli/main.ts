@@ -1,0 +1,52 @@
+import { errorMessage } from '../core/errors.js';
+import { DEMO_HELP, demoCommand } from './commands/demo.js';
+import type { Output } from './render-human.js';
+
+/** A CLI command: parses its own arguments, returns the exit code. */
+export type Command = (argv: readonly string[], out: Output) => Promise<number>;
+
+/** Exit code for bad usage. */
+export const EXIT_USAGE = 2;
+
+const COMMANDS: Record<string, { run: Command; help: string }> = {
+  demo: { run: demoCommand, help: DEMO_HELP },
+};
+
+const HELP = `Usage: agent-harness <command> [options]
+
+Commands:
+  demo     run an agent offline on a scripted model (no network, no key)
+
+Run 'agent-harness <command> --help' for a command's options.
+Exit codes: 0 final answer, 1 agent error, 2 bad usage.
+`;
+
+/** Runs the CLI with the given arguments (without `node` and the script). */
+export async function main(
+  argv: readonly string[],
+  out: Output = process.stdout,
+  err: Output = process.stderr,
+): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    out.write(HELP);
+    return name === undefined ? EXIT_USAGE : 0;
+  }
+  const command = COMMANDS[name];
+  if (command === undefined) {
+    err.write(`agent-harness: unknown command '${name}'. Commands: ${Object.keys(COMMANDS).join(', ')}\n`);
+    return EXIT_USAGE;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    out.write(command.help);
+    return 0;
+  }
+  try {
+    return await command.run(rest, out);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const usage = typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+    err.write(`agent-harness ${name}: ${errorMessage(error)}\n`);
+    return usage ? EXIT_USAGE : 1;
+  }
+}

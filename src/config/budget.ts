@@ -1,0 +1,135 @@
+import type { BudgetKind } from '../core/agent-event.js';
+import { HarnessError } from '../core/errors.js';
+import type { TokenUsage } from '../core/usage.js';
+
+/** A hard budget stop. */
+export type BudgetStopReason = 'turn_budget' | 'cost_budget' | 'token_budget' | 'time_budget';
+
+/** Options of {@link Budget}. Every limit is optional; a missing one never stops a run. */
+export interface BudgetOptions {
+  /** Stop once this many model requests were made (checked after each observation). */
+  readonly maxTurns?: number;
+  /** Stop once the cost of the run's usage exceeds this (in the currency of the rates). */
+  readonly maxCost?: number;
+  /** Stop once the run's total tokens exceed this. */
+  readonly maxTotalTokens?: number;
+  /** Stop, aborting the model stream and tools in flight, after this many milliseconds. */
+  readonly maxWallClockMs?: number;
+  /** Price of 1,000 prompt tokens. Default 0.001. */
+  readonly inputRatePer1k?: number;
+  /** Price of 1,000 completion tokens. Default 0.002. */
+  readonly outputRatePer1k?: number;
+  /**
+   * Fraction (0..1] of any budget after which the agent warns once and asks for a final answer
+   * with tools withheld. Off when absent.
+   */
+  readonly softLimitRatio?: number;
+}
+
+/** Which budget crossed the soft limit, and how far it is used. */
+export interface SoftLimitHit {
+  readonly budget: BudgetKind;
+  /** Fraction of that budget used. */
+  readonly used: number;
+}
+
+/** Relative slack so that a cost equal to the limit (up to float rounding) does not count as over. */
+const COST_EPSILON = 1e-9;
+
+function positive(value: number | undefined, name: string, integer: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  const ok = typeof value === 'number' && value > 0 && (integer ? Number.isInteger(value) : Number.isFinite(value));
+  if (!ok) {
+    throw new HarnessError(
+      'invalid_config',
+      `budget.${name} must be a positive ${integer ? 'integer' : 'number'}, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+function rate(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new HarnessError('invalid_config', `budget.${name} must be a non-negative number, got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * Hard and soft limits of a run. Pure: every check is a function of turns, usage and elapsed
+ * time, and monotone (more use never un-stops a run). Turns stop when the count *reaches* the
+ * maximum; cost and tokens stop when use *exceeds* it; time stops when it is used up.
+ */
+export class Budget {
+  readonly maxTurns: number | undefined;
+  readonly maxCost: number | undefined;
+  readonly maxTotalTokens: number | undefined;
+  readonly maxWallClockMs: number | undefined;
+  readonly inputRatePer1k: number;
+  readonly outputRatePer1k: number;
+  readonly softLimitRatio: number | undefined;
+
+  constructor(options: BudgetOptions = {}) {
+    this.maxTurns = positive(options.maxTurns, 'maxTurns', true);
+    this.maxCost = positive(options.maxCost, 'maxCost', false);
+    this.maxTotalTokens = positive(options.maxTotalTokens, 'maxTotalTokens', true);
+    this.maxWallClockMs = positive(options.maxWallClockMs, 'maxWallClockMs', false);
+    this.inputRatePer1k = rate(options.inputRatePer1k, 'inputRatePer1k', 0.001);
+    this.outputRatePer1k = rate(options.outputRatePer1k, 'outputRatePer1k', 0.002);
+    const soft = options.softLimitRatio;
+    if (soft !== undefined && !(typeof soft === 'number' && soft > 0 && soft <= 1)) {
+      throw new HarnessError('invalid_config', `budget.softLimitRatio must be in (0, 1], got ${String(soft)}`);
+    }
+    this.softLimitRatio = soft;
+  }
+
+  /** The cost of some usage at this budget's rates. */
+  usageCost(usage: TokenUsage): number {
+    return (usage.promptTokens * this.inputRatePer1k + usage.completionTokens * this.outputRatePer1k) / 1000;
+  }
+
+  /** The first hard limit reached, in the order turns, cost, tokens, time; or null. */
+  stopReason(turnCount: number, usage: TokenUsage, elapsedMs = 0): BudgetStopReason | null {
+    if (this.maxTurns !== undefined && turnCount >= this.maxTurns) return 'turn_budget';
+    if (this.maxCost !== undefined && this.usageCost(usage) > this.maxCost * (1 + COST_EPSILON)) return 'cost_budget';
+    if (this.maxTotalTokens !== undefined && usage.totalTokens > this.maxTotalTokens) return 'token_budget';
+    if (this.maxWallClockMs !== undefined && elapsedMs >= this.maxWallClockMs) return 'time_budget';
+    return null;
+  }
+
+  /** The first budget used at least `softLimitRatio` of the way, or null (always null when off). */
+  softLimit(turnCount: number, usage: TokenUsage, elapsedMs = 0): SoftLimitHit | null {
+    const ratio = this.softLimitRatio;
+    if (ratio === undefined) return null;
+    const uses: [BudgetKind, number | undefined, number][] = [
+      ['turns', this.maxTurns, turnCount],
+      ['cost', this.maxCost, this.usageCost(usage)],
+      ['tokens', this.maxTotalTokens, usage.totalTokens],
+      ['time', this.maxWallClockMs, elapsedMs],
+    ];
+    for (const [budget, max, value] of uses) {
+      if (max !== undefined && value / max >= ratio) return { budget, used: value / max };
+    }
+    return null;
+  }
+
+  /** A copy with other options. */
+  with(options: BudgetOptions): Budget {
+    return new Budget({ ...this.options(), ...options });
+  }
+
+  /** The options that rebuild this budget. */
+  options(): BudgetOptions {
+    const out: { -readonly [K in keyof BudgetOptions]: BudgetOptions[K] } = {
+      inputRatePer1k: this.inputRatePer1k,
+      outputRatePer1k: this.outputRatePer1k,
+    };
+    if (this.maxTurns !== undefined) out.maxTurns = this.maxTurns;
+    if (this.maxCost !== undefined) out.maxCost = this.maxCost;
+    if (this.maxTotalTokens !== undefined) out.maxTotalTokens = this.maxTotalTokens;
+    if (this.maxWallClockMs !== undefined) out.maxWallClockMs = this.maxWallClockMs;
+    if (this.softLimitRatio !== undefined) out.softLimitRatio = this.softLimitRatio;
+    return out;
+  }
+}

@@ -1,0 +1,68 @@
+import { resolve } from 'node:path';
+import { HarnessError } from '../core/errors.js';
+import { Budget, type BudgetOptions } from './budget.js';
+
+/** Default `maxTurns` when neither the config nor the budget names one. */
+export const DEFAULT_MAX_TURNS = 10;
+/** Default cap on one tool observation, in characters. */
+export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 100_000;
+
+/** Options of {@link Config}. */
+export interface ConfigOptions {
+  /** The workspace: file tools stay inside it. Defaults to `process.cwd()`. */
+  readonly cwd?: string;
+  /** Shorthand for `budget.maxTurns`; fills it when the budget has none. Default 10. */
+  readonly maxTurns?: number;
+  /** Run limits, as options or a {@link Budget}. */
+  readonly budget?: Budget | BudgetOptions;
+  /** Per-call tool time limit in milliseconds; none by default. */
+  readonly toolTimeoutMs?: number;
+  /** A system message placed first in the model's context. */
+  readonly systemPrompt?: string;
+  /** Cap on one tool observation; longer output is cut with a visible marker. Default 100,000. */
+  readonly maxToolOutputChars?: number;
+}
+
+/** Immutable configuration shared by the session, the registry, the tools and the agent. */
+export class Config {
+  /** Absolute path of the workspace. */
+  readonly cwd: string;
+  /** The run limits; `budget.maxTurns` is always set. */
+  readonly budget: Budget;
+  readonly toolTimeoutMs: number | undefined;
+  readonly systemPrompt: string | undefined;
+  readonly maxToolOutputChars: number;
+
+  constructor(options: ConfigOptions = {}) {
+    if (typeof options !== 'object' || options === null) {
+      throw new HarnessError('invalid_config', 'Config takes an options object');
+    }
+    if (options.cwd !== undefined && (typeof options.cwd !== 'string' || options.cwd === '')) {
+      throw new HarnessError('invalid_config', `cwd must be a non-empty path, got ${String(options.cwd)}`);
+    }
+    this.cwd = resolve(options.cwd ?? process.cwd());
+    const budget = options.budget instanceof Budget ? options.budget : new Budget(options.budget ?? {});
+    this.budget =
+      budget.maxTurns === undefined ? budget.with({ maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS }) : budget;
+    this.toolTimeoutMs = positiveOrUndefined(options.toolTimeoutMs, 'toolTimeoutMs');
+    if (options.systemPrompt !== undefined && typeof options.systemPrompt !== 'string') {
+      throw new HarnessError('invalid_config', 'systemPrompt must be a string');
+    }
+    this.systemPrompt = options.systemPrompt;
+    this.maxToolOutputChars =
+      positiveOrUndefined(options.maxToolOutputChars, 'maxToolOutputChars') ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
+  }
+
+  /** The turn limit (`budget.maxTurns`). */
+  get maxTurns(): number {
+    return this.budget.maxTurns ?? DEFAULT_MAX_TURNS;
+  }
+}
+
+function positiveOrUndefined(value: number | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new HarnessError('invalid_config', `${name} must be a positive number, got ${String(value)}`);
+  }
+  return value;
+}

@@ -1,0 +1,96 @@
+import type { ToolCall } from './messages.js';
+import type { TokenUsage } from './usage.js';
+
+/** Lifecycle events an agent run publishes. */
+export const AgentEventType = {
+  AGENT_START: 'agent_start',
+  TEXT_DELTA: 'text_delta',
+  TEXT_COMPLETE: 'text_complete',
+  TOOL_CALL_START: 'tool_call_start',
+  TOOL_CALL_COMPLETE: 'tool_call_complete',
+  BUDGET_WARNING: 'budget_warning',
+  AGENT_END: 'agent_end',
+  AGENT_ERROR: 'agent_error',
+} as const;
+
+/** One of the {@link AgentEventType} values. */
+export type AgentEventType = (typeof AgentEventType)[keyof typeof AgentEventType];
+
+/** Why a run ended without a final answer. */
+export type StopReason =
+  | 'turn_budget'
+  | 'cost_budget'
+  | 'token_budget'
+  | 'time_budget'
+  | 'aborted'
+  | 'model_error'
+  | 'internal_error';
+
+/** Which budget a warning or stop is about. */
+export type BudgetKind = 'turns' | 'cost' | 'tokens' | 'time';
+
+/** Payload of each {@link AgentEventType}. */
+export interface AgentEventDataMap {
+  agent_start: { readonly input: string };
+  text_delta: { readonly content: string };
+  text_complete: { readonly content: string };
+  tool_call_start: { readonly callId: string; readonly name: string; readonly arguments: ToolCall['arguments'] };
+  tool_call_complete: {
+    readonly callId: string;
+    readonly name: string;
+    readonly success: boolean;
+    readonly output?: string;
+    readonly error?: string;
+  };
+  budget_warning: {
+    /** The budget that crossed the soft limit first. */
+    readonly budget: BudgetKind;
+    /** How much of that budget is used, 0..1 (or more). */
+    readonly used: number;
+    /** The configured soft limit ratio. */
+    readonly softLimitRatio: number;
+    readonly message: string;
+  };
+  agent_end: { readonly response: string; readonly usage: TokenUsage; readonly turnCount: number };
+  agent_error: { readonly reason: StopReason; readonly message: string };
+}
+
+/** A lifecycle event: a plain `{type, data}` object. */
+export type AgentEvent<T extends AgentEventType = AgentEventType> = {
+  [K in T]: { readonly type: K; readonly data: AgentEventDataMap[K] };
+}[T];
+
+function make<K extends AgentEventType>(type: K, data: AgentEventDataMap[K]): AgentEvent<K> {
+  return { type, data } as AgentEvent<K>;
+}
+
+/** Factories for {@link AgentEvent}s. */
+export const AgentEvent = {
+  agentStart: (input: string): AgentEvent<'agent_start'> => make('agent_start', { input }),
+  textDelta: (content: string): AgentEvent<'text_delta'> => make('text_delta', { content }),
+  textComplete: (content: string): AgentEvent<'text_complete'> => make('text_complete', { content }),
+  toolCallStart: (call: ToolCall): AgentEvent<'tool_call_start'> =>
+    make('tool_call_start', { callId: call.callId, name: call.name, arguments: call.arguments }),
+  toolCallComplete: (
+    call: Pick<ToolCall, 'callId' | 'name'>,
+    result: { readonly success: boolean; readonly output?: string; readonly error?: string },
+  ): AgentEvent<'tool_call_complete'> =>
+    make('tool_call_complete', {
+      callId: call.callId,
+      name: call.name,
+      success: result.success,
+      ...(result.output !== undefined ? { output: result.output } : {}),
+      ...(result.error !== undefined ? { error: result.error } : {}),
+    }),
+  budgetWarning: (data: AgentEventDataMap['budget_warning']): AgentEvent<'budget_warning'> =>
+    make('budget_warning', data),
+  agentEnd: (response: string, usage: TokenUsage, turnCount: number): AgentEvent<'agent_end'> =>
+    make('agent_end', { response, usage, turnCount }),
+  agentError: (reason: StopReason, message: string): AgentEvent<'agent_error'> =>
+    make('agent_error', { reason, message }),
+} as const;
+
+/** True for the two events that end a run. */
+export function isTerminal(event: AgentEvent): event is AgentEvent<'agent_end' | 'agent_error'> {
+  return event.type === 'agent_end' || event.type === 'agent_error';
+}

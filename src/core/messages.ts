@@ -1,0 +1,59 @@
+/** A JSON value as it appears in tool arguments and journals. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** A JSON object. */
+export type JsonObject = { [key: string]: JsonValue };
+
+/** One tool call the model asked for. */
+export interface ToolCall {
+  /** Provider-assigned id that the tool result must echo. */
+  readonly callId: string;
+  /** Name of the tool to run. */
+  readonly name: string;
+  /**
+   * Parsed arguments, or the raw text when the model sent something that is not JSON
+   * (the registry then answers `Invalid parameters`).
+   */
+  readonly arguments: JsonObject | string;
+}
+
+/** The observation that answers one {@link ToolCall}. */
+export interface ToolResultMessage {
+  /** The `callId` of the call this answers. */
+  readonly callId: string;
+  /** The tool's output, or `Error: …` for a failed call. */
+  readonly content: string;
+}
+
+/** Instructions for the model, set from `Config.systemPrompt`. */
+export interface SystemMessage {
+  readonly role: 'system';
+  readonly content: string;
+}
+
+/** A message from the user (or, with `author: 'harness'`, written by the harness itself). */
+export interface UserMessage {
+  readonly role: 'user';
+  readonly content: string;
+  /** Present only on messages the harness wrote, such as a budget warning. */
+  readonly author?: 'harness';
+}
+
+/** A model turn: its text and the tool calls it asked for. */
+export interface AssistantMessage {
+  readonly role: 'assistant';
+  readonly content: string;
+  /** Present, and non-empty, only when the turn asked for tools. */
+  readonly toolCalls?: readonly ToolCall[];
+}
+
+/** A tool observation. Tool output only ever appears in this role, verbatim. */
+export interface ToolMessage {
+  readonly role: 'tool';
+  /** The call this observation answers. */
+  readonly callId: string;
+  readonly content: string;
+}
+
+/** A message of the model's context, OpenAI-shaped (role + content). */
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;

@@ -1,0 +1,80 @@
+import type { ToolCall } from './messages.js';
+import type { TokenUsage } from './usage.js';
+
+/** Kinds of chunk a model client yields. */
+export const StreamEventType = {
+  TEXT_DELTA: 'text_delta',
+  TOOL_CALL_START: 'tool_call_start',
+  TOOL_CALL_DELTA: 'tool_call_delta',
+  TOOL_CALL_COMPLETE: 'tool_call_complete',
+  MESSAGE_COMPLETE: 'message_complete',
+  ERROR: 'error',
+} as const;
+
+/** One of the {@link StreamEventType} values. */
+export type StreamEventType = (typeof StreamEventType)[keyof typeof StreamEventType];
+
+/** A piece of streamed assistant text. */
+export interface TextDelta {
+  readonly content: string;
+}
+
+/** Why the model stopped, normalised across providers. */
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'error' | 'other';
+
+/** A provider-side failure reported in the stream. */
+export interface StreamError {
+  /** What went wrong, in the provider's words. */
+  readonly message: string;
+  /** Provider or transport code, when there is one (HTTP status, error type). */
+  readonly code?: string;
+}
+
+/**
+ * One chunk of a model response, as a model client yields it.
+ * The agent reads `text_delta`, `tool_call_complete`, `message_complete` and `error`;
+ * `tool_call_start`/`tool_call_delta` are progress hints it ignores.
+ */
+export interface StreamEvent {
+  readonly type: StreamEventType;
+  /** With `text_delta`. A bare string is accepted too. */
+  readonly textDelta?: TextDelta | string;
+  /** With `tool_call_complete` (and, partially, the start/delta hints). */
+  readonly toolCall?: ToolCall;
+  /** With `message_complete`, when the provider reported usage. */
+  readonly usage?: TokenUsage;
+  /** With `message_complete`. */
+  readonly finishReason?: FinishReason;
+  /** With `error`. A bare string is accepted too. */
+  readonly error?: StreamError | string;
+}
+
+/** Factories for {@link StreamEvent}s, handy in scripts and adapters. */
+export const StreamEvent = {
+  /** A text chunk. */
+  textDelta(content: string): StreamEvent {
+    return { type: StreamEventType.TEXT_DELTA, textDelta: { content } };
+  },
+  /** A fully streamed tool call. */
+  toolCallComplete(toolCall: ToolCall): StreamEvent {
+    return { type: StreamEventType.TOOL_CALL_COMPLETE, toolCall };
+  },
+  /** The end of the turn, with usage when known. */
+  messageComplete(usage?: TokenUsage, finishReason?: FinishReason): StreamEvent {
+    return {
+      type: StreamEventType.MESSAGE_COMPLETE,
+      ...(usage ? { usage } : {}),
+      ...(finishReason ? { finishReason } : {}),
+    };
+  },
+  /** A provider error in the stream; the agent ends the run with `model_error`. */
+  error(message: string, code?: string): StreamEvent {
+    return { type: StreamEventType.ERROR, error: code === undefined ? { message } : { message, code } };
+  },
+} as const;
+
+/** The text of a `text_delta` event, whichever form it came in. */
+export function textOf(delta: TextDelta | string | undefined): string {
+  if (delta === undefined) return '';
+  return typeof delta === 'string' ? delta : delta.content;
+}

@@ -1,0 +1,61 @@
+// Data
+
+export { readJournalFile, writeJournalFile } from './adapters/journal-store.js';
+// Model clients
+export type { ChatCompletionOptions, ModelClient } from './adapters/model-client.js';
+export type { RecordedRequest, ScriptedEvents, ScriptedTurn } from './adapters/scripted-client.js';
+export { ScriptedClient } from './adapters/scripted-client.js';
+export type { AgentOptions, MachineClock, RunOptions } from './agent/agent.js';
+export { Agent } from './agent/agent.js';
+export type { BudgetOptions, BudgetStopReason, SoftLimitHit } from './config/budget.js';
+export { Budget } from './config/budget.js';
+export type { ConfigOptions } from './config/config.js';
+// Configuration and budgets
+export { Config, DEFAULT_MAX_TOOL_OUTPUT_CHARS, DEFAULT_MAX_TURNS } from './config/config.js';
+export type { AgentEventDataMap, BudgetKind, StopReason } from './core/agent-event.js';
+export { AgentEvent, AgentEventType, isTerminal } from './core/agent-event.js';
+export type { HarnessErrorReason } from './core/errors.js';
+export { errorMessage, HarnessError } from './core/errors.js';
+export type {
+  AssistantMessage,
+  JsonObject,
+  JsonValue,
+  Message,
+  SystemMessage,
+  ToolCall,
+  ToolMessage,
+  ToolResultMessage,
+  UserMessage,
+} from './core/messages.js';
+export { stableJson } from './core/stable-json.js';
+export type { FinishReason, StreamError, TextDelta } from './core/stream-event.js';
+export { StreamEvent, StreamEventType, textOf } from './core/stream-event.js';
+export type { TokenUsage } from './core/usage.js';
+export { addUsage, tokenUsage, ZERO_USAGE } from './core/usage.js';
+export type { EventBusOptions, StreamRecord, Subscriber, SubscriberErrorHandler } from './events/event-bus.js';
+// Events and sessions
+export { EventBus } from './events/event-bus.js';
+export type { GraphEdge, GraphState, MachineGraph } from './inspect/machine-graph.js';
+// Diagrams
+export { machineGraph } from './inspect/machine-graph.js';
+export { eventLabel, toMermaid } from './inspect/mermaid.js';
+// The machine and the agent
+export { agentMachine, toolActorId } from './machines/agent-machine.js';
+export type * from './machines/agent-machine-types.js';
+export type * from './session/journal-entry.js';
+export type { JournalHeader } from './session/journal-file.js';
+// Journals on disk
+export { parseJournal, serializeJournal } from './session/journal-file.js';
+export { checkJournalVersion, JOURNAL_VERSION, READABLE_JOURNAL_VERSIONS } from './session/journal-version.js';
+export type { SessionOptions, SessionSnapshot, ToolCallInput } from './session/session.js';
+export { Session } from './session/session.js';
+export { ReadFileTool } from './tools/read-file.js';
+export type { AnyTool, InvokeOptions } from './tools/registry.js';
+export { ToolRegistry } from './tools/registry.js';
+export type { ToolInvocation, ToolLike, ToolSpec } from './tools/tool.js';
+// Tools
+export { defineTool, Tool } from './tools/tool.js';
+export { ToolKind } from './tools/tool-kind.js';
+export type { ToolDefinition } from './tools/tool-params.js';
+export { ToolResult, toolMessageContent } from './tools/tool-result.js';
+export { truncateOutput } from './tools/truncate.js';

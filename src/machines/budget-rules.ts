@@ -1,0 +1,25 @@
+import type { Budget, BudgetStopReason } from '../config/budget.js';
+import type { AgentContext, StopInfo } from './agent-machine-types.js';
+
+/** The hard budget stop for the context, if any. */
+export function hardStop(context: AgentContext): BudgetStopReason | null {
+  return context.budget.stopReason(context.turns, context.usage, context.elapsedMs);
+}
+
+function describe(reason: BudgetStopReason, budget: Budget, context: AgentContext): string {
+  switch (reason) {
+    case 'turn_budget':
+      return `turn budget reached: ${context.turns} of ${budget.maxTurns} turns used while the model was still acting`;
+    case 'cost_budget':
+      return `cost budget exceeded: ${budget.usageCost(context.usage)} > ${budget.maxCost}`;
+    case 'token_budget':
+      return `token budget exceeded: ${context.usage.totalTokens} > ${budget.maxTotalTokens} tokens`;
+    case 'time_budget':
+      return `time budget used up: ${Math.round(context.elapsedMs)} ms of ${budget.maxWallClockMs} ms`;
+  }
+}
+
+/** The stop record for a budget stop reason. */
+export function budgetStop(reason: BudgetStopReason, context: AgentContext): StopInfo {
+  return { reason, message: describe(reason, context.budget, context) };
+}

@@ -1,0 +1,108 @@
+import { HarnessError } from '../core/errors.js';
+import type { ToolCall } from '../core/messages.js';
+import type { TokenUsage } from '../core/usage.js';
+import type { JournalEntry } from './journal-entry.js';
+
+type Fields = Record<string, unknown>;
+
+const STOP_REASONS = new Set([
+  'turn_budget',
+  'cost_budget',
+  'token_budget',
+  'time_budget',
+  'aborted',
+  'model_error',
+  'internal_error',
+]);
+
+function fail(index: number, problem: string): never {
+  throw new HarnessError('invalid_journal', `journal entry ${index}: ${problem}`);
+}
+
+function text(entry: Fields, key: string, index: number): string {
+  const value = entry[key];
+  if (typeof value !== 'string') fail(index, `'${key}' must be a string, got ${typeof value}`);
+  return value;
+}
+
+function count(value: unknown, key: string, index: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    fail(index, `'${key}' must be a non-negative integer`);
+  }
+  return value;
+}
+
+function usageOf(value: unknown, index: number): TokenUsage {
+  if (typeof value !== 'object' || value === null) fail(index, `'usage' must be an object`);
+  const u = value as Fields;
+  return {
+    promptTokens: count(u.promptTokens, 'usage.promptTokens', index),
+    completionTokens: count(u.completionTokens, 'usage.completionTokens', index),
+    totalTokens: count(u.totalTokens, 'usage.totalTokens', index),
+  };
+}
+
+function toolCallsOf(value: unknown, index: number): ToolCall[] {
+  if (!Array.isArray(value)) fail(index, `'toolCalls' must be an array`);
+  return value.map((raw: unknown, i) => {
+    if (typeof raw !== 'object' || raw === null) fail(index, `toolCalls[${i}] must be an object`);
+    const call = raw as Fields;
+    const args = call.arguments;
+    if (typeof args !== 'string' && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+      fail(index, `toolCalls[${i}].arguments must be an object or a string`);
+    }
+    return {
+      callId: text(call, 'callId', index),
+      name: text(call, 'name', index),
+      arguments: args as ToolCall['arguments'],
+    };
+  });
+}
+
+/**
+ * Checks one journal entry read from outside and returns a clean copy of it.
+ * Throws a {@link HarnessError} (`invalid_journal`) naming the entry and the field.
+ */
+export function checkEntry(raw: unknown, index: number): JournalEntry {
+  if (typeof raw !== 'object' || raw === null) fail(index, 'must be an object');
+  const entry = raw as Fields;
+  switch (entry.type) {
+    case 'turn_start':
+    case 'reset':
+      return { type: entry.type };
+    case 'user_message':
+      return entry.author === 'harness'
+        ? { type: 'user_message', content: text(entry, 'content', index), author: 'harness' }
+        : { type: 'user_message', content: text(entry, 'content', index) };
+    case 'assistant_message': {
+      const content = text(entry, 'content', index);
+      if (entry.toolCalls === undefined) return { type: 'assistant_message', content };
+      return { type: 'assistant_message', content, toolCalls: toolCallsOf(entry.toolCalls, index) };
+    }
+    case 'tool_result':
+      return { type: 'tool_result', callId: text(entry, 'callId', index), content: text(entry, 'content', index) };
+    case 'usage':
+      return { type: 'usage', usage: usageOf(entry.usage, index) };
+    case 'transition':
+      return {
+        type: 'transition',
+        from: text(entry, 'from', index),
+        to: text(entry, 'to', index),
+        event: text(entry, 'event', index),
+      };
+    case 'agent_end':
+      return { type: 'agent_end', response: text(entry, 'response', index) };
+    case 'agent_error': {
+      const reason = text(entry, 'reason', index);
+      if (!STOP_REASONS.has(reason)) fail(index, `unknown stop reason '${reason}'`);
+      return { type: 'agent_error', reason: reason as never, message: text(entry, 'message', index) };
+    }
+    case 'budget_warning': {
+      const used = entry.used;
+      if (typeof used !== 'number' || !Number.isFinite(used)) fail(index, `'used' must be a number`);
+      return { type: 'budget_warning', budget: text(entry, 'budget', index), used };
+    }
+    default:
+      return fail(index, `unknown entry type ${JSON.stringify(entry.type)}`);
+  }
+}

@@ -1,0 +1,85 @@
+import type { StopReason } from '../core/agent-event.js';
+import type { ToolCall } from '../core/messages.js';
+import type { TokenUsage } from '../core/usage.js';
+
+/** A model request began (one turn = one request). */
+export interface TurnStartEntry {
+  readonly type: 'turn_start';
+}
+
+/** A user message joined the context (`author: 'harness'` for harness-written notes). */
+export interface UserMessageEntry {
+  readonly type: 'user_message';
+  readonly content: string;
+  readonly author?: 'harness';
+}
+
+/** A model turn that asked for tools (a final answer is an {@link AgentEndEntry}). */
+export interface AssistantMessageEntry {
+  readonly type: 'assistant_message';
+  readonly content: string;
+  readonly toolCalls?: readonly ToolCall[];
+}
+
+/** One tool observation. */
+export interface ToolResultEntry {
+  readonly type: 'tool_result';
+  readonly callId: string;
+  readonly content: string;
+}
+
+/** Usage reported for one request. */
+export interface UsageEntry {
+  readonly type: 'usage';
+  readonly usage: TokenUsage;
+}
+
+/** The session was cleared. */
+export interface ResetEntry {
+  readonly type: 'reset';
+}
+
+/** A machine transition between two states of the agent machine. */
+export interface TransitionEntry {
+  readonly type: 'transition';
+  readonly from: string;
+  readonly to: string;
+  /** The type of the event that caused it. */
+  readonly event: string;
+}
+
+/** A run ended with this final answer; it joins the messages when the conversation goes on. */
+export interface AgentEndEntry {
+  readonly type: 'agent_end';
+  readonly response: string;
+}
+
+/** A run ended without a final answer. */
+export interface AgentErrorEntry {
+  readonly type: 'agent_error';
+  readonly reason: StopReason;
+  readonly message: string;
+}
+
+/** A soft budget limit was crossed and tools were withheld. */
+export interface BudgetWarningEntry {
+  readonly type: 'budget_warning';
+  readonly budget: string;
+  readonly used: number;
+}
+
+/** One append-only journal record. Plain JSON. */
+export type JournalEntry =
+  | TurnStartEntry
+  | UserMessageEntry
+  | AssistantMessageEntry
+  | ToolResultEntry
+  | UsageEntry
+  | ResetEntry
+  | TransitionEntry
+  | AgentEndEntry
+  | AgentErrorEntry
+  | BudgetWarningEntry;
+
+/** The `type` of a {@link JournalEntry}. */
+export type JournalEntryType = JournalEntry['type'];

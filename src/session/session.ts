@@ -1,0 +1,213 @@
+import type { ModelClient } from '../adapters/model-client.js';
+import type { Config } from '../config/config.js';
+import type { StopReason } from '../core/agent-event.js';
+import { HarnessError } from '../core/errors.js';
+import type { JsonObject, Message, ToolCall, ToolResultMessage } from '../core/messages.js';
+import type { TokenUsage } from '../core/usage.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { checkEntry } from './journal-check.js';
+import type { JournalEntry, TransitionEntry } from './journal-entry.js';
+import { checkJournalVersion, JOURNAL_VERSION } from './journal-version.js';
+import { applyEntry, initialState, type SessionState } from './session-state.js';
+
+/** A tool call as {@link Session.addAssistantMessage} accepts it: `callId`, or the seed's `id`. */
+export type ToolCallInput =
+  | ToolCall
+  | { readonly id: string; readonly name: string; readonly arguments: JsonObject | string };
+
+/** Options of {@link Session}. */
+export interface SessionOptions {
+  /** The model client the agent will call. */
+  readonly client?: ModelClient;
+  /** The tools the agent may run; an empty registry by default. */
+  readonly registry?: ToolRegistry;
+  /** Wall clock for {@link SessionSnapshot.savedAt} (ms since the epoch); `Date.now` by default. */
+  readonly clock?: () => number;
+}
+
+/** A saved session: its journal plus when it was saved. */
+export interface SessionSnapshot {
+  /** Journal format version; see {@link JOURNAL_VERSION}. */
+  readonly version: number;
+  /** ISO-8601 time of saving. Never part of journal-derived state. */
+  readonly savedAt: string;
+  readonly journal: readonly JournalEntry[];
+}
+
+function toToolCall(input: ToolCallInput, index: number): ToolCall {
+  const callId = 'callId' in input ? input.callId : input.id;
+  if (typeof callId !== 'string' || callId === '') {
+    throw new HarnessError('invalid_argument', `toolCalls[${index}] needs a non-empty callId (or id)`);
+  }
+  if (typeof input.name !== 'string' || input.name === '') {
+    throw new HarnessError('invalid_argument', `toolCalls[${index}] (${callId}) needs a non-empty name`);
+  }
+  return Object.freeze({ callId, name: input.name, arguments: input.arguments });
+}
+
+function checkUsage(usage: TokenUsage): TokenUsage {
+  for (const key of ['promptTokens', 'completionTokens', 'totalTokens'] as const) {
+    const value = usage[key];
+    if (!Number.isInteger(value) || value < 0) {
+      throw new HarnessError('invalid_argument', `usage.${key} must be a non-negative integer, got ${String(value)}`);
+    }
+  }
+  return { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, totalTokens: usage.totalTokens };
+}
+
+/**
+ * The conversation, its usage and turn count, event-sourced: every mutator appends exactly one
+ * journal entry, and all state is a fold over the journal, so `Session.replay` rebuilds it.
+ */
+export class Session {
+  /** The configuration the session was made with. */
+  readonly config: Config;
+  /** The model client, if one was given. */
+  readonly client: ModelClient | undefined;
+  /** The tools available to the agent. */
+  readonly registry: ToolRegistry;
+  private readonly entries: JournalEntry[] = [];
+  private readonly state: SessionState;
+  private readonly clock: () => number;
+
+  constructor(config: Config, options: SessionOptions = {}) {
+    this.config = config;
+    this.client = options.client;
+    this.registry = options.registry ?? new ToolRegistry(config);
+    this.clock = options.clock ?? Date.now;
+    this.state = initialState(config.systemPrompt);
+  }
+
+  /** The model's context so far (a live, read-only view; messages are frozen). */
+  get messages(): readonly Message[] {
+    return this.state.messages;
+  }
+
+  /** Model requests made so far. */
+  get turnCount(): number {
+    return this.state.turnCount;
+  }
+
+  /** Usage summed over every request. */
+  get totalUsage(): TokenUsage {
+    return this.state.totalUsage;
+  }
+
+  /** The append-only journal (a live, read-only view). */
+  get journal(): readonly JournalEntry[] {
+    return this.entries;
+  }
+
+  /** The last final answer while it has not yet joined `messages` (see SPEC §3). */
+  get pendingAnswer(): string | undefined {
+    return this.state.pendingAnswer;
+  }
+
+  /** Records the start of a model request. */
+  startTurn(): void {
+    this.append({ type: 'turn_start' });
+  }
+
+  /** Adds a user message (after the previous final answer, if one is pending). */
+  addUserMessage(content: string): void {
+    this.append({ type: 'user_message', content: requireText(content, 'content') });
+  }
+
+  /** Adds a message the harness itself wrote to the model, in the user role. */
+  addHarnessMessage(content: string): void {
+    this.append({ type: 'user_message', content: requireText(content, 'content'), author: 'harness' });
+  }
+
+  /** Adds an assistant turn and the tool calls it asked for. */
+  addAssistantMessage(content: string, toolCalls: readonly ToolCallInput[] = []): void {
+    const text = requireText(content, 'content');
+    const calls = toolCalls.map(toToolCall);
+    this.append(
+      calls.length > 0
+        ? { type: 'assistant_message', content: text, toolCalls: Object.freeze(calls) }
+        : { type: 'assistant_message', content: text },
+    );
+  }
+
+  /** Adds the observation that answers one tool call. */
+  addToolResult(result: ToolResultMessage): void {
+    this.append({
+      type: 'tool_result',
+      callId: requireText(result.callId, 'callId'),
+      content: requireText(result.content, 'content'),
+    });
+  }
+
+  /** Adds one request's usage to the total. */
+  trackUsage(usage: TokenUsage): void {
+    this.append({ type: 'usage', usage: checkUsage(usage) });
+  }
+
+  /** Clears messages, usage and turns (the journal keeps the history and the reset). */
+  reset(): void {
+    this.append({ type: 'reset' });
+  }
+
+  /** Records a machine transition (the agent calls this). */
+  recordTransition(from: string, to: string, event: string): TransitionEntry {
+    const entry: TransitionEntry = { type: 'transition', from, to, event };
+    this.append(entry);
+    return entry;
+  }
+
+  /** Records a run's final answer. */
+  recordEnd(response: string): void {
+    this.append({ type: 'agent_end', response });
+  }
+
+  /** Records why a run stopped without an answer. */
+  recordError(reason: StopReason, message: string): void {
+    this.append({ type: 'agent_error', reason, message });
+  }
+
+  /** Records that a soft budget limit was crossed. */
+  recordBudgetWarning(budget: string, used: number): void {
+    this.append({ type: 'budget_warning', budget, used });
+  }
+
+  /** A snapshot for saving: the journal, its version, and the wall-clock time of saving. */
+  toJSON(): SessionSnapshot {
+    return {
+      version: JOURNAL_VERSION,
+      savedAt: new Date(this.clock()).toISOString(),
+      journal: this.entries,
+    };
+  }
+
+  /** Rebuilds a session from {@link Session.toJSON} output; refuses unknown versions. */
+  static fromJSON(snapshot: unknown, config: Config, options: SessionOptions = {}): Session {
+    if (typeof snapshot !== 'object' || snapshot === null) {
+      throw new HarnessError('invalid_journal', 'session snapshot must be an object');
+    }
+    const { version, journal } = snapshot as { version?: unknown; journal?: unknown };
+    checkJournalVersion(version);
+    if (!Array.isArray(journal)) throw new HarnessError('invalid_journal', "session snapshot has no 'journal' array");
+    return Session.replay(journal, config, options);
+  }
+
+  /**
+   * Rebuilds a session by applying every journal entry in order. The result's journal is
+   * byte-identical (as stable JSON) to the input. Throws `invalid_journal` naming a bad entry.
+   */
+  static replay(journal: readonly unknown[], config: Config, options: SessionOptions = {}): Session {
+    const session = new Session(config, options);
+    for (let i = 0; i < journal.length; i++) session.append(checkEntry(journal[i], i));
+    return session;
+  }
+
+  private append(entry: JournalEntry): void {
+    this.entries.push(entry);
+    applyEntry(this.state, entry, this.config.systemPrompt);
+  }
+}
+
+function requireText(value: unknown, name: string): string {
+  if (typeof value !== 'string')
+    throw new HarnessError('invalid_argument', `${name} must be a string, got ${typeof value}`);
+  return value;
+}

@@ -1,0 +1,63 @@
+import { readFile, stat } from 'node:fs/promises';
+import { z } from 'zod';
+import type { Config } from '../config/config.js';
+import { Tool, type ToolInvocation } from './tool.js';
+import { ToolKind } from './tool-kind.js';
+import { ToolResult } from './tool-result.js';
+import { resolveInWorkspace } from './workspace.js';
+
+const schema = z.object({
+  path: z.string().min(1).describe('File path, relative to the workspace.'),
+  offset: z.number().int().min(1).optional().describe('First line to read (1-based). Default 1.'),
+  limit: z.number().int().min(1).optional().describe('How many lines to read. Default 2000.'),
+});
+
+/** Lines returned when the call gives no `limit`. */
+export const DEFAULT_READ_LIMIT = 2000;
+/** Files larger than this are refused (read smaller files, or split the file). */
+export const MAX_READ_BYTES = 50 * 1024 * 1024;
+
+function numbered(lines: readonly string[], first: number): string {
+  return lines.map((line, i) => `${String(first + i).padStart(6)}\t${line}`).join('\n');
+}
+
+/** Reads a text file inside the workspace, with line numbers; `offset`/`limit` page big files. */
+export class ReadFileTool extends Tool<typeof schema> {
+  readonly name = 'read_file';
+  readonly description =
+    'Read a text file in the workspace. Returns numbered lines; use offset and limit to page through long files.';
+  readonly kind = ToolKind.READ;
+  readonly schema = schema;
+
+  constructor(config?: Config) {
+    super(config);
+  }
+
+  async execute({ params, cwd }: ToolInvocation<z.output<typeof schema>>): Promise<ToolResult> {
+    const where = await resolveInWorkspace(this.config?.cwd ?? cwd, params.path);
+    if (!where.ok) return ToolResult.error(where.problem);
+    const info = await stat(where.path).catch(() => undefined);
+    if (info === undefined) return ToolResult.error(`File not found: ${params.path}`);
+    if (!info.isFile()) return ToolResult.error(`Not a file: ${params.path}`);
+    if (info.size > MAX_READ_BYTES) {
+      return ToolResult.error(`File too large: ${params.path} is ${info.size} bytes (limit ${MAX_READ_BYTES})`);
+    }
+    const bytes = await readFile(where.path);
+    if (bytes.subarray(0, 8192).includes(0)) return ToolResult.error(`Binary file: ${params.path}`);
+    return ToolResult.success(
+      this.page(bytes.toString('utf8'), params.offset ?? 1, params.limit ?? DEFAULT_READ_LIMIT),
+    );
+  }
+
+  private page(text: string, offset: number, limit: number): string {
+    if (text === '') return '(empty file)';
+    const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
+    if (offset > lines.length) return `(offset ${offset} is past the end: the file has ${lines.length} lines)`;
+    const shown = lines.slice(offset - 1, offset - 1 + limit);
+    const last = offset - 1 + shown.length;
+    const body = numbered(shown, offset);
+    return last < lines.length
+      ? `${body}\n[lines ${offset}-${last} of ${lines.length}; use offset ${last + 1} to read on]`
+      : body;
+  }
+}

@@ -1,0 +1,125 @@
+import type { z } from 'zod';
+import type { Config } from '../config/config.js';
+import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../config/config.js';
+import { HarnessError } from '../core/errors.js';
+import { runGuarded } from './run-guarded.js';
+import type { ToolLike } from './tool.js';
+import { describeIssues, parametersSchema, parseArguments, type ToolDefinition } from './tool-params.js';
+import { ToolResult } from './tool-result.js';
+import { truncateOutput } from './truncate.js';
+
+/** Options of {@link ToolRegistry.invoke}. */
+export interface InvokeOptions {
+  /** The model's call id (passed to the tool). */
+  readonly callId?: string;
+  /** Aborts the call; the result is then an error that says so. */
+  readonly signal?: AbortSignal;
+  /** Overrides the tool's and the config's time limit. */
+  readonly timeoutMs?: number;
+}
+
+const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A tool of any schema, as the registry stores it. */
+export type AnyTool = ToolLike<z.ZodType>;
+
+/**
+ * The tools an agent may call. `invoke` never throws: every failure (unknown tool, bad or
+ * non-JSON arguments, a throwing tool, a timeout, an abort) is an error {@link ToolResult}.
+ */
+export class ToolRegistry {
+  private readonly tools = new Map<string, AnyTool>();
+  private cachedDefinitions: ToolDefinition[] | undefined;
+  private readonly cwd: string;
+  private readonly timeoutMs: number | undefined;
+  private readonly maxOutputChars: number;
+
+  constructor(config?: Config) {
+    this.cwd = config?.cwd ?? process.cwd();
+    this.timeoutMs = config?.toolTimeoutMs;
+    this.maxOutputChars = config?.maxToolOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
+  }
+
+  /** Adds a tool. Throws `invalid_argument` for a bad or duplicate name or a missing schema. */
+  register<S extends z.ZodType>(tool: ToolLike<S>): this {
+    if (typeof tool?.name !== 'string' || !NAME.test(tool.name)) {
+      throw new HarnessError('invalid_argument', `tool name ${JSON.stringify(tool?.name)} must match ${NAME}`);
+    }
+    if (this.tools.has(tool.name)) {
+      throw new HarnessError('invalid_argument', `a tool named '${tool.name}' is already registered`);
+    }
+    if (typeof tool.schema?.safeParse !== 'function') {
+      throw new HarnessError('invalid_argument', `tool '${tool.name}' needs a zod schema`);
+    }
+    if (typeof tool.execute !== 'function') {
+      throw new HarnessError('invalid_argument', `tool '${tool.name}' needs an execute function`);
+    }
+    this.tools.set(tool.name, tool as unknown as AnyTool);
+    this.cachedDefinitions = undefined;
+    return this;
+  }
+
+  /** The tool with this name, if registered. */
+  get(name: string): AnyTool | undefined {
+    return this.tools.get(name);
+  }
+
+  /** Names of all tools, in registration order. */
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  /** Whether a call to this tool may run concurrently with other safe calls. */
+  isConcurrencySafe(name: string): boolean {
+    const tool = this.tools.get(name);
+    return tool !== undefined && (tool.concurrencySafe ?? tool.kind === 'read');
+  }
+
+  /** Definitions for the model (JSON Schema from zod), computed once per set of tools. */
+  definitions(): readonly ToolDefinition[] {
+    this.cachedDefinitions ??= [...this.tools.values()].map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: parametersSchema(tool.schema),
+    }));
+    return this.cachedDefinitions;
+  }
+
+  /** Validates and runs one call. Never throws; never rejects. */
+  async invoke(name: string, params: unknown, options: InvokeOptions = {}): Promise<ToolResult> {
+    const result = await this.invokeUncapped(name, params, options);
+    return this.cap(result);
+  }
+
+  private async invokeUncapped(name: string, params: unknown, options: InvokeOptions): Promise<ToolResult> {
+    const tool = this.tools.get(name);
+    if (tool === undefined) return ToolResult.error(this.unknownToolMessage(name));
+    const parsed = parseArguments(params);
+    if (!parsed.ok) return ToolResult.error(parsed.problem);
+    const checked = tool.schema.safeParse(parsed.value);
+    if (!checked.success) return ToolResult.error(describeIssues(checked.error));
+    return runGuarded(tool, {
+      params: checked.data,
+      callId: options.callId ?? '',
+      cwd: this.cwd,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs ?? tool.timeoutMs ?? this.timeoutMs,
+    });
+  }
+
+  private unknownToolMessage(name: string): string {
+    const names = this.names();
+    const available = names.length === 0 ? 'none' : names.join(', ');
+    return `Unknown tool '${name}'. Available tools: ${available}`;
+  }
+
+  private cap(result: ToolResult): ToolResult {
+    const max = this.maxOutputChars;
+    if (result.success) {
+      const output = result.output ?? '';
+      return output.length > max ? { success: true, output: truncateOutput(output, max) } : result;
+    }
+    const error = result.error ?? '';
+    return error.length > max ? { success: false, error: truncateOutput(error, max) } : result;
+  }
+}

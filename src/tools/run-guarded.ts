@@ -1,0 +1,75 @@
+import { errorMessage } from '../core/errors.js';
+import type { AnyTool } from './registry.js';
+import { ToolResult } from './tool-result.js';
+
+/** What {@link runGuarded} needs for one call. */
+export interface GuardedCall {
+  readonly params: unknown;
+  readonly callId: string;
+  readonly cwd: string;
+  readonly signal: AbortSignal | undefined;
+  readonly timeoutMs: number | undefined;
+}
+
+function reasonText(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (reason === undefined) return 'aborted';
+  return typeof reason === 'string' ? reason : errorMessage(reason);
+}
+
+function normalise(name: string, value: unknown): ToolResult {
+  if (typeof value === 'string') return ToolResult.success(value);
+  if (typeof value === 'object' && value !== null && typeof (value as ToolResult).success === 'boolean') {
+    const result = value as ToolResult;
+    return result.success
+      ? ToolResult.success(String(result.output ?? ''))
+      : ToolResult.error(String(result.error ?? 'failed without a message'));
+  }
+  return ToolResult.error(`Internal error: tool '${name}' returned ${typeof value}, not a ToolResult`);
+}
+
+/**
+ * Runs a tool so that the call always settles with a result: a throw becomes
+ * `Internal error: …`, the time limit and an abort end the wait at once (and abort the tool's
+ * own signal), even if the tool ignores its signal.
+ */
+export function runGuarded(tool: AnyTool, call: GuardedCall): Promise<ToolResult> {
+  const outer = call.signal;
+  if (outer?.aborted) {
+    return Promise.resolve(ToolResult.error(`Tool '${tool.name}' was aborted before it started: ${reasonText(outer)}`));
+  }
+  const controller = new AbortController();
+  return new Promise<ToolResult>((resolve) => {
+    let settled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finish = (result: ToolResult, abortReason?: string): void => {
+      if (settled) return;
+      settled = true;
+      if (timer !== undefined) clearTimeout(timer);
+      outer?.removeEventListener('abort', onAbort);
+      if (abortReason !== undefined) controller.abort(abortReason);
+      resolve(result);
+    };
+    const onAbort = (): void => {
+      const why = reasonText(outer as AbortSignal);
+      finish(ToolResult.error(`Tool '${tool.name}' was aborted: ${why}`), why);
+    };
+    outer?.addEventListener('abort', onAbort, { once: true });
+    if (call.timeoutMs !== undefined) {
+      const ms = call.timeoutMs;
+      timer = setTimeout(() => finish(ToolResult.error(`Tool '${tool.name}' timed out after ${ms} ms`), 'timeout'), ms);
+    }
+    let pending: Promise<unknown>;
+    try {
+      pending = Promise.resolve(
+        tool.execute({ params: call.params, callId: call.callId, cwd: call.cwd, signal: controller.signal }),
+      );
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    pending.then(
+      (value) => finish(normalise(tool.name, value)),
+      (error: unknown) => finish(ToolResult.error(`Internal error: ${errorMessage(error)}`)),
+    );
+  });
+}

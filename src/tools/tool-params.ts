@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import type { JsonObject } from '../core/messages.js';
+
+/** A tool as a model sees it: name, description and JSON Schema of its parameters. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonObject;
+}
+
+/** JSON Schema (draft 2020-12) of what the model must send, from the zod schema. */
+export function parametersSchema(schema: z.ZodType): JsonObject {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject;
+  return rest;
+}
+
+/** `Invalid parameters: <path>: <problem>; …` for a failed validation. */
+export function describeIssues(error: z.ZodError): string {
+  const parts = error.issues.map((issue) => {
+    const path = issue.path.map(String).join('.');
+    return path === '' ? issue.message : `${path}: ${issue.message}`;
+  });
+  return `Invalid parameters: ${parts.join('; ')}`;
+}
+
+/** Parses raw arguments: an object as is, a string as JSON. Returns the value or a problem. */
+export function parseArguments(raw: unknown): { ok: true; value: unknown } | { ok: false; problem: string } {
+  if (typeof raw !== 'string') return { ok: true, value: raw ?? {} };
+  if (raw.trim() === '') return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(raw) };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { ok: false, problem: `Invalid parameters: arguments are not valid JSON (${why})` };
+  }
+}

@@ -1,0 +1,26 @@
+/** The outcome of one tool call: plain JSON. */
+export interface ToolResult {
+  /** Whether the call did what it was asked. */
+  readonly success: boolean;
+  /** The observation, on success. */
+  readonly output?: string;
+  /** What went wrong, on failure (the tool message then reads `Error: <error>`). */
+  readonly error?: string;
+}
+
+/** Factories for {@link ToolResult}. */
+export const ToolResult = {
+  /** A successful call with its output. */
+  success(output: string): ToolResult {
+    return { success: true, output };
+  },
+  /** A failed call; `message` says what went wrong and is shown to the model. */
+  error(message: string): ToolResult {
+    return { success: false, error: message };
+  },
+} as const;
+
+/** The `tool` message content for a result: the output, or `Error: …`. */
+export function toolMessageContent(result: ToolResult): string {
+  return result.success ? (result.output ?? '') : `Error: ${result.error ?? 'unknown error'}`;
+}
