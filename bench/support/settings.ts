@@ -1,0 +1,43 @@
+/** How hard the run works: `--quick` keeps the whole run under a minute. */
+export interface BenchSettings {
+  readonly quick: boolean;
+  /** Turn counts for case 1. */
+  readonly turnCounts: readonly number[];
+  /** Samples thrown away before measuring. */
+  readonly warmup: number;
+  /** Samples kept per figure. */
+  readonly samples: number;
+  /** CPU milliseconds of work each sample aims for. */
+  readonly sampleMs: number;
+  /** Concurrent sessions in case 2, and sessions kept in case 3. */
+  readonly sessions: number;
+  /** Events per EventBus sample (case 4). */
+  readonly busEvents: number;
+  /** Journal entries replayed (case 5). */
+  readonly journalEntries: number;
+}
+
+/** Settings for a full or a `--quick` run. */
+export function benchSettings(quick: boolean): BenchSettings {
+  return quick
+    ? {
+        quick,
+        turnCounts: [10, 100, 1000],
+        warmup: 1,
+        samples: 3,
+        sampleMs: 60,
+        sessions: 1000,
+        busEvents: 50_000,
+        journalEntries: 100_000,
+      }
+    : {
+        quick,
+        turnCounts: [10, 100, 1000],
+        warmup: 2,
+        samples: 7,
+        sampleMs: 300,
+        sessions: 1000,
+        busEvents: 200_000,
+        journalEntries: 100_000,
+      };
+}
