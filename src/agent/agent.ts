@@ -124,10 +124,19 @@ export class Agent {
       startedAt: this.now(),
       state: undefined,
       finished: false,
+      settled: Promise.resolve(),
       release: unsubscribe,
     };
     this.active = run;
-    actor.subscribe({ error: (error: unknown) => this.failInternally(run, error) });
+    run.settled = new Promise<void>((resolve) => {
+      actor.subscribe({
+        complete: () => resolve(),
+        error: (error: unknown) => {
+          this.failInternally(run, error);
+          resolve();
+        },
+      });
+    });
     const onAbort = (): void =>
       this.abort(`run aborted by its signal: ${errorMessage(options.signal?.reason ?? 'aborted')}`);
     if (options.signal) {
@@ -143,7 +152,10 @@ export class Agent {
   }
 
   private async end(run: RunHandle & { queue: AsyncQueue<AgentEvent> }): Promise<void> {
-    if (!run.finished) this.abort('the caller stopped reading the run');
+    if (!run.finished) {
+      this.abort('the caller stopped reading the run');
+      await run.settled; // tools answer an abort at once, so this is prompt
+    }
     await this.events.idle();
     run.actor.stop();
     run.release();

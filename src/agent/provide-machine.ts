@@ -26,6 +26,8 @@ export interface RunHandle {
   state: AgentStateName | undefined;
   /** Set once the terminal event was emitted. */
   finished: boolean;
+  /** Resolves when the machine has stopped. */
+  settled: Promise<void>;
   /** Undoes the run's subscriptions. */
   release: () => void;
 }

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
+import { Agent, Config, ScriptedClient, Session, StreamEvent, ToolKind, ToolRegistry } from '../../src/index.js';
+import { collect, textTurn, toolTurn, usage } from '../support/fixtures.js';
+import { hangingTool } from '../support/tools.js';
+import { tempWorkspace } from '../support/workspace.js';
+
+function setup(turns: ConstructorParameters<typeof ScriptedClient>[0], seen: { aborted?: string }, budget = {}) {
+  const config = new Config({ cwd: tempWorkspace(), budget });
+  const registry = new ToolRegistry(config).register(hangingTool(seen, ToolKind.SHELL));
+  const session = new Session(config, { client: new ScriptedClient(turns), registry });
+  return { config, session };
+}
+
+function toolResults(session: Session) {
+  return session.messages.filter((message) => message.role === 'tool');
+}
+
+describe('Agent.abort and the wall-clock budget', () => {
+  it('abort() reaches a hung tool through its signal, answers the call once, and ends the run as aborted', async () => {
+    const seen: { aborted?: string } = {};
+    const { config, session } = setup([toolTurn('h1', 'hang', {})], seen);
+    const agent = new Agent(config, { session });
+    agent.events.subscribe((event) => {
+      if (event.type === 'tool_call_start') setTimeout(() => agent.abort('user pressed stop'), 5);
+    });
+    const events = await collect(agent.run('go'));
+    expect(events.at(-1)).toEqual({ type: 'agent_error', data: { reason: 'aborted', message: 'user pressed stop' } });
+    expect(seen.aborted).toContain('user pressed stop');
+    expect(toolResults(session)).toEqual([
+      { role: 'tool', callId: 'h1', content: "Error: Tool 'hang' was aborted: user pressed stop" },
+    ]);
+    expect(events.filter((event) => event.type === 'tool_call_complete')).toHaveLength(1);
+  });
+
+  it('an aborted RunOptions.signal ends the run as aborted while the model streams', async () => {
+    const controller = new AbortController();
+    const slowTurn = async function* () {
+      yield StreamEvent.textDelta('thinking');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      yield StreamEvent.messageComplete();
+    };
+    const config = new Config({ cwd: tempWorkspace() });
+    const session = new Session(config, { client: new ScriptedClient([() => slowTurn()]) });
+    const agent = new Agent(config, { session });
+    agent.events.subscribe((event) => {
+      if (event.type === 'text_delta') controller.abort('caller gave up');
+    });
+    const events = await collect(agent.run('go', { signal: controller.signal }));
+    const last = events.at(-1);
+    expect(last?.type === 'agent_error' && last.data.reason).toBe('aborted');
+    expect(session.messages.map((message) => message.role)).toEqual(['user']);
+  });
+
+  it('the time budget aborts a hung tool via SimulatedClock, with one error result, reason time_budget', async () => {
+    const seen: { aborted?: string } = {};
+    const { config, session } = setup([toolTurn('h1', 'hang', {})], seen, { maxWallClockMs: 1_000 });
+    const clock = new SimulatedClock();
+    const agent = new Agent(config, { session, clock });
+    agent.events.subscribe((event) => {
+      if (event.type === 'tool_call_start') setTimeout(() => clock.increment(1_000), 0);
+    });
+    const events = await collect(agent.run('go'));
+    const last = events.at(-1);
+    expect(last?.type === 'agent_error' && last.data.reason).toBe('time_budget');
+    expect(seen.aborted).toContain('time budget');
+    expect(toolResults(session)).toHaveLength(1);
+    expect(toolResults(session)[0]?.content).toMatch(/^Error: Tool 'hang' was aborted: time budget/);
+  });
+
+  it('the time budget also works on real timers', async () => {
+    const seen: { aborted?: string } = {};
+    const { config, session } = setup([toolTurn('h1', 'hang', {}, usage(1, 1))], seen, { maxWallClockMs: 30 });
+    const events = await collect(new Agent(config, { session }).run('go'));
+    const last = events.at(-1);
+    expect(last?.type === 'agent_error' && last.data.reason).toBe('time_budget');
+  });
+
+  it('breaking out of the loop aborts the run and still records its end', async () => {
+    const seen: { aborted?: string } = {};
+    const { config, session } = setup([toolTurn('h1', 'hang', {}), textTurn('never')], seen);
+    const agent = new Agent(config, { session });
+    for await (const event of agent.run('go')) {
+      if (event.type === 'tool_call_start') break;
+    }
+    expect(seen.aborted).toBeDefined();
+    expect(session.journal.at(-1)).toMatchObject({ type: 'agent_error', reason: 'aborted' });
+    expect(toolResults(session)).toHaveLength(1);
+    expect(agent.state).toBeUndefined();
+  });
+});

@@ -1,0 +1,104 @@
+import { describe, expect, it, vi } from 'vitest';
+import { Agent, type AgentEvent, EventBus, ScriptedClient, StreamEvent } from '../../src/index.js';
+import { CheckpointTool, collect, makeAgent, textTurn, toolTurn, usage } from '../support/fixtures.js';
+import { tempWorkspace } from '../support/workspace.js';
+
+describe('Agent events', () => {
+  it('streams text deltas before text_complete and announces each tool before it completes', async () => {
+    const client = new ScriptedClient([
+      [
+        StreamEvent.textDelta('Checking '),
+        StreamEvent.textDelta('now. '),
+        StreamEvent.toolCallComplete({ callId: 'a', name: 'checkpoint', arguments: { step: 1 } }),
+        StreamEvent.toolCallComplete({ callId: 'b', name: 'checkpoint', arguments: { step: 2 } }),
+        StreamEvent.messageComplete(usage(3, 4)),
+      ],
+      textTurn('all done'),
+    ]);
+    const { agent } = makeAgent(client, [() => new CheckpointTool()], { cwd: tempWorkspace() });
+    const events = await collect(agent.run('go'));
+    const types = events.map((event) => event.type);
+    expect(types).toEqual([
+      'agent_start',
+      'text_delta',
+      'text_delta',
+      'text_complete',
+      'tool_call_start',
+      'tool_call_start',
+      'tool_call_complete',
+      'tool_call_complete',
+      'text_delta',
+      'text_complete',
+      'agent_end',
+    ]);
+    expect(events[3]).toEqual({ type: 'text_complete', data: { content: 'Checking now. ' } });
+    expect(events.at(-1)).toEqual({
+      type: 'agent_end',
+      data: { response: 'all done', usage: usage(8, 6), turnCount: 2 },
+    });
+  });
+
+  it('gives subscribers the same events, in the same order, as run() yields', async () => {
+    const client = new ScriptedClient([toolTurn('c1', 'checkpoint', { step: 1 }), textTurn('ok')]);
+    const { agent } = makeAgent(client, [() => new CheckpointTool()], { cwd: tempWorkspace() });
+    const seen: AgentEvent[] = [];
+    agent.events.subscribe((event) => {
+      seen.push(event);
+    });
+    const yielded = await collect(agent.run('go'));
+    expect(seen).toEqual(yielded);
+  });
+
+  it('applies backpressure: the next model request waits for a slow subscriber', async () => {
+    const order: string[] = [];
+    const client = new ScriptedClient([
+      toolTurn('c1', 'checkpoint', { step: 1 }),
+      () => {
+        order.push('request 2');
+        return textTurn('ok');
+      },
+    ]);
+    const { agent } = makeAgent(client, [() => new CheckpointTool()], { cwd: tempWorkspace() });
+    agent.events.subscribe(async (event) => {
+      if (event.type !== 'tool_call_complete') return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      order.push('subscriber done');
+    });
+    await collect(agent.run('go'));
+    expect(order).toEqual(['subscriber done', 'request 2']);
+  });
+
+  it('contains a throwing subscriber: the run completes and later subscribers see every event', async () => {
+    const onSubscriberError = vi.fn();
+    const client = new ScriptedClient([textTurn('fine')]);
+    const { agent } = makeAgent(client, [], { cwd: tempWorkspace() });
+    const bus = new EventBus({ onSubscriberError });
+    const agentWithBus = new Agent(agent.config, { session: agent.session, events: bus });
+    bus.subscribe(() => {
+      throw new Error('boom');
+    });
+    const later: string[] = [];
+    bus.subscribe((event) => {
+      later.push(event.type);
+    });
+    const events = await collect(agentWithBus.run('go'));
+    expect(events.at(-1)?.type).toBe('agent_end');
+    expect(later).toEqual(events.map((event) => event.type));
+    expect(onSubscriberError).toHaveBeenCalledTimes(events.length);
+  });
+
+  it('publishes every transition and event on stream$ in order, with gapless seq numbers', async () => {
+    const client = new ScriptedClient([toolTurn('c1', 'checkpoint', { step: 1 }), textTurn('ok')]);
+    const { agent } = makeAgent(client, [() => new CheckpointTool()], { cwd: tempWorkspace() });
+    const records: { seq: number; type: string }[] = [];
+    const subscription = agent.stream$.subscribe((record) => {
+      records.push({ seq: record.seq, type: record.entry.type });
+    });
+    await collect(agent.run('go'));
+    subscription.unsubscribe();
+    expect(records.map((record) => record.seq)).toEqual(records.map((_, i) => i));
+    const transitions = agent.session.journal.filter((entry) => entry.type === 'transition');
+    expect(records.filter((record) => record.type === 'transition')).toHaveLength(transitions.length);
+    expect(records.at(-1)?.type).toBe('agent_end');
+  });
+});

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { ScriptedClient, StreamEvent, ToolKind } from '../../src/index.js';
+import { collect, makeAgent, textTurn } from '../support/fixtures.js';
+import { timedTool } from '../support/tools.js';
+import { tempWorkspace } from '../support/workspace.js';
+
+function callsTurn(calls: [string, string][]) {
+  return [
+    ...calls.map(([name, id]) => StreamEvent.toolCallComplete({ callId: id, name, arguments: { id } })),
+    StreamEvent.messageComplete(),
+  ];
+}
+
+async function runCalls(calls: [string, string][], log: string[]) {
+  const client = new ScriptedClient([callsTurn(calls), textTurn('ok')]);
+  const { agent, session } = makeAgent(
+    client,
+    [
+      () => timedTool('look', ToolKind.READ, log, 15),
+      () => timedTool('write', ToolKind.WRITE, log, 5),
+      () => timedTool('fetch', ToolKind.NETWORK, log, 5, true),
+    ],
+    { cwd: tempWorkspace() },
+  );
+  const events = await collect(agent.run('go'));
+  return { events, session };
+}
+
+describe('Agent tool execution', () => {
+  it('runs read tools of one turn concurrently and appends results in the order asked', async () => {
+    const log: string[] = [];
+    const { session } = await runCalls(
+      [
+        ['look', 'a'],
+        ['look', 'b'],
+        ['look', 'c'],
+      ],
+      log,
+    );
+    expect(log.slice(0, 3)).toEqual(['start a', 'start b', 'start c']);
+    const tools = session.messages.filter((message) => message.role === 'tool');
+    expect(tools.map((message) => message.callId)).toEqual(['a', 'b', 'c']);
+    expect(tools.map((message) => message.content)).toEqual(['done a', 'done b', 'done c']);
+  });
+
+  it('runs other kinds one at a time, and never beside a read batch', async () => {
+    const log: string[] = [];
+    await runCalls(
+      [
+        ['look', 'r1'],
+        ['write', 'w1'],
+        ['write', 'w2'],
+        ['look', 'r2'],
+      ],
+      log,
+    );
+    expect(log).toEqual(['start r1', 'end r1', 'start w1', 'end w1', 'start w2', 'end w2', 'start r2', 'end r2']);
+  });
+
+  it('lets a tool that says it is concurrency-safe run beside read tools', async () => {
+    const log: string[] = [];
+    await runCalls(
+      [
+        ['fetch', 'f1'],
+        ['look', 'r1'],
+      ],
+      log,
+    );
+    expect(log.slice(0, 2)).toEqual(['start f1', 'start r1']);
+  });
+
+  it('answers an unknown tool and non-JSON arguments with error observations and keeps looping', async () => {
+    const client = new ScriptedClient([
+      [
+        StreamEvent.toolCallComplete({ callId: 'u', name: 'nope', arguments: {} }),
+        StreamEvent.toolCallComplete({ callId: 'j', name: 'look', arguments: '{"id": ' }),
+        StreamEvent.messageComplete(),
+      ],
+      textTurn('recovered'),
+    ]);
+    const { agent, session } = makeAgent(client, [() => timedTool('look', ToolKind.READ, [], 1)], {
+      cwd: tempWorkspace(),
+    });
+    const events = await collect(agent.run('go'));
+    const tools = session.messages.filter((message) => message.role === 'tool');
+    expect(tools[0]?.content).toBe("Error: Unknown tool 'nope'. Available tools: look");
+    expect(tools[1]?.content).toMatch(/^Error: Invalid parameters: arguments are not valid JSON/);
+    expect(events.at(-1)?.type).toBe('agent_end');
+  });
+});

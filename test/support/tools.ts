@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { defineTool, ToolKind, type ToolLike } from '../../src/index.js';
+
+/** A tool that never finishes on its own; records the abort it receives. */
+export function hangingTool(seen: { aborted?: string }, kind: ToolKind = ToolKind.READ): ToolLike<z.ZodObject> {
+  return defineTool({
+    name: 'hang',
+    description: 'Never returns unless aborted.',
+    kind,
+    schema: z.object({}),
+    execute: ({ signal }) =>
+      new Promise<string>((_, reject) => {
+        signal.addEventListener('abort', () => {
+          seen.aborted = String(signal.reason);
+          reject(new Error('aborted'));
+        });
+      }),
+  });
+}
+
+/** A tool that records when each call starts and ends, taking `ms` milliseconds. */
+export function timedTool(
+  name: string,
+  kind: ToolKind,
+  log: string[],
+  ms = 5,
+  concurrencySafe?: boolean,
+): ToolLike<z.ZodObject<{ id: z.ZodString }>> {
+  return defineTool({
+    name,
+    description: `Logs start/end (${kind}).`,
+    kind,
+    ...(concurrencySafe === undefined ? {} : { concurrencySafe }),
+    schema: z.object({ id: z.string() }),
+    execute: async ({ params }) => {
+      log.push(`start ${params.id}`);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      log.push(`end ${params.id}`);
+      return `done ${params.id}`;
+    },
+  });
+}
