@@ -35,7 +35,9 @@ export { addUsage, tokenUsage, ZERO_USAGE } from './core/usage.js';
 export type { EventBusOptions, StreamRecord, Subscriber, SubscriberErrorHandler } from './events/event-bus.js';
 // Events and sessions
 export { EventBus } from './events/event-bus.js';
-export type { GraphEdge, GraphState, MachineGraph } from './inspect/machine-graph.js';
+export { toDot } from './inspect/dot.js';
+export { toGraphJson } from './inspect/graph-json.js';
+export type { GraphActor, GraphEdge, GraphState, MachineGraph } from './inspect/machine-graph.js';
 // Diagrams
 export { machineGraph } from './inspect/machine-graph.js';
 export { eventLabel, toMermaid } from './inspect/mermaid.js';

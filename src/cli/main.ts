@@ -1,5 +1,6 @@
 import { errorMessage } from '../core/errors.js';
 import { DEMO_HELP, demoCommand } from './commands/demo.js';
+import { GRAPH_HELP, graphCommand } from './commands/graph.js';
 import type { Output } from './render-human.js';
 
 /** A CLI command: parses its own arguments, returns the exit code. */
@@ -10,12 +11,14 @@ export const EXIT_USAGE = 2;
 
 const COMMANDS: Record<string, { run: Command; help: string }> = {
   demo: { run: demoCommand, help: DEMO_HELP },
+  graph: { run: graphCommand, help: GRAPH_HELP },
 };
 
 const HELP = `Usage: agent-harness <command> [options]
 
 Commands:
   demo     run an agent offline on a scripted model (no network, no key)
+  graph    print the machine diagram (Mermaid, Graphviz DOT or JSON)
 
 Run 'agent-harness <command> --help' for a command's options.
 Exit codes: 0 final answer, 1 agent error, 2 bad usage.

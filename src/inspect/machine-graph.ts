@@ -6,6 +6,8 @@ export interface GraphState {
   readonly final: boolean;
   /** Actors invoked while in the state (their `src`). */
   readonly invokes: readonly string[];
+  /** Actors the state spawns as children (see {@link GraphActor.spawned}). */
+  readonly spawns: readonly string[];
   /** Named entry actions. */
   readonly entry: readonly string[];
 }
@@ -21,22 +23,47 @@ export interface GraphEdge {
   readonly actions: readonly string[];
 }
 
+/** An actor implementation the machine names in its setup. */
+export interface GraphActor {
+  /** The name it is registered under (`src`). */
+  readonly src: string;
+  /** States that invoke it. */
+  readonly invokedIn: readonly string[];
+  /**
+   * True when no state invokes it: it is spawned by a dynamic action (`enqueueActions` /
+   * `spawnChild`), credited to the states whose entry runs one.
+   */
+  readonly spawned: boolean;
+}
+
 /** The machine's top-level states and transitions, read from its definition. */
 export interface MachineGraph {
   readonly id: string;
   readonly initial: string;
   readonly states: readonly GraphState[];
   readonly edges: readonly GraphEdge[];
+  /** Actor implementations named in the machine's setup. */
+  readonly actors: readonly GraphActor[];
+  /** Guards named in the machine's setup. */
+  readonly guards: readonly string[];
 }
+
+const DYNAMIC_ACTIONS = new Set(['xstate.enqueueActions', 'xstate.spawnChild']);
 
 function named(item: unknown): string | undefined {
   if (typeof item === 'string') return item;
-  if (typeof item === 'object' && item !== null && 'type' in item && typeof item.type === 'string') return item.type;
+  if ((typeof item === 'object' || typeof item === 'function') && item !== null && 'type' in item) {
+    return typeof item.type === 'string' ? item.type : undefined;
+  }
   return undefined;
 }
 
 function actionNames(actions: readonly unknown[]): string[] {
   return actions.map(named).filter((name): name is string => name !== undefined && !name.startsWith('xstate.'));
+}
+
+function spawnsDynamically(node: AnyStateNode): boolean {
+  return node.entry.some((action: unknown) => DYNAMIC_ACTIONS.has(named(action) ?? ''));
 }
 
 function edge(from: string, event: string, transition: AnyTransitionDefinition): GraphEdge {
@@ -55,14 +82,32 @@ function ownEdges(node: AnyStateNode): GraphEdge[] {
   return edges;
 }
 
+function invokedSources(node: AnyStateNode): string[] {
+  return node.invoke.map((def) => (typeof def.src === 'string' ? def.src : def.id));
+}
+
+function setupNames(record: unknown): string[] {
+  return typeof record === 'object' && record !== null ? Object.keys(record) : [];
+}
+
+function graphActors(machine: AnyStateMachine, nodes: readonly AnyStateNode[]): GraphActor[] {
+  return setupNames(machine.implementations.actors).map((src) => {
+    const invokedIn = nodes.filter((node) => invokedSources(node).includes(src)).map((node) => node.key);
+    return { src, invokedIn, spawned: invokedIn.length === 0 };
+  });
+}
+
 /** Reads the graph of a flat machine (its top-level states), including root-level transitions. */
 export function machineGraph(machine: AnyStateMachine): MachineGraph {
   const root = machine.root;
   const nodes = Object.values(root.states) as AnyStateNode[];
+  const actors = graphActors(machine, nodes);
+  const spawnable = actors.filter((actor) => actor.spawned).map((actor) => actor.src);
   const states = nodes.map((node) => ({
     id: node.key,
     final: node.type === 'final',
-    invokes: node.invoke.map((def) => (typeof def.src === 'string' ? def.src : def.id)),
+    invokes: invokedSources(node),
+    spawns: spawnsDynamically(node) ? spawnable : [],
     entry: actionNames(node.entry),
   }));
   const edges = nodes.flatMap((node) => {
@@ -75,5 +120,6 @@ export function machineGraph(machine: AnyStateMachine): MachineGraph {
     return [...own, ...inherited];
   });
   const initial = named(root.config.initial) ?? nodes[0]?.key ?? '';
-  return { id: root.id, initial, states, edges };
+  const guards = setupNames(machine.implementations.guards);
+  return { id: root.id, initial, states, edges, actors, guards };
 }

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { createMachine, setup } from 'xstate';
+import { agentMachine, machineGraph } from '../../src/index.js';
+
+describe('machineGraph(agentMachine)', () => {
+  const graph = machineGraph(agentMachine);
+
+  it('lists every state of the machine, with the final ones marked', () => {
+    expect(graph.initial).toBe('awaitingModel');
+    expect(graph.states.map((s) => s.id)).toEqual(Object.keys(agentMachine.root.states));
+    expect(graph.states.filter((s) => s.final).map((s) => s.id)).toEqual(['done', 'error']);
+  });
+
+  it('labels the invoked model actor and the spawned tool actors on their states', () => {
+    const byId = Object.fromEntries(graph.states.map((s) => [s.id, s]));
+    expect(byId.awaitingModel?.invokes).toEqual(['callModel']);
+    expect(byId.executingTools?.spawns).toEqual(['runTool']);
+    expect(byId.observing?.spawns).toEqual([]);
+    expect(graph.actors).toEqual([
+      { src: 'callModel', invokedIn: ['awaitingModel'], spawned: false },
+      { src: 'runTool', invokedIn: [], spawned: true },
+    ]);
+  });
+
+  it('names the guard on each guarded transition, and every setup guard is used by some edge', () => {
+    const guarded = graph.edges.filter((e) => e.guard !== undefined).map((e) => `${e.from}->${e.to}:${e.guard}`);
+    expect(guarded).toContain('awaitingModel->executingTools:turnAskedForTools');
+    expect(guarded).toContain('budgetCheck->error:hardLimitReached');
+    const used = new Set(graph.edges.map((e) => e.guard));
+    for (const guard of graph.guards) expect(used.has(guard)).toBe(true);
+  });
+
+  it('copies root transitions (ABORT) onto every non-final state that does not handle the event', () => {
+    const aborts = graph.edges.filter((e) => e.event === 'ABORT');
+    expect(aborts.map((e) => `${e.from}->${e.to}`)).toEqual([
+      'awaitingModel->error',
+      'executingTools->executingTools',
+      'observing->error',
+      'budgetCheck->error',
+    ]);
+  });
+});
+
+describe('machineGraph on other machines', () => {
+  it('reads a machine without setup: no actors, no guards, targetless edges stay put', () => {
+    const machine = createMachine({
+      id: 'toggle',
+      initial: 'off',
+      states: { off: { on: { FLIP: 'on', PING: {} } }, on: { on: { FLIP: 'off' } } },
+    });
+    const graph = machineGraph(machine);
+    expect(graph.actors).toEqual([]);
+    expect(graph.guards).toEqual([]);
+    expect(graph.edges).toContainEqual({ from: 'off', to: 'off', event: 'PING', actions: [] });
+  });
+
+  it('spawns nothing when every setup actor is invoked', () => {
+    const machine = setup({ actors: { job: createMachine({}) } }).createMachine({
+      initial: 'busy',
+      states: { busy: { invoke: { src: 'job' } } },
+    });
+    expect(machineGraph(machine).states[0]).toMatchObject({ invokes: ['job'], spawns: [] });
+  });
+});
