@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { Budget, Config } from '../../src/index.js';
+
+const usage = (p: number, c: number) => ({ promptTokens: p, completionTokens: c, totalTokens: p + c });
+
+describe('Budget', () => {
+  it('prices usage at 0.001 / 0.002 per 1k tokens by default, or at the given rates', () => {
+    expect(new Budget().usageCost(usage(1000, 1000))).toBeCloseTo(0.003, 12);
+    expect(new Budget({ inputRatePer1k: 0.01, outputRatePer1k: 0 }).usageCost(usage(500, 500))).toBeCloseTo(0.005, 12);
+  });
+
+  it('checks turns, cost, tokens and time in that order, each monotone', () => {
+    const budget = new Budget({ maxTurns: 3, maxCost: 1, maxTotalTokens: 100, maxWallClockMs: 1000 });
+    expect(budget.stopReason(2, usage(10, 10), 10)).toBeNull();
+    expect(budget.stopReason(3, usage(10, 10))).toBe('turn_budget');
+    expect(budget.stopReason(4, usage(10, 10))).toBe('turn_budget');
+    expect(budget.stopReason(1, usage(60, 40))).toBeNull();
+    expect(budget.stopReason(1, usage(61, 40))).toBe('token_budget');
+    expect(budget.stopReason(1, usage(1, 1), 999)).toBeNull();
+    expect(budget.stopReason(1, usage(1, 1), 1000)).toBe('time_budget');
+    expect(new Budget({ maxCost: 0.001 }).stopReason(0, usage(1001, 0))).toBe('cost_budget');
+  });
+
+  it('finds the first budget past the soft limit, and none when it is off', () => {
+    const budget = new Budget({ maxTurns: 10, maxTotalTokens: 100, softLimitRatio: 0.8 });
+    expect(budget.softLimit(7, usage(10, 10))).toBeNull();
+    expect(budget.softLimit(8, usage(10, 10))).toEqual({ budget: 'turns', used: 0.8 });
+    expect(budget.softLimit(1, usage(50, 40))).toEqual({ budget: 'tokens', used: 0.9 });
+    expect(new Budget({ maxTurns: 1 }).softLimit(5, usage(1, 1))).toBeNull();
+  });
+
+  it('rejects nonsense limits with invalid_config naming the field', () => {
+    expect(() => new Budget({ maxTurns: 0 })).toThrowError(/budget.maxTurns must be a positive integer/);
+    expect(() => new Budget({ maxCost: -1 })).toThrowError(/budget.maxCost/);
+    expect(() => new Budget({ softLimitRatio: 1.5 })).toThrowError(/softLimitRatio/);
+    expect(() => new Budget({ inputRatePer1k: Number.NaN })).toThrowError(/inputRatePer1k/);
+  });
+});
+
+describe('Config', () => {
+  it('resolves cwd, fills budget.maxTurns and keeps the other options', () => {
+    const config = new Config({ cwd: '.', toolTimeoutMs: 50, maxToolOutputChars: 10 });
+    expect(config.cwd).toBe(process.cwd());
+    expect(config.maxTurns).toBe(10);
+    expect(config.toolTimeoutMs).toBe(50);
+    expect(config.maxToolOutputChars).toBe(10);
+    expect(new Config({ budget: new Budget({ maxCost: 2 }), maxTurns: 4 }).budget.maxCost).toBe(2);
+  });
+
+  it('rejects bad options with invalid_config', () => {
+    expect(() => new Config({ maxTurns: 1.5 })).toThrowError(/maxTurns/);
+    expect(() => new Config({ toolTimeoutMs: 0 })).toThrowError(/toolTimeoutMs/);
+    expect(() => new Config({ cwd: '' })).toThrowError(/cwd/);
+  });
+});

@@ -1,0 +1,94 @@
+import { map } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import { describe, expect, it, vi } from 'vitest';
+import { AgentEvent, EventBus } from '../../src/index.js';
+
+describe('EventBus', () => {
+  it('puts transitions and events on stream$ synchronously, in emit order (virtual time)', () => {
+    const scheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    scheduler.run(({ cold, expectObservable }) => {
+      const bus = new EventBus({ now: () => scheduler.now() });
+      const usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+      const records$ = bus.stream$.pipe(map((record) => `${record.seq}:${record.entry.type}@${record.at}`));
+      expectObservable(records$).toBe('a-b--c', {
+        a: '0:text_delta@0',
+        b: '1:transition@2',
+        c: '2:agent_end@5',
+      });
+      cold('a-b--c|').subscribe((tick) => {
+        if (tick === 'a') void bus.emit(AgentEvent.textDelta('x'));
+        if (tick === 'b') bus.record({ type: 'transition', from: 'awaitingModel', to: 'done', event: 'e' });
+        if (tick === 'c') void bus.emit(AgentEvent.agentEnd('x', usage, 1));
+      });
+    });
+  });
+
+  it('awaits each subscriber before the next and resolves emit only after all of them', async () => {
+    const bus = new EventBus();
+    const order: string[] = [];
+    let release: () => void = () => {};
+    bus.subscribe(
+      () =>
+        new Promise<void>((resolve) => {
+          release = () => {
+            order.push('slow done');
+            resolve();
+          };
+        }),
+    );
+    bus.subscribe(() => {
+      order.push('second');
+    });
+    const emitted = bus.emit(AgentEvent.textDelta('a')).then(() => order.push('emit resolved'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(order).toEqual([]);
+    release();
+    await emitted;
+    expect(order).toEqual(['slow done', 'second', 'emit resolved']);
+  });
+
+  it('delivers concurrent emits in call order, one event at a time', async () => {
+    const bus = new EventBus();
+    const seen: string[] = [];
+    bus.subscribe(async (event) => {
+      seen.push(`in ${event.type}`);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      seen.push(`out ${event.type}`);
+    });
+    await Promise.all([bus.emit(AgentEvent.textDelta('a')), bus.emit(AgentEvent.textComplete('a'))]);
+    expect(seen).toEqual(['in text_delta', 'out text_delta', 'in text_complete', 'out text_complete']);
+  });
+
+  it('reports a rejecting subscriber and keeps delivering; idle() waits for the queue', async () => {
+    const onSubscriberError = vi.fn();
+    const bus = new EventBus({ onSubscriberError });
+    const seen: string[] = [];
+    bus.subscribe(async () => Promise.reject(new Error('nope')));
+    bus.subscribe((event) => {
+      seen.push(event.type);
+    });
+    void bus.emit(AgentEvent.textDelta('a'));
+    void bus.emit(AgentEvent.textComplete('a'));
+    await bus.idle();
+    expect(seen).toEqual(['text_delta', 'text_complete']);
+    expect(onSubscriberError).toHaveBeenCalledTimes(2);
+    expect(onSubscriberError.mock.calls[0]?.[0]).toBeInstanceOf(Error);
+  });
+
+  it('unsubscribe stops delivery to that subscriber only', async () => {
+    const bus = new EventBus();
+    const a: string[] = [];
+    const b: string[] = [];
+    const stopA = bus.subscribe((event) => {
+      a.push(event.type);
+    });
+    bus.subscribe((event) => {
+      b.push(event.type);
+    });
+    await bus.emit(AgentEvent.textDelta('1'));
+    stopA();
+    await bus.emit(AgentEvent.textDelta('2'));
+    expect(a).toHaveLength(1);
+    expect(b).toHaveLength(2);
+  });
+});

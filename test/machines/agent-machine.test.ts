@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { initialTransition, transition } from 'xstate';
+import {
+  type AgentMachineEvent,
+  agentMachine,
+  Budget,
+  type BudgetOptions,
+  type ModelTurn,
+  type ToolCall,
+  ToolResult,
+} from '../../src/index.js';
+
+type Snapshot = ReturnType<typeof initialTransition<typeof agentMachine>>[0];
+
+const call = (i: number): ToolCall => ({ callId: `c${i}`, name: 'tool', arguments: {} });
+
+function modelTurn(calls: number, safe = true, text = ''): ModelTurn {
+  const toolCalls = Array.from({ length: calls }, (_, i) => call(i));
+  return {
+    text,
+    toolCalls,
+    concurrencySafe: toolCalls.map(() => safe),
+    usage: { promptTokens: 5, completionTokens: 2, totalTokens: 7 },
+    elapsedMs: 1,
+  };
+}
+
+/** The done event of the invoked model actor (not part of the public event union). */
+const modelDone = (output: ModelTurn) =>
+  ({ type: 'xstate.done.actor.model', output, actorId: 'model' }) as unknown as AgentMachineEvent;
+const modelError = (error: unknown) =>
+  ({ type: 'xstate.error.actor.model', error, actorId: 'model' }) as unknown as AgentMachineEvent;
+const settled = (index: number, result = ToolResult.success('ok')): AgentMachineEvent => ({
+  type: 'TOOL_SETTLED',
+  index,
+  result,
+  elapsedMs: 2,
+});
+const abort: AgentMachineEvent = { type: 'ABORT', reason: 'aborted', message: 'stop' };
+
+function start(budget: BudgetOptions = { maxTurns: 5 }) {
+  return initialTransition(agentMachine, { budget: new Budget(budget) });
+}
+
+function step(snapshot: Snapshot, ...events: AgentMachineEvent[]) {
+  let current = snapshot;
+  let actions: { type: string }[] = [];
+  for (const event of events) [current, actions] = transition(agentMachine, current, event);
+  return { snapshot: current, actions: actions.map((action) => action.type) };
+}
+
+describe('agentMachine (pure transitions)', () => {
+  it('starts in awaitingModel with its first turn counted', () => {
+    const [snapshot, actions] = start();
+    expect(snapshot.value).toBe('awaitingModel');
+    expect(snapshot.context.turns).toBe(1);
+    expect(actions.map((action) => action.type)).toContain('recordTurnStart');
+  });
+
+  it('a turn without tool calls goes to done with the response', () => {
+    const { snapshot, actions } = step(start()[0], modelDone(modelTurn(0, true, 'answer')));
+    expect(snapshot.value).toBe('done');
+    expect(snapshot.status).toBe('done');
+    expect(snapshot.context.response).toBe('answer');
+    expect(actions).toEqual(expect.arrayContaining(['recordModelTurn', 'recordTransition', 'finish']));
+  });
+
+  it('a turn with tool calls spawns a safe batch together and waits for every result', () => {
+    const { snapshot, actions } = step(start()[0], modelDone(modelTurn(3)));
+    expect(snapshot.value).toBe('executingTools');
+    expect(actions.filter((type) => type === 'xstate.spawnChild')).toHaveLength(3);
+    const after2 = step(snapshot, settled(2), settled(0));
+    expect(after2.snapshot.value).toBe('executingTools');
+    expect(after2.snapshot.context.settled).toBe(2);
+  });
+
+  it('runs unsafe calls one at a time', () => {
+    const first = step(start()[0], modelDone(modelTurn(2, false)));
+    expect(first.actions.filter((type) => type === 'xstate.spawnChild')).toHaveLength(1);
+    const second = step(first.snapshot, settled(0));
+    expect(second.actions.filter((type) => type === 'xstate.spawnChild')).toHaveLength(1);
+    expect(second.snapshot.context.nextToStart).toBe(2);
+  });
+
+  it('after the last result passes observing and budgetCheck to the next turn', () => {
+    const { snapshot, actions } = step(start()[0], modelDone(modelTurn(2)), settled(1), settled(0));
+    expect(snapshot.value).toBe('awaitingModel');
+    expect(snapshot.context.turns).toBe(2);
+    expect(actions).toEqual(expect.arrayContaining(['recordObservations', 'recordTurnStart']));
+  });
+
+  it('ignores a duplicate or out-of-range result', () => {
+    const { snapshot } = step(start()[0], modelDone(modelTurn(2)), settled(0), settled(0), settled(7));
+    expect(snapshot.value).toBe('executingTools');
+    expect(snapshot.context.settled).toBe(1);
+  });
+
+  it('stops with turn_budget when the turn count reaches maxTurns after an observation', () => {
+    const { snapshot } = step(start({ maxTurns: 1 })[0], modelDone(modelTurn(1)), settled(0));
+    expect(snapshot.value).toBe('error');
+    expect(snapshot.context.stop?.reason).toBe('turn_budget');
+  });
+
+  it('stops with token_budget and cost_budget when use exceeds the limit', () => {
+    const tokens = step(start({ maxTotalTokens: 6 })[0], modelDone(modelTurn(1)), settled(0)).snapshot;
+    expect(tokens.context.stop?.reason).toBe('token_budget');
+    const cost = step(start({ maxCost: 0.000008 })[0], modelDone(modelTurn(1)), settled(0)).snapshot;
+    expect(cost.context.stop?.reason).toBe('cost_budget');
+  });
+
+  it('a soft limit withholds tools for the next turn and warns once', () => {
+    const first = step(start({ maxTurns: 4, softLimitRatio: 0.25 })[0], modelDone(modelTurn(1)), settled(0));
+    expect(first.snapshot.value).toBe('awaitingModel');
+    expect(first.snapshot.context.toolsWithheld).toBe(true);
+    expect(first.actions).toContain('warnBudget');
+    const second = step(first.snapshot, modelDone(modelTurn(1)), settled(0));
+    expect(second.actions).not.toContain('warnBudget');
+  });
+
+  it('a model error ends in error with model_error', () => {
+    const { snapshot } = step(start()[0], modelError(new Error('cut')));
+    expect(snapshot.value).toBe('error');
+    expect(snapshot.context.stop).toEqual({ reason: 'model_error', message: 'cut' });
+  });
+
+  it('ABORT while awaiting the model ends at once', () => {
+    const { snapshot, actions } = step(start()[0], abort);
+    expect(snapshot.value).toBe('error');
+    expect(snapshot.context.stop?.reason).toBe('aborted');
+    expect(actions).toEqual(expect.arrayContaining(['cancelInFlight', 'fail']));
+  });
+
+  it('ABORT while tools run cancels them and waits for every result before ending', () => {
+    const running = step(start()[0], modelDone(modelTurn(2)), abort);
+    expect(running.snapshot.value).toBe('executingTools');
+    expect(running.actions).toContain('cancelInFlight');
+    const done = step(
+      running.snapshot,
+      settled(0, ToolResult.error('aborted')),
+      settled(1, ToolResult.error('aborted')),
+    );
+    expect(done.snapshot.value).toBe('error');
+    expect(done.snapshot.context.stop?.reason).toBe('aborted');
+    expect(done.actions).toContain('recordObservations');
+  });
+
+  it('schedules the wall-clock ABORT only when a time budget is set', () => {
+    const [, withTime] = start({ maxWallClockMs: 500 });
+    expect(withTime.some((action) => action.type === 'xstate.raise')).toBe(true);
+    const [, without] = start({ maxTurns: 2 });
+    expect(without.some((action) => action.type === 'xstate.raise')).toBe(false);
+  });
+});

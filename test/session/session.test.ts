@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { Config, HarnessError, Session, stableJson } from '../../src/index.js';
+
+const config = new Config({ systemPrompt: 'sys' });
+
+function sample(clock = () => Date.parse('2026-01-02T03:04:05Z')) {
+  const session = new Session(config, { clock });
+  session.addUserMessage('hi');
+  session.startTurn();
+  session.addAssistantMessage('calling', [{ callId: 'c1', name: 't', arguments: { a: 1 } }]);
+  session.addToolResult({ callId: 'c1', content: 'result' });
+  session.trackUsage({ promptTokens: 3, completionTokens: 2, totalTokens: 5 });
+  session.recordTransition('executingTools', 'observing', 'TOOL_SETTLED');
+  session.recordEnd('bye');
+  return session;
+}
+
+describe('Session', () => {
+  it('appends exactly one journal entry per mutator', () => {
+    const session = new Session(config);
+    const calls: (() => void)[] = [
+      () => session.startTurn(),
+      () => session.addUserMessage('u'),
+      () => session.addAssistantMessage('a'),
+      () => session.addToolResult({ callId: 'x', content: 'y' }),
+      () => session.trackUsage({ promptTokens: 1, completionTokens: 1, totalTokens: 2 }),
+      () => session.reset(),
+    ];
+    calls.forEach((call, i) => {
+      call();
+      expect(session.journal).toHaveLength(i + 1);
+    });
+  });
+
+  it('starts from the system prompt and folds messages, usage and turns from the journal', () => {
+    const session = sample();
+    expect(session.messages).toEqual([
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'calling', toolCalls: [{ callId: 'c1', name: 't', arguments: { a: 1 } }] },
+      { role: 'tool', callId: 'c1', content: 'result' },
+    ]);
+    expect(session.turnCount).toBe(1);
+    expect(session.totalUsage).toEqual({ promptTokens: 3, completionTokens: 2, totalTokens: 5 });
+  });
+
+  it('reset clears state but keeps history in the journal', () => {
+    const session = sample();
+    session.reset();
+    expect(session.messages).toEqual([{ role: 'system', content: 'sys' }]);
+    expect(session.turnCount).toBe(0);
+    expect(session.pendingAnswer).toBeUndefined();
+    expect(session.journal.at(-1)).toEqual({ type: 'reset' });
+  });
+
+  it('keeps messages frozen so tool output cannot be rewritten in place', () => {
+    const message = sample().messages[3];
+    expect(Object.isFrozen(message)).toBe(true);
+  });
+
+  it('snapshots with savedAt outside the journal and restores an equal session', () => {
+    const session = sample();
+    const snapshot = JSON.parse(JSON.stringify(session));
+    expect(snapshot.savedAt).toBe('2026-01-02T03:04:05.000Z');
+    expect(snapshot.version).toBe(1);
+    const restored = Session.fromJSON(snapshot, config);
+    expect(stableJson(restored.journal)).toBe(stableJson(session.journal));
+    expect(restored.messages).toEqual(session.messages);
+    const later = Session.fromJSON(JSON.parse(JSON.stringify(sample(() => 0))), config);
+    expect(stableJson(later.journal)).toBe(stableJson(restored.journal));
+  });
+
+  it('refuses an unknown snapshot version with a clear error', () => {
+    const snapshot = { ...sample().toJSON(), version: 99 };
+    expect(() => Session.fromJSON(snapshot, config)).toThrowError(/journal version 99 is not supported/);
+    try {
+      Session.fromJSON(snapshot, config);
+    } catch (error) {
+      expect(HarnessError.isInstance(error) && error.reason).toBe('unsupported_journal_version');
+    }
+  });
+
+  it('refuses a malformed journal entry, naming it', () => {
+    expect(() =>
+      Session.replay([{ type: 'turn_start' }, { type: 'usage', usage: { promptTokens: -1 } }], config),
+    ).toThrowError(/journal entry 1: 'usage.promptTokens' must be a non-negative integer/);
+    expect(() => Session.replay([{ type: 'teleport' }], config)).toThrowError(/unknown entry type "teleport"/);
+  });
+
+  it('rejects bad input to mutators with invalid_argument', () => {
+    const session = new Session(config);
+    expect(() => session.trackUsage({ promptTokens: 1.5, completionTokens: 0, totalTokens: 1 })).toThrowError(
+      /usage.promptTokens/,
+    );
+    expect(() => session.addAssistantMessage('x', [{ callId: '', name: 't', arguments: {} }])).toThrowError(/callId/);
+    expect(session.journal).toHaveLength(0);
+  });
+});

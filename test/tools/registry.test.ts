@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Config, defineTool, HarnessError, ToolKind, ToolRegistry, ToolResult } from '../../src/index.js';
+
+const echo = defineTool({
+  name: 'echo',
+  description: 'Echo text.',
+  kind: ToolKind.READ,
+  schema: z.object({ text: z.string(), times: z.number().int().min(1).optional() }),
+  execute: ({ params }) => params.text.repeat(params.times ?? 1),
+});
+
+function registry(config = new Config()) {
+  return new ToolRegistry(config).register(echo);
+}
+
+describe('ToolRegistry', () => {
+  it('validates and runs a call', async () => {
+    expect(await registry().invoke('echo', { text: 'ab', times: 2 })).toEqual({ success: true, output: 'abab' });
+    expect(await registry().invoke('echo', '{"text":"x"}')).toEqual({ success: true, output: 'x' });
+  });
+
+  it('names an unknown tool and lists the available ones', async () => {
+    expect(await registry().invoke('missing', {})).toEqual(
+      ToolResult.error("Unknown tool 'missing'. Available tools: echo"),
+    );
+    expect((await new ToolRegistry().invoke('x', {})).error).toBe("Unknown tool 'x'. Available tools: none");
+  });
+
+  it('reports invalid parameters with the field path and the problem', async () => {
+    const result = await registry().invoke('echo', { text: 5, times: 0 });
+    expect(result.success).toBe(false);
+    expect(result.error).toMatch(/^Invalid parameters: text: .*string.*; times: .*/);
+  });
+
+  it('reports arguments that are not JSON', async () => {
+    const result = await registry().invoke('echo', '{"text": ');
+    expect(result.error).toMatch(/^Invalid parameters: arguments are not valid JSON \(/);
+  });
+
+  it('turns a throwing tool into an internal error, sync or async', async () => {
+    const reg = new ToolRegistry()
+      .register(
+        defineTool({
+          name: 'sync',
+          description: '',
+          kind: 'other',
+          schema: z.object({}),
+          execute: () => {
+            throw new Error('sync boom');
+          },
+        }),
+      )
+      .register(
+        defineTool({
+          name: 'async',
+          description: '',
+          kind: 'other',
+          schema: z.object({}),
+          execute: async () => Promise.reject(new Error('async boom')),
+        }),
+      );
+    expect(await reg.invoke('sync', {})).toEqual(ToolResult.error('Internal error: sync boom'));
+    expect(await reg.invoke('async', {})).toEqual(ToolResult.error('Internal error: async boom'));
+  });
+
+  it('times out a slow tool and aborts its signal', async () => {
+    let aborted = false;
+    const slow = defineTool({
+      name: 'slow',
+      description: '',
+      kind: 'read',
+      schema: z.object({}),
+      execute: ({ signal }) =>
+        new Promise<string>(() => {
+          signal.addEventListener('abort', () => {
+            aborted = true;
+          });
+        }),
+    });
+    const reg = new ToolRegistry(new Config({ toolTimeoutMs: 10 })).register(slow);
+    expect(await reg.invoke('slow', {})).toEqual(ToolResult.error("Tool 'slow' timed out after 10 ms"));
+    expect(aborted).toBe(true);
+  });
+
+  it('answers an abort at once even when the tool ignores its signal', async () => {
+    const ignoring = defineTool({
+      name: 'deaf',
+      description: '',
+      kind: 'read',
+      schema: z.object({}),
+      execute: () => new Promise<string>(() => {}),
+    });
+    const reg = new ToolRegistry().register(ignoring);
+    const controller = new AbortController();
+    const pending = reg.invoke('deaf', {}, { signal: controller.signal });
+    controller.abort('user stop');
+    expect(await pending).toEqual(ToolResult.error("Tool 'deaf' was aborted: user stop"));
+    const already = await reg.invoke('deaf', {}, { signal: controller.signal });
+    expect(already.error).toBe("Tool 'deaf' was aborted before it started: user stop");
+  });
+
+  it('caps long output with a marker that says how much was cut', async () => {
+    const big = defineTool({
+      name: 'big',
+      description: '',
+      kind: 'read',
+      schema: z.object({}),
+      execute: () => 'x'.repeat(2_000_000),
+    });
+    const result = await new ToolRegistry().register(big).invoke('big', {});
+    expect(result.output?.length).toBeLessThan(100_100);
+    expect(result.output?.startsWith('x'.repeat(100_000))).toBe(true);
+    expect(result.output?.endsWith('[truncated 1,900,000 characters]')).toBe(true);
+  });
+
+  it('refuses duplicate and malformed tool names', () => {
+    expect(() => registry().register(echo)).toThrowError(/already registered/);
+    const bad = { ...echo, name: 'has space' };
+    expect(() => new ToolRegistry().register(bad)).toThrowError(HarnessError);
+  });
+
+  it('describes tools to models with JSON Schema generated from zod', () => {
+    const [definition] = registry().definitions();
+    expect(definition).toEqual({
+      name: 'echo',
+      description: 'Echo text.',
+      parameters: {
+        type: 'object',
+        properties: { text: { type: 'string' }, times: { type: 'integer', minimum: 1, maximum: expect.any(Number) } },
+        required: ['text'],
+      },
+    });
+  });
+
+  it('treats read tools, and tools that say so, as concurrency-safe', () => {
+    const reg = registry().register(
+      defineTool({ name: 'w', description: '', kind: 'write', schema: z.object({}), execute: () => '' }),
+    );
+    expect(reg.isConcurrencySafe('echo')).toBe(true);
+    expect(reg.isConcurrencySafe('w')).toBe(false);
+    expect(reg.isConcurrencySafe('unknown')).toBe(false);
+  });
+});
