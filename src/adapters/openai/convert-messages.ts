@@ -1,0 +1,34 @@
+import type { Message, ToolCall } from '../../core/messages.js';
+import type { OpenAIMessage } from './openai-types.js';
+
+function wireArguments(call: ToolCall): string {
+  return typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+}
+
+function convertMessage(message: Message): OpenAIMessage {
+  switch (message.role) {
+    case 'system':
+    case 'user':
+      return { role: message.role, content: message.content };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.callId, content: message.content };
+    case 'assistant': {
+      const calls = message.toolCalls ?? [];
+      if (calls.length === 0) return { role: 'assistant', content: message.content };
+      return {
+        role: 'assistant',
+        content: message.content === '' ? null : message.content,
+        tool_calls: calls.map((call) => ({
+          id: call.callId,
+          type: 'function',
+          function: { name: call.name, arguments: wireArguments(call) },
+        })),
+      };
+    }
+  }
+}
+
+/** Our messages in Chat Completions shape: tool calls as `tool_calls`, results as `tool` messages. */
+export function toOpenAIMessages(messages: readonly Message[]): OpenAIMessage[] {
+  return messages.map(convertMessage);
+}

@@ -1,0 +1,157 @@
+import { HarnessError } from '../../core/errors.js';
+import type { Message } from '../../core/messages.js';
+import type { StreamEvent } from '../../core/stream-event.js';
+import type { ToolDefinition } from '../../tools/tool-params.js';
+import { IdleWatchdog } from '../http/idle-watchdog.js';
+import { loadSdk } from '../http/load-sdk.js';
+import { ModelError } from '../http/model-error.js';
+import { type RetryOptions, retryPolicy } from '../http/retry-policy.js';
+import { classifySdkError, type SdkErrorClasses } from '../http/sdk-errors.js';
+import { type RetryNotice, withRetries } from '../http/with-retries.js';
+import type { ChatCompletionOptions, ModelClient } from '../model-client.js';
+import { toOpenAIMessages } from './convert-messages.js';
+import { mapOpenAIStream } from './map-stream.js';
+import { toOpenAITools } from './prepare-tools.js';
+
+/** OpenAI's own endpoint, the default base URL. */
+export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+/** Options of {@link OpenAIClient}. */
+export interface OpenAIClientOptions {
+  /** Model name, e.g. `gpt-4.1-mini`, or whatever the server serves. */
+  readonly model: string;
+  /** API key; default `OPENAI_API_KEY`. May be omitted for a self-hosted `baseURL`. */
+  readonly apiKey?: string;
+  /** Any OpenAI-compatible server (vLLM, llama.cpp, Ollama, LM Studio, OpenRouter). Default OpenAI's. */
+  readonly baseURL?: string;
+  /** Extra HTTP headers sent with every request. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Milliseconds to wait for the response to start, and between two chunks of it. Default 120000. */
+  readonly timeoutMs?: number;
+  /** Retries of 429, 5xx and dropped connections. */
+  readonly retry?: RetryOptions;
+  /** Called before each retry (for logging). */
+  readonly onRetry?: (notice: RetryNotice) => void;
+  /** Ask for usage in the last chunk (`stream_options.include_usage`). Default true; turn off for servers that refuse it. */
+  readonly includeUsage?: boolean;
+  /** `max_completion_tokens`, when set. */
+  readonly maxTokens?: number;
+  /** Sampling temperature, when set. */
+  readonly temperature?: number;
+}
+
+type OpenAISdk = typeof import('openai');
+
+interface Loaded {
+  readonly client: InstanceType<OpenAISdk['OpenAI']>;
+  readonly errors: SdkErrorClasses;
+}
+
+/**
+ * A {@link ModelClient} for the Chat Completions API with streaming, on the official `openai`
+ * SDK (an optional peer dependency, loaded on first use). Retries are ours (the SDK's are off)
+ * so that backoff is injectable and `Retry-After` is honoured the same way for every provider.
+ */
+export class OpenAIClient implements ModelClient {
+  /** The model requests ask for. */
+  readonly model: string;
+  /** Where requests go. */
+  readonly baseURL: string;
+  private readonly options: OpenAIClientOptions;
+  private readonly apiKey: string;
+  private loaded: Promise<Loaded> | undefined;
+
+  constructor(options: OpenAIClientOptions) {
+    if (typeof options?.model !== 'string' || options.model === '') {
+      throw new HarnessError('invalid_config', 'OpenAIClient needs a model name');
+    }
+    this.options = options;
+    this.model = options.model;
+    this.baseURL = (options.baseURL ?? process.env.OPENAI_BASE_URL ?? OPENAI_BASE_URL).replace(/\/+$/, '');
+    const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
+    if ((apiKey === undefined || apiKey === '') && this.baseURL === OPENAI_BASE_URL) {
+      throw new HarnessError('invalid_config', `no API key for ${OPENAI_BASE_URL}: pass apiKey or set OPENAI_API_KEY`);
+    }
+    this.apiKey = apiKey || 'no-key';
+  }
+
+  async *chatCompletion(
+    messages: readonly Message[],
+    tools?: readonly ToolDefinition[],
+    options: ChatCompletionOptions = {},
+  ): AsyncGenerator<StreamEvent> {
+    const { client, errors } = await this.load();
+    const timeoutMs = this.options.timeoutMs ?? 120_000;
+    const controller = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    const watchdog = new IdleWatchdog(timeoutMs, controller);
+    const where = `openai at ${this.baseURL}`;
+    const classify = (error: unknown): ModelError => {
+      if (watchdog.fired && !options.signal?.aborted) {
+        return new ModelError('timeout', `${where}: no response for ${timeoutMs} ms`, { cause: error });
+      }
+      return classifySdkError(error, errors, { provider: 'openai', endpoint: this.baseURL, signal });
+    };
+    try {
+      const stream = await withRetries(
+        () => {
+          watchdog.kick();
+          return client.chat.completions.create(this.body(messages, tools), {
+            signal,
+            timeout: timeoutMs,
+            maxRetries: 0,
+          });
+        },
+        {
+          policy: retryPolicy(this.options.retry),
+          classify,
+          signal,
+          onRetry: (notice) => {
+            watchdog.stop();
+            this.options.onRetry?.(notice);
+          },
+        },
+      );
+      for await (const event of mapOpenAIStream(kicking(stream, watchdog), where)) yield event;
+    } catch (error) {
+      throw classify(error);
+    } finally {
+      watchdog.stop();
+      controller.abort('request finished');
+    }
+  }
+
+  private body(messages: readonly Message[], tools: readonly ToolDefinition[] | undefined) {
+    const wireTools = toOpenAITools(tools);
+    const { includeUsage = true, maxTokens, temperature } = this.options;
+    return {
+      model: this.model,
+      messages: toOpenAIMessages(messages),
+      stream: true as const,
+      ...(includeUsage ? { stream_options: { include_usage: true } } : {}),
+      ...(wireTools ? { tools: wireTools } : {}),
+      ...(maxTokens !== undefined ? { max_completion_tokens: maxTokens } : {}),
+      ...(temperature !== undefined ? { temperature } : {}),
+    };
+  }
+
+  private load(): Promise<Loaded> {
+    this.loaded ??= loadSdk('openai', () => import('openai')).then((sdk) => ({
+      client: new sdk.OpenAI({
+        apiKey: this.apiKey,
+        baseURL: this.baseURL,
+        maxRetries: 0,
+        ...(this.options.headers ? { defaultHeaders: { ...this.options.headers } } : {}),
+      }),
+      errors: sdk,
+    }));
+    return this.loaded;
+  }
+}
+
+async function* kicking<T>(items: AsyncIterable<T>, watchdog: IdleWatchdog): AsyncGenerator<T> {
+  for await (const item of items) {
+    watchdog.kick();
+    yield item;
+  }
+}

@@ -1,0 +1,65 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OpenAIClient } from '../../../src/adapters/openai/openai-client.js';
+import { Agent, Config, ReadFileTool, Session, ToolRegistry } from '../../../src/index.js';
+import { collect } from '../../support/fixtures.js';
+import { tempWorkspace } from '../../support/workspace.js';
+import { type FakeResponse, type FakeServer, fixture, splitBytes, startFakeServer } from '../support/fake-server.js';
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function agentOn(answers: FakeResponse[]) {
+  server = await startFakeServer(answers);
+  const cwd = tempWorkspace();
+  writeFileSync(join(cwd, 'app.py'), 'def add(a, b):\n    return a + b\n');
+  writeFileSync(join(cwd, 'notes.md'), '# Notes\n');
+  const config = new Config({ cwd, maxTurns: 4 });
+  const client = new OpenAIClient({ model: 'gpt-4.1-mini', apiKey: 'sk-test', baseURL: `${server.url}/v1` });
+  const session = new Session(config, {
+    client,
+    registry: new ToolRegistry(config).register(new ReadFileTool(config)),
+  });
+  return { agent: new Agent(config, { session }), session };
+}
+
+describe('an agent on the OpenAI client', () => {
+  it('runs parallel tool calls from the wire and answers with the summed usage', async () => {
+    const { agent, session } = await agentOn([
+      { chunks: splitBytes(fixture('openai/parallel-tool-calls.sse'), 11) },
+      { chunks: [fixture('openai/text.sse')] },
+    ]);
+    const events = await collect(agent.run('What is in the folder?'));
+    expect(events.at(-1)).toMatchObject({ type: 'agent_end', data: { turnCount: 2 } });
+    const observations = session.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(observations).toHaveLength(2);
+    expect(observations[0]).toContain('return a + b');
+    expect(observations[1]).toContain('# Notes');
+    expect(session.totalUsage).toEqual({ promptTokens: 138, completionTokens: 63, totalTokens: 201 });
+    const second = server?.requests[1]?.body as { messages: { role: string; tool_call_id?: string }[] };
+    expect(second.messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)).toEqual(['call_A1', 'call_B2']);
+  });
+
+  it('lets the registry answer arguments that are not JSON with Invalid parameters', async () => {
+    const { agent, session } = await agentOn([
+      { chunks: [fixture('openai/invalid-arguments.sse')] },
+      { chunks: [fixture('openai/text.sse')] },
+    ]);
+    const events = await collect(agent.run('Read app.py'));
+    expect(events.at(-1)?.type).toBe('agent_end');
+    const observation = session.messages.find((m) => m.role === 'tool');
+    expect(observation?.content).toMatch(/^Error: Invalid parameters: arguments are not valid JSON/);
+  });
+
+  it('ends with model_error and no half-written turn when the connection is cut', async () => {
+    const { agent, session } = await agentOn([{ chunks: [fixture('openai/cut.sse')], cut: true }]);
+    const events = await collect(agent.run('Read app.py'));
+    expect(events.at(-1)).toMatchObject({ type: 'agent_error', data: { reason: 'model_error' } });
+    expect(session.messages.map((m) => m.role)).toEqual(['user']);
+    expect(session.journal.some((entry) => entry.type === 'assistant_message')).toBe(false);
+  });
+});

@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { OpenAIClient } from '../../../src/adapters/openai/openai-client.js';
+import { StreamEvent } from '../../../src/index.js';
+import { drain } from '../support/drain.js';
+import { type FakeServer, fixture, splitBytes, startFakeServer } from '../support/fake-server.js';
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function serve(name: string, size = 7) {
+  server = await startFakeServer([{ chunks: splitBytes(fixture(`openai/${name}`), size) }]);
+  return new OpenAIClient({ model: 'gpt-4.1-mini', apiKey: 'sk-test', baseURL: `${server.url}/v1` });
+}
+
+const user = [{ role: 'user' as const, content: 'hi' }];
+
+describe('OpenAIClient streaming', () => {
+  it('streams text split at awkward byte boundaries, then usage from the last chunk', async () => {
+    for (const size of [1, 3, 7, 64]) {
+      const events = await drain((await serve('text.sse', size)).chatCompletion(user));
+      const text = events
+        .filter((e) => e.type === 'text_delta')
+        .map((e) => (e.textDelta as { content: string }).content);
+      expect(text.join('')).toBe('Café au lait costs 3 €; 日本語 ✓');
+      expect(events.at(-1)).toEqual(
+        StreamEvent.messageComplete({ promptTokens: 57, completionTokens: 17, totalTokens: 74 }, 'stop'),
+      );
+      await server?.close();
+    }
+  });
+
+  it('accumulates interleaved parallel tool calls per index', async () => {
+    const events = await drain((await serve('parallel-tool-calls.sse', 5)).chatCompletion(user));
+    expect(events).toEqual([
+      StreamEvent.toolCallComplete({ callId: 'call_A1', name: 'read_file', arguments: { path: 'app.py' } }),
+      StreamEvent.toolCallComplete({ callId: 'call_B2', name: 'read_file', arguments: { path: 'notes.md' } }),
+      StreamEvent.messageComplete({ promptTokens: 81, completionTokens: 46, totalTokens: 127 }, 'tool_calls'),
+    ]);
+  });
+
+  it('completes without usage on servers that never send it (and no [DONE])', async () => {
+    const events = await drain((await serve('usage-less.sse')).chatCompletion(user));
+    expect(events.at(-1)).toEqual(StreamEvent.messageComplete(undefined, 'stop'));
+    expect(events.filter((e) => e.type === 'text_delta')).toHaveLength(2);
+  });
+
+  it('reads usage sent in the finishing chunk, summing a missing total', async () => {
+    const events = await drain((await serve('usage-in-finish-chunk.sse')).chatCompletion(user));
+    expect(events.at(-1)).toEqual(
+      StreamEvent.messageComplete({ promptTokens: 12, completionTokens: 2, totalTokens: 14 }, 'stop'),
+    );
+  });
+
+  it('passes arguments that are not JSON on as the raw text', async () => {
+    const events = await drain((await serve('invalid-arguments.sse')).chatCompletion(user));
+    expect(events[0]).toEqual(
+      StreamEvent.toolCallComplete({ callId: 'call_X', name: 'read_file', arguments: '{"path": "app.py' }),
+    );
+  });
+});
