@@ -5,11 +5,13 @@ import type { Config } from '../config/config.js';
 import { AgentEvent, isTerminal } from '../core/agent-event.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
 import { EventBus, type StreamRecord } from '../events/event-bus.js';
-import type { AgentStateName } from '../machines/agent-machine-types.js';
+import type { AgentStateName, PendingCalls } from '../machines/agent-machine-types.js';
 import { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { AsyncQueue } from './async-queue.js';
 import { type ProvidedAgentMachine, provideAgentMachine, type RunHandle } from './provide-machine.js';
+
+const INTERRUPTED = 'the run was interrupted before this call finished, and it was not resumed';
 
 /** A clock for the machine's delayed events (XState's `SimulatedClock` fits). */
 export interface MachineClock {
@@ -85,7 +87,33 @@ export class Agent {
    * Runs the loop on a new user message and yields every event, ending with `agent_end` or
    * `agent_error`. Throws only for misuse: no model client, or a run already in progress.
    */
-  async *run(input: string, options: RunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
+  run(input: string, options: RunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
+    if (typeof input !== 'string') {
+      throw new HarnessError('invalid_argument', `run() input must be a string, got ${typeof input}`);
+    }
+    return this.drive(input, options);
+  }
+
+  /**
+   * Resumes an interrupted run of this session (for example one rebuilt with
+   * `Session.replay` after a crash or a `model_error`): recorded tool results are kept, calls
+   * still owed a result run first, then the loop asks the model again. Throws
+   * `nothing_to_resume` when the last run ended with a final answer.
+   */
+  resume(options: RunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
+    const { messages, pendingAnswer } = this.session;
+    if (pendingAnswer !== undefined || !messages.some((message) => message.role === 'user')) {
+      throw new HarnessError(
+        'nothing_to_resume',
+        pendingAnswer !== undefined
+          ? 'the last run ended with a final answer; call run() with a new message'
+          : 'the session has no user message to resume from',
+      );
+    }
+    return this.drive(undefined, options);
+  }
+
+  private async *drive(input: string | undefined, options: RunOptions): AsyncGenerator<AgentEvent, void, undefined> {
     const run = this.begin(input, options);
     try {
       for await (const event of run.queue) {
@@ -102,18 +130,19 @@ export class Agent {
     this.active?.actor.send({ type: 'ABORT', reason: 'aborted', message: reason });
   }
 
-  private begin(input: string, options: RunOptions): RunHandle & { queue: AsyncQueue<AgentEvent> } {
+  private begin(input: string | undefined, options: RunOptions): RunHandle & { queue: AsyncQueue<AgentEvent> } {
     if (this.active !== undefined)
       throw new HarnessError('already_running', 'this agent is already running; await the current run first');
     if (this.session.client === undefined) throw new HarnessError('no_client', 'the session has no model client');
-    if (typeof input !== 'string')
-      throw new HarnessError('invalid_argument', `run() input must be a string, got ${typeof input}`);
     const queue = new AsyncQueue<AgentEvent>();
     const unsubscribe = this.events.subscribe((event) => queue.push(event));
-    this.session.addUserMessage(input);
-    void this.events.emit(AgentEvent.agentStart(input));
+    if (input !== undefined) {
+      this.closeUnansweredCalls();
+      this.session.addUserMessage(input);
+    }
+    void this.events.emit(AgentEvent.agentStart(input ?? '', input === undefined));
     const actor: Actor<AnyActorLogic> = createActor(this.machine, {
-      input: { budget: this.config.budget },
+      input: { budget: this.config.budget, resume: this.pendingCalls() },
       ...(this.inspect ? { inspect: this.inspect } : {}),
       ...(this.clock ? { clock: this.clock } : {}),
     });
@@ -149,6 +178,18 @@ export class Agent {
     actor.start();
     if (options.signal?.aborted) onAbort();
     return run;
+  }
+
+  /** A new message after an interrupted run: the calls it never answered get error results first. */
+  private closeUnansweredCalls(): void {
+    for (const call of this.session.pendingToolCalls()) {
+      this.session.addToolResult({ callId: call.callId, content: `Error: ${INTERRUPTED}` });
+    }
+  }
+
+  private pendingCalls(): PendingCalls {
+    const calls = this.session.pendingToolCalls();
+    return { calls, concurrencySafe: calls.map((call) => this.session.registry.isConcurrencySafe(call.name)) };
   }
 
   private async end(run: RunHandle & { queue: AsyncQueue<AgentEvent> }): Promise<void> {

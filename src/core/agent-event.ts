@@ -31,7 +31,12 @@ export type BudgetKind = 'turns' | 'cost' | 'tokens' | 'time';
 
 /** Payload of each {@link AgentEventType}. */
 export interface AgentEventDataMap {
-  agent_start: { readonly input: string };
+  agent_start: {
+    /** The user message the run started with (empty for a resumed run). */
+    readonly input: string;
+    /** Present and true when the run resumes an interrupted one. */
+    readonly resumed?: true;
+  };
   text_delta: { readonly content: string };
   text_complete: { readonly content: string };
   tool_call_start: { readonly callId: string; readonly name: string; readonly arguments: ToolCall['arguments'] };
@@ -66,7 +71,8 @@ function make<K extends AgentEventType>(type: K, data: AgentEventDataMap[K]): Ag
 
 /** Factories for {@link AgentEvent}s. */
 export const AgentEvent = {
-  agentStart: (input: string): AgentEvent<'agent_start'> => make('agent_start', { input }),
+  agentStart: (input: string, resumed = false): AgentEvent<'agent_start'> =>
+    make('agent_start', resumed ? { input, resumed: true } : { input }),
   textDelta: (content: string): AgentEvent<'text_delta'> => make('text_delta', { content }),
   textComplete: (content: string): AgentEvent<'text_complete'> => make('text_complete', { content }),
   toolCallStart: (call: ToolCall): AgentEvent<'tool_call_start'> =>

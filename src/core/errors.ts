@@ -9,6 +9,7 @@ export type HarnessErrorReason =
   | 'script_exhausted'
   | 'model_error'
   | 'already_running'
+  | 'nothing_to_resume'
   | 'no_client';
 
 /**

@@ -12,6 +12,15 @@ export type AgentStateName = 'awaitingModel' | 'executingTools' | 'observing' | 
 export interface AgentMachineInput {
   /** Limits of this run (turns, cost and tokens count from the run's start). */
   readonly budget: Budget;
+  /** Resume an interrupted run: these recorded calls have no result yet; run them first. */
+  readonly resume?: PendingCalls;
+}
+
+/** Tool calls to run without asking the model first (see {@link AgentMachineInput.resume}). */
+export interface PendingCalls {
+  readonly calls: readonly ToolCall[];
+  /** Per call: may it run concurrently with safe neighbours. */
+  readonly concurrencySafe: readonly boolean[];
 }
 
 /** A stop that the run is heading for or ended with. */
@@ -41,6 +50,8 @@ export interface AgentContext {
   readonly nextToStart: number;
   /** Calls started and not yet settled. */
   readonly running: number;
+  /** True until the pending calls of a resumed run are handed to `executingTools`. */
+  readonly resuming: boolean;
   /** Set once a soft limit warned; tools are then withheld. */
   readonly toolsWithheld: boolean;
   /** An abort or time-out waiting for in-flight tools to settle. */

@@ -62,6 +62,7 @@ const machineSetup = setup({
     settlesLastTool: ({ context, event }) =>
       event.type === 'TOOL_SETTLED' && isNewResult(context, event) && context.settled + 1 >= context.calls.length,
     isAborting: ({ context }) => context.aborting !== undefined,
+    isResuming: ({ context }) => context.resuming,
     hardLimitReached: ({ context }) => hardStop(context) !== null,
     softLimitReached: ({ context }) =>
       !context.toolsWithheld && context.budget.softLimit(context.turns, context.usage, context.elapsedMs) !== null,
@@ -81,6 +82,13 @@ const startReadyTools = machineSetup.enqueueActions(({ context, enqueue }) => {
       input: { call, index, withheld: context.toolsWithheld },
     });
   }
+});
+
+/** Counts a model request, unless the run resumes with pending tool calls (no request then). */
+const startTurn = machineSetup.enqueueActions(({ context, enqueue }) => {
+  if (context.resuming) return;
+  enqueue.assign({ turns: context.turns + 1 });
+  enqueue('recordTurnStart');
 });
 
 /** Keeps a settled call's result and stops its actor. */
@@ -109,9 +117,10 @@ export const agentMachine = machineSetup.createMachine({
     turns: 0,
     usage: ZERO_USAGE,
     elapsedMs: 0,
-    calls: [],
-    concurrencySafe: [],
-    results: [],
+    calls: input.resume?.calls ?? [],
+    concurrencySafe: input.resume?.concurrencySafe ?? [],
+    results: input.resume?.calls.map(() => undefined) ?? [],
+    resuming: input.resume !== undefined && input.resume.calls.length > 0,
     settled: 0,
     nextToStart: 0,
     running: 0,
@@ -135,7 +144,8 @@ export const agentMachine = machineSetup.createMachine({
   initial: 'awaitingModel',
   states: {
     awaitingModel: {
-      entry: [enter('awaitingModel'), assign({ turns: ({ context }) => context.turns + 1 }), 'recordTurnStart'],
+      entry: [enter('awaitingModel'), startTurn],
+      always: { guard: 'isResuming', target: 'executingTools', actions: assign({ resuming: false }) },
       invoke: {
         id: 'model',
         src: 'callModel',

@@ -103,6 +103,24 @@ export class Session {
     return this.state.pendingAnswer;
   }
 
+  /**
+   * Tool calls of the last assistant turn that have no result yet: what an interrupted run
+   * still owes. Empty when that turn is fully answered or the context has moved on.
+   */
+  pendingToolCalls(): ToolCall[] {
+    const messages = this.state.messages;
+    const answered = new Set<string>();
+    let i = messages.length - 1;
+    for (; i >= 0; i--) {
+      const message = messages[i];
+      if (message?.role !== 'tool') break;
+      answered.add(message.callId);
+    }
+    const turn = messages[i];
+    if (turn?.role !== 'assistant' || turn.toolCalls === undefined || this.state.pendingAnswer !== undefined) return [];
+    return turn.toolCalls.filter((call) => !answered.has(call.callId));
+  }
+
   /** Records the start of a model request. */
   startTurn(): void {
     this.append({ type: 'turn_start' });
