@@ -1,5 +1,5 @@
 import type { ModelClient } from '../adapters/model-client.js';
-import type { Config } from '../config/config.js';
+import { Config } from '../config/config.js';
 import type { StopReason } from '../core/agent-event.js';
 import { HarnessError } from '../core/errors.js';
 import type { JsonObject, Message, ToolCall, ToolResultMessage } from '../core/messages.js';
@@ -198,7 +198,7 @@ export class Session {
   }
 
   /** Rebuilds a session from {@link Session.toJSON} output; refuses unknown versions. */
-  static fromJSON(snapshot: unknown, config: Config, options: SessionOptions = {}): Session {
+  static fromJSON(snapshot: unknown, config: Config = new Config(), options: SessionOptions = {}): Session {
     if (typeof snapshot !== 'object' || snapshot === null) {
       throw new HarnessError('invalid_journal', 'session snapshot must be an object');
     }
@@ -212,7 +212,7 @@ export class Session {
    * Rebuilds a session by applying every journal entry in order. The result's journal is
    * byte-identical (as stable JSON) to the input. Throws `invalid_journal` naming a bad entry.
    */
-  static replay(journal: readonly unknown[], config: Config, options: SessionOptions = {}): Session {
+  static replay(journal: readonly unknown[], config: Config = new Config(), options: SessionOptions = {}): Session {
     const session = new Session(config, options);
     for (let i = 0; i < journal.length; i++) session.append(checkEntry(journal[i], i));
     return session;
