@@ -1,0 +1,144 @@
+import type { ToolCall } from '../../core/messages.js';
+import type { TokenUsage } from '../../core/usage.js';
+import type { AgentContext, AgentMachineEvent, ModelTurn } from '../../machines/agent-machine-types.js';
+import type { ToolResult } from '../../tools/tool-result.js';
+
+/** The invoke's done event: the model actor finished a turn. */
+export interface ModelDoneEvent {
+  readonly type: 'xstate.done.actor.model';
+  readonly output: ModelTurn;
+}
+
+/** The invoke's error event: the model stream failed. */
+export interface ModelErrorEvent {
+  readonly type: 'xstate.error.actor.model';
+  readonly error: Error;
+}
+
+/** Any event the explorer sends: the machine's own and its model actor's. */
+export type ExploredEvent = AgentMachineEvent | ModelDoneEvent | ModelErrorEvent;
+
+/** An event of the alphabet with a short printable label and whether it must have an effect. */
+export interface LabelledEvent {
+  readonly label: string;
+  readonly event: ExploredEvent;
+  /**
+   * `matters`: the state must change (dropping it would lose a model turn, a tool result or an
+   * abort). `noise`: a stale or duplicate event that must change nothing.
+   */
+  readonly role: 'matters' | 'noise';
+}
+
+/** The finite alphabet the explorer draws events from. */
+export interface AlphabetOptions {
+  /** Most tool calls in one model turn (k); every safe/unsafe pattern of 1..k calls is tried. */
+  readonly maxToolCalls: number;
+  /** Usages a model turn may report. */
+  readonly usages: readonly TokenUsage[];
+  /** Elapsed times (ms since the start) events may report; only values ≥ the current one are sent. */
+  readonly elapsedSteps: readonly number[];
+}
+
+const RESULTS: readonly (readonly [string, ToolResult])[] = [
+  ['ok', { success: true, output: 'ok' }],
+  ['error', { success: false, error: 'failed' }],
+  ['timeout', { success: false, error: "Tool 'probe' timed out after 5 ms" }],
+];
+
+/** Every safe (`S`) / unsafe (`U`) pattern of 1..k calls, e.g. `S`, `U`, `SS`, `SU`, … */
+function safetyPatterns(maxToolCalls: number): string[] {
+  const patterns: string[] = [];
+  let layer = [''];
+  for (let n = 1; n <= maxToolCalls; n++) {
+    layer = layer.flatMap((prefix) => [`${prefix}S`, `${prefix}U`]);
+    patterns.push(...layer);
+  }
+  return patterns;
+}
+
+function callsOf(pattern: string): ToolCall[] {
+  return [...pattern].map((kind, i) => ({ callId: `c${i}`, name: kind === 'S' ? 'look' : 'change', arguments: {} }));
+}
+
+function modelTurn(pattern: string, usage: TokenUsage, elapsedMs: number): ModelDoneEvent {
+  const toolCalls = callsOf(pattern);
+  const output: ModelTurn = {
+    text: pattern === '' ? 'final answer' : '',
+    toolCalls,
+    concurrencySafe: [...pattern].map((kind) => kind === 'S'),
+    usage,
+    elapsedMs,
+  };
+  return { type: 'xstate.done.actor.model', output };
+}
+
+function reachableTimes(options: AlphabetOptions, context: AgentContext): number[] {
+  const times = options.elapsedSteps.filter((ms) => ms >= context.elapsedMs);
+  return times.length > 0 ? times : [context.elapsedMs];
+}
+
+function aborts(context: AgentContext): LabelledEvent[] {
+  const role = context.aborting === undefined ? 'matters' : 'noise';
+  return [
+    { label: 'ABORT(aborted)', role, event: { type: 'ABORT', reason: 'aborted', message: 'run aborted' } },
+    { label: 'ABORT(time)', role, event: { type: 'ABORT', reason: 'time_budget', message: 'time budget used up' } },
+  ];
+}
+
+function settle(index: number, result: ToolResult, elapsedMs: number): ExploredEvent {
+  return { type: 'TOOL_SETTLED', index, result, elapsedMs };
+}
+
+function modelEvents(options: AlphabetOptions, context: AgentContext): LabelledEvent[] {
+  const events: LabelledEvent[] = [];
+  for (const [u, usage] of options.usages.entries()) {
+    for (const ms of reachableTimes(options, context)) {
+      for (const pattern of ['', ...safetyPatterns(options.maxToolCalls)]) {
+        const label = `model(${pattern === '' ? 'text' : pattern} u${u} t${ms})`;
+        events.push({ label, role: 'matters', event: modelTurn(pattern, usage, ms) });
+      }
+    }
+  }
+  const error = new Error('model stream failed');
+  events.push({ label: 'model(error)', role: 'matters', event: { type: 'xstate.error.actor.model', error } });
+  return events;
+}
+
+function toolEvents(options: AlphabetOptions, context: AgentContext): LabelledEvent[] {
+  const events: LabelledEvent[] = [];
+  for (let index = 0; index < context.nextToStart; index++) {
+    if (context.results[index] !== undefined) continue;
+    for (const [kind, result] of RESULTS) {
+      for (const ms of reachableTimes(options, context)) {
+        const label = `settle#${index}(${kind} t${ms})`;
+        events.push({ label, role: 'matters', event: settle(index, result, ms) });
+      }
+    }
+  }
+  return events;
+}
+
+/** Stale events a real run can deliver late; each must leave the state as it is. */
+function noiseEvents(context: AgentContext, state: string): LabelledEvent[] {
+  const ok = RESULTS[0]?.[1] ?? { success: true };
+  const events: LabelledEvent[] = [
+    { label: 'stale settle#out-of-range', role: 'noise', event: settle(context.calls.length, ok, 0) },
+  ];
+  const settled = context.results.findIndex((result) => result !== undefined);
+  if (state === 'executingTools' && settled >= 0) {
+    events.push({ label: `duplicate settle#${settled}`, role: 'noise', event: settle(settled, ok, 0) });
+  }
+  if (state !== 'awaitingModel') {
+    events.push({ label: 'stale model(text)', role: 'noise', event: modelTurn('', { ...zero }, 0) });
+  }
+  return events;
+}
+
+const zero: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+
+/** The events to try in a state: what can happen there, plus stale noise. Final states get none. */
+export function alphabetFor(options: AlphabetOptions, state: string, context: AgentContext): LabelledEvent[] {
+  if (state === 'done' || state === 'error') return [];
+  const own = state === 'awaitingModel' ? modelEvents(options, context) : toolEvents(options, context);
+  return [...own, ...aborts(context), ...noiseEvents(context, state)];
+}
