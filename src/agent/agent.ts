@@ -49,7 +49,9 @@ export interface RunOptions {
  * subscriber does makes `run()` throw.
  */
 export class Agent {
+  /** The configuration (workspace, budget, limits). */
   readonly config: Config;
+  /** The session the agent runs in: its messages, usage and journal. */
   readonly session: Session;
   /** Lifecycle events, delivered to subscribers in order with backpressure. */
   readonly events: EventBus;

@@ -62,12 +62,19 @@ function rate(value: number | undefined, name: string, fallback: number): number
  * maximum; cost and tokens stop when use *exceeds* it; time stops when it is used up.
  */
 export class Budget {
+  /** Model requests allowed per run; none when undefined. */
   readonly maxTurns: number | undefined;
+  /** Cost allowed per run, at this budget's rates. */
   readonly maxCost: number | undefined;
+  /** Total tokens allowed per run. */
   readonly maxTotalTokens: number | undefined;
+  /** Wall-clock milliseconds allowed per run. */
   readonly maxWallClockMs: number | undefined;
+  /** Price of 1,000 prompt tokens. */
   readonly inputRatePer1k: number;
+  /** Price of 1,000 completion tokens. */
   readonly outputRatePer1k: number;
+  /** Soft limit as a fraction of any budget; off when undefined. */
   readonly softLimitRatio: number | undefined;
 
   constructor(options: BudgetOptions = {}) {

@@ -29,8 +29,11 @@ export class Config {
   readonly cwd: string;
   /** The run limits; `budget.maxTurns` is always set. */
   readonly budget: Budget;
+  /** Per-call tool time limit in milliseconds, if any. */
   readonly toolTimeoutMs: number | undefined;
+  /** The system message placed first in the context, if any. */
   readonly systemPrompt: string | undefined;
+  /** Cap on one tool observation, in characters. */
   readonly maxToolOutputChars: number;
 
   constructor(options: ConfigOptions = {}) {

@@ -44,11 +44,17 @@ export interface ToolLike<S extends z.ZodType = z.ZodType> {
  * ```
  */
 export abstract class Tool<S extends z.ZodType = z.ZodType> implements ToolLike<S> {
+  /** Unique name the model calls it by. */
   abstract readonly name: string;
+  /** What the tool does, for the model. */
   abstract readonly description: string;
+  /** What it does to the world. */
   abstract readonly kind: ToolKind;
+  /** Argument schema. */
   abstract readonly schema: S;
+  /** May run at the same time as other safe calls. Default: `kind === 'read'`. */
   readonly concurrencySafe?: boolean;
+  /** Per-call time limit overriding `Config.toolTimeoutMs`. */
   readonly timeoutMs?: number;
   /** The configuration the tool was made with (the workspace, limits). */
   protected readonly config: Config | undefined;
@@ -57,6 +63,7 @@ export abstract class Tool<S extends z.ZodType = z.ZodType> implements ToolLike<
     this.config = config;
   }
 
+  /** Runs the call. Throwing is allowed: the registry turns it into an error result. */
   abstract execute(invocation: ToolInvocation<z.output<S>>): Promise<ToolResult>;
 }
 
