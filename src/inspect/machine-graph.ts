@@ -29,10 +29,7 @@ export interface GraphActor {
   readonly src: string;
   /** States that invoke it. */
   readonly invokedIn: readonly string[];
-  /**
-   * True when no state invokes it: it is spawned by a dynamic action (`enqueueActions` /
-   * `spawnChild`), credited to the states whose entry runs one.
-   */
+  /** True when no state invokes it (it can only be spawned). */
   readonly spawned: boolean;
 }
 
@@ -48,8 +45,6 @@ export interface MachineGraph {
   readonly guards: readonly string[];
 }
 
-const DYNAMIC_ACTIONS = new Set(['xstate.enqueueActions', 'xstate.spawnChild']);
-
 function named(item: unknown): string | undefined {
   if (typeof item === 'string') return item;
   if ((typeof item === 'object' || typeof item === 'function') && item !== null && 'type' in item) {
@@ -62,8 +57,24 @@ function actionNames(actions: readonly unknown[]): string[] {
   return actions.map(named).filter((name): name is string => name !== undefined && !name.startsWith('xstate.'));
 }
 
-function spawnsDynamically(node: AnyStateNode): boolean {
-  return node.entry.some((action: unknown) => DYNAMIC_ACTIONS.has(named(action) ?? ''));
+/**
+ * The actors an action spawns: a `spawnChild` action names its `src`; an `enqueueActions`
+ * block only says so in its code, so its source is read for `.spawnChild('<src>'` calls.
+ */
+function spawnedBy(action: unknown): string[] {
+  if (typeof action !== 'function' && (typeof action !== 'object' || action === null)) return [];
+  const { type, src, collect } = action as { type?: unknown; src?: unknown; collect?: unknown };
+  if (type === 'xstate.spawnChild') return typeof src === 'string' ? [src] : [];
+  if (type !== 'xstate.enqueueActions' || typeof collect !== 'function') return [];
+  return [...collect.toString().matchAll(/\.spawnChild\(\s*['"`]([^'"`]+)['"`]/g)].flatMap((m) => (m[1] ? [m[1]] : []));
+}
+
+/** Actors spawned on entering the state or by its own transitions. */
+function stateSpawns(node: AnyStateNode): string[] {
+  const actions: unknown[] = [...node.entry];
+  for (const transitions of node.transitions.values()) for (const t of transitions) actions.push(...t.actions);
+  for (const t of node.always ?? []) actions.push(...t.actions);
+  return [...new Set(actions.flatMap(spawnedBy))];
 }
 
 function edge(from: string, event: string, transition: AnyTransitionDefinition): GraphEdge {
@@ -102,12 +113,11 @@ export function machineGraph(machine: AnyStateMachine): MachineGraph {
   const root = machine.root;
   const nodes = Object.values(root.states) as AnyStateNode[];
   const actors = graphActors(machine, nodes);
-  const spawnable = actors.filter((actor) => actor.spawned).map((actor) => actor.src);
   const states = nodes.map((node) => ({
     id: node.key,
     final: node.type === 'final',
     invokes: invokedSources(node),
-    spawns: spawnsDynamically(node) ? spawnable : [],
+    spawns: stateSpawns(node),
     entry: actionNames(node.entry),
   }));
   const edges = nodes.flatMap((node) => {

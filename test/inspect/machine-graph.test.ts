@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMachine, setup } from 'xstate';
+import { createMachine, setup, spawnChild } from 'xstate';
 import { agentMachine, machineGraph } from '../../src/index.js';
 
 describe('machineGraph(agentMachine)', () => {
@@ -15,6 +15,7 @@ describe('machineGraph(agentMachine)', () => {
     const byId = Object.fromEntries(graph.states.map((s) => [s.id, s]));
     expect(byId.awaitingModel?.invokes).toEqual(['callModel']);
     expect(byId.executingTools?.spawns).toEqual(['runTool']);
+    expect(byId.awaitingModel?.spawns).toEqual([]);
     expect(byId.observing?.spawns).toEqual([]);
     expect(graph.actors).toEqual([
       { src: 'callModel', invokedIn: ['awaitingModel'], spawned: false },
@@ -60,5 +61,29 @@ describe('machineGraph on other machines', () => {
       states: { busy: { invoke: { src: 'job' } } },
     });
     expect(machineGraph(machine).states[0]).toMatchObject({ invokes: ['job'], spawns: [] });
+  });
+
+  it('finds actors spawned by a spawnChild action or inside enqueueActions, and no others', () => {
+    const job = createMachine({});
+    const machine = setup({ actors: { job, helper: job } }).createMachine({
+      initial: 'a',
+      states: {
+        a: { entry: spawnChild('job'), on: { GO: 'b' } },
+        b: {
+          entry: setup({}).enqueueActions(({ enqueue }) => enqueue.assign({})),
+          on: {
+            MORE: {
+              actions: setup({ actors: { helper: job } }).enqueueActions(({ enqueue }) => enqueue.spawnChild('helper')),
+            },
+          },
+        },
+      },
+    });
+    const graph = machineGraph(machine);
+    expect(graph.states.map((s) => [s.id, s.spawns])).toEqual([
+      ['a', ['job']],
+      ['b', ['helper']],
+    ]);
+    expect(graph.actors.every((a) => a.spawned)).toBe(true);
   });
 });
