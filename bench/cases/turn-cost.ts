@@ -15,11 +15,24 @@ function cpuMsOf(fn: () => Promise<number>): Promise<{ ms: number; turns: number
   });
 }
 
+/** Runs the contender at every T until it has used `ms` of CPU, so the JIT reaches steady state. */
+async function warmUp(contender: Contender, turnCounts: readonly number[], ms: number): Promise<void> {
+  for (const toolTurns of turnCounts) {
+    let used = 0;
+    while (used < ms / turnCounts.length) {
+      const probe = await cpuMsOf(() => contender.run(toolTurns));
+      if (probe.ms > MAX_RUN_MS) break;
+      used += probe.ms;
+    }
+  }
+}
+
 /** Case 1: CPU µs per model turn at each T, per contender; flags growth from the smallest T. */
 export async function turnCostCase(contenders: readonly Contender[], settings: BenchSettings): Promise<ResultRow[]> {
   const rows: ResultRow[] = [];
   for (const contender of contenders) {
     let smallest: number | undefined;
+    await warmUp(contender, settings.turnCounts, settings.warmupMs);
     for (const toolTurns of settings.turnCounts) {
       const label = `1 turn cost T=${toolTurns}`;
       const probe = await cpuMsOf(() => contender.run(toolTurns));

@@ -15,6 +15,9 @@ async function fill(once: () => Promise<number> | number, units: number): Promis
   return done;
 }
 
+// No forced collection before a sample: after `gc()` V8 runs the next few hundred turns about
+// three times slower (measured), which would make short samples measure the collector's wake.
+
 /**
  * CPU microseconds (user + system, all threads, from `process.cpuUsage`) per unit of work,
  * one figure per kept sample.
@@ -22,7 +25,6 @@ async function fill(once: () => Promise<number> | number, units: number): Promis
 export async function cpuMicrosPerUnit(once: () => Promise<number> | number, plan: SamplePlan): Promise<number[]> {
   const figures: number[] = [];
   for (let i = 0; i < plan.warmup + plan.samples; i++) {
-    collectGarbage();
     const before = process.cpuUsage();
     const units = await fill(once, plan.unitsPerSample);
     const used = process.cpuUsage(before);
@@ -35,7 +37,6 @@ export async function cpuMicrosPerUnit(once: () => Promise<number> | number, pla
 export async function unitsPerSecond(once: () => Promise<number> | number, plan: SamplePlan): Promise<number[]> {
   const figures: number[] = [];
   for (let i = 0; i < plan.warmup + plan.samples; i++) {
-    collectGarbage();
     const start = performance.now();
     const units = await fill(once, plan.unitsPerSample);
     const ms = performance.now() - start;

@@ -3,6 +3,8 @@ export interface BenchSettings {
   readonly quick: boolean;
   /** Turn counts for case 1. */
   readonly turnCounts: readonly number[];
+  /** CPU milliseconds each contender runs before case 1 measures it (JIT and heap sizing settle). */
+  readonly warmupMs: number;
   /** Samples thrown away before measuring. */
   readonly warmup: number;
   /** Samples kept per figure. */
@@ -23,9 +25,10 @@ export function benchSettings(quick: boolean): BenchSettings {
     ? {
         quick,
         turnCounts: [10, 100, 1000],
+        warmupMs: 1500,
         warmup: 1,
         samples: 3,
-        sampleMs: 60,
+        sampleMs: 150,
         sessions: 1000,
         busEvents: 50_000,
         journalEntries: 100_000,
@@ -33,9 +36,10 @@ export function benchSettings(quick: boolean): BenchSettings {
     : {
         quick,
         turnCounts: [10, 100, 1000],
-        warmup: 2,
+        warmupMs: 4000,
+        warmup: 1,
         samples: 7,
-        sampleMs: 300,
+        sampleMs: 500,
         sessions: 1000,
         busEvents: 200_000,
         journalEntries: 100_000,
