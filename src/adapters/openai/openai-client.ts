@@ -2,12 +2,12 @@ import { HarnessError } from '../../core/errors.js';
 import type { Message } from '../../core/messages.js';
 import type { StreamEvent } from '../../core/stream-event.js';
 import type { ToolDefinition } from '../../tools/tool-params.js';
-import { IdleWatchdog } from '../http/idle-watchdog.js';
 import { loadSdk } from '../http/load-sdk.js';
-import { ModelError } from '../http/model-error.js';
-import { type RetryOptions, retryPolicy } from '../http/retry-policy.js';
-import { classifySdkError, type SdkErrorClasses } from '../http/sdk-errors.js';
-import { type RetryNotice, withRetries } from '../http/with-retries.js';
+import { requestTimeout } from '../http/request-timeout.js';
+import type { RetryOptions } from '../http/retry-policy.js';
+import type { SdkErrorClasses } from '../http/sdk-errors.js';
+import { streamRequest } from '../http/stream-request.js';
+import type { RetryNotice } from '../http/with-retries.js';
 import type { ChatCompletionOptions, ModelClient } from '../model-client.js';
 import { toOpenAIMessages } from './convert-messages.js';
 import { mapOpenAIStream } from './map-stream.js';
@@ -59,6 +59,7 @@ export class OpenAIClient implements ModelClient {
   readonly baseURL: string;
   private readonly options: OpenAIClientOptions;
   private readonly apiKey: string;
+  private readonly timeoutMs: number;
   private loaded: Promise<Loaded> | undefined;
 
   constructor(options: OpenAIClientOptions) {
@@ -73,6 +74,7 @@ export class OpenAIClient implements ModelClient {
       throw new HarnessError('invalid_config', `no API key for ${OPENAI_BASE_URL}: pass apiKey or set OPENAI_API_KEY`);
     }
     this.apiKey = apiKey || 'no-key';
+    this.timeoutMs = requestTimeout(options.timeoutMs);
   }
 
   async *chatCompletion(
@@ -81,44 +83,19 @@ export class OpenAIClient implements ModelClient {
     options: ChatCompletionOptions = {},
   ): AsyncGenerator<StreamEvent> {
     const { client, errors } = await this.load();
-    const timeoutMs = this.options.timeoutMs ?? 120_000;
-    const controller = new AbortController();
-    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-    const watchdog = new IdleWatchdog(timeoutMs, controller);
-    const where = `openai at ${this.baseURL}`;
-    const classify = (error: unknown): ModelError => {
-      if (watchdog.fired && !options.signal?.aborted) {
-        return new ModelError('timeout', `${where}: no response for ${timeoutMs} ms`, { cause: error });
-      }
-      return classifySdkError(error, errors, { provider: 'openai', endpoint: this.baseURL, signal });
-    };
-    try {
-      const stream = await withRetries(
-        () => {
-          watchdog.kick();
-          return client.chat.completions.create(this.body(messages, tools), {
-            signal,
-            timeout: timeoutMs,
-            maxRetries: 0,
-          });
-        },
-        {
-          policy: retryPolicy(this.options.retry),
-          classify,
-          signal,
-          onRetry: (notice) => {
-            watchdog.stop();
-            this.options.onRetry?.(notice);
-          },
-        },
-      );
-      for await (const event of mapOpenAIStream(kicking(stream, watchdog), where)) yield event;
-    } catch (error) {
-      throw classify(error);
-    } finally {
-      watchdog.stop();
-      controller.abort('request finished');
-    }
+    const { timeoutMs } = this;
+    const body = this.body(messages, tools);
+    yield* streamRequest({
+      provider: 'openai',
+      endpoint: this.baseURL,
+      errors,
+      timeoutMs,
+      retry: this.options.retry,
+      onRetry: this.options.onRetry,
+      signal: options.signal,
+      open: (signal) => client.chat.completions.create(body, { signal, timeout: timeoutMs, maxRetries: 0 }),
+      map: mapOpenAIStream,
+    });
   }
 
   private body(messages: readonly Message[], tools: readonly ToolDefinition[] | undefined) {
@@ -146,12 +123,5 @@ export class OpenAIClient implements ModelClient {
       errors: sdk,
     }));
     return this.loaded;
-  }
-}
-
-async function* kicking<T>(items: AsyncIterable<T>, watchdog: IdleWatchdog): AsyncGenerator<T> {
-  for await (const item of items) {
-    watchdog.kick();
-    yield item;
   }
 }

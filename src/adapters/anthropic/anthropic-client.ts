@@ -1,0 +1,130 @@
+import { HarnessError } from '../../core/errors.js';
+import type { Message } from '../../core/messages.js';
+import type { StreamEvent } from '../../core/stream-event.js';
+import type { ToolDefinition } from '../../tools/tool-params.js';
+import { loadSdk } from '../http/load-sdk.js';
+import { requestTimeout } from '../http/request-timeout.js';
+import type { RetryOptions } from '../http/retry-policy.js';
+import type { SdkErrorClasses } from '../http/sdk-errors.js';
+import { streamRequest } from '../http/stream-request.js';
+import type { RetryNotice } from '../http/with-retries.js';
+import type { ChatCompletionOptions, ModelClient } from '../model-client.js';
+import { toAnthropicPrompt } from './convert-messages.js';
+import { mapAnthropicStream } from './map-stream.js';
+import { toAnthropicTools } from './prepare-tools.js';
+
+/** Anthropic's own endpoint, the default base URL. */
+export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+
+/** Default `max_tokens` (the Messages API requires one). */
+export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
+
+/** Options of {@link AnthropicClient}. */
+export interface AnthropicClientOptions {
+  /** Model name, e.g. `claude-sonnet-4-5`. */
+  readonly model: string;
+  /** API key; default `ANTHROPIC_API_KEY`. */
+  readonly apiKey?: string;
+  /** Default `ANTHROPIC_BASE_URL`, else Anthropic's. */
+  readonly baseURL?: string;
+  /** Extra HTTP headers sent with every request (e.g. `anthropic-beta`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Milliseconds to wait for the response to start, and between two chunks of it. Default 120000. */
+  readonly timeoutMs?: number;
+  /** Retries of 429, 5xx (529 overloaded included) and dropped connections. */
+  readonly retry?: RetryOptions;
+  /** Called before each retry (for logging). */
+  readonly onRetry?: (notice: RetryNotice) => void;
+  /** `max_tokens` of each turn. Default 4096. */
+  readonly maxTokens?: number;
+  /** Sampling temperature, when set. */
+  readonly temperature?: number;
+}
+
+type AnthropicSdk = typeof import('@anthropic-ai/sdk');
+
+interface Loaded {
+  readonly client: InstanceType<AnthropicSdk['Anthropic']>;
+  readonly errors: SdkErrorClasses;
+}
+
+/**
+ * A {@link ModelClient} for the Messages API with streaming, on the official
+ * `@anthropic-ai/sdk` (an optional peer dependency, loaded on first use). Retries are ours.
+ */
+export class AnthropicClient implements ModelClient {
+  /** The model requests ask for. */
+  readonly model: string;
+  /** Where requests go. */
+  readonly baseURL: string;
+  private readonly options: AnthropicClientOptions;
+  private readonly apiKey: string;
+  private readonly timeoutMs: number;
+  private loaded: Promise<Loaded> | undefined;
+
+  constructor(options: AnthropicClientOptions) {
+    if (typeof options?.model !== 'string' || options.model === '') {
+      throw new HarnessError('invalid_config', 'AnthropicClient needs a model name');
+    }
+    this.options = options;
+    this.model = options.model;
+    this.baseURL = (options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? ANTHROPIC_BASE_URL).replace(/\/+$/, '');
+    const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY;
+    if ((apiKey === undefined || apiKey === '') && this.baseURL === ANTHROPIC_BASE_URL) {
+      throw new HarnessError(
+        'invalid_config',
+        `no API key for ${ANTHROPIC_BASE_URL}: pass apiKey or set ANTHROPIC_API_KEY`,
+      );
+    }
+    this.apiKey = apiKey || 'no-key';
+    this.timeoutMs = requestTimeout(options.timeoutMs);
+  }
+
+  async *chatCompletion(
+    messages: readonly Message[],
+    tools?: readonly ToolDefinition[],
+    options: ChatCompletionOptions = {},
+  ): AsyncGenerator<StreamEvent> {
+    const { client, errors } = await this.load();
+    const body = this.body(messages, tools);
+    yield* streamRequest({
+      provider: 'anthropic',
+      endpoint: this.baseURL,
+      errors,
+      timeoutMs: this.timeoutMs,
+      retry: this.options.retry,
+      onRetry: this.options.onRetry,
+      signal: options.signal,
+      open: (signal) => client.messages.create(body, { signal, timeout: this.timeoutMs, maxRetries: 0 }),
+      map: mapAnthropicStream,
+    });
+  }
+
+  private body(messages: readonly Message[], tools: readonly ToolDefinition[] | undefined) {
+    const prompt = toAnthropicPrompt(messages);
+    const wireTools = toAnthropicTools(tools);
+    const { temperature } = this.options;
+    return {
+      model: this.model,
+      max_tokens: this.options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+      messages: prompt.messages,
+      stream: true as const,
+      ...(prompt.system !== undefined ? { system: prompt.system } : {}),
+      ...(wireTools ? { tools: wireTools } : {}),
+      ...(temperature !== undefined ? { temperature } : {}),
+    };
+  }
+
+  private load(): Promise<Loaded> {
+    this.loaded ??= loadSdk('@anthropic-ai/sdk', () => import('@anthropic-ai/sdk')).then((sdk) => ({
+      client: new sdk.Anthropic({
+        apiKey: this.apiKey,
+        baseURL: this.baseURL,
+        maxRetries: 0,
+        ...(this.options.headers ? { defaultHeaders: { ...this.options.headers } } : {}),
+      }),
+      errors: sdk,
+    }));
+    return this.loaded;
+  }
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/** Usage as the Messages API reports it (`message_start`, and cumulatively in `message_delta`). */
+export const anthropicUsage = z.object({
+  input_tokens: z.number().int().nonnegative().nullish(),
+  output_tokens: z.number().int().nonnegative().nullish(),
+  cache_creation_input_tokens: z.number().int().nonnegative().nullish(),
+  cache_read_input_tokens: z.number().int().nonnegative().nullish(),
+});
+
+const contentBlock = z.object({
+  type: z.string(),
+  text: z.string().optional(),
+  id: z.string().optional(),
+  name: z.string().optional(),
+  input: z.unknown().optional(),
+});
+
+const delta = z.object({
+  type: z.string(),
+  text: z.string().optional(),
+  partial_json: z.string().optional(),
+});
+
+/** One event of a streamed Message. Unknown event types pass (the API adds them over time). */
+export const anthropicStreamEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('message_start'), message: z.object({ usage: anthropicUsage.nullish() }) }),
+  z.object({ type: z.literal('content_block_start'), index: z.number().int(), content_block: contentBlock }),
+  z.object({ type: z.literal('content_block_delta'), index: z.number().int(), delta }),
+  z.object({ type: z.literal('content_block_stop'), index: z.number().int() }),
+  z.object({
+    type: z.literal('message_delta'),
+    delta: z.object({ stop_reason: z.string().nullish() }),
+    usage: anthropicUsage.nullish(),
+  }),
+  z.object({ type: z.literal('message_stop') }),
+  z.object({ type: z.literal('ping') }),
+]);
+
+/** A validated stream event. */
+export type AnthropicStreamEvent = z.infer<typeof anthropicStreamEvent>;
+/** Validated usage. */
+export type AnthropicUsage = z.infer<typeof anthropicUsage>;
+
+/** A content block we send. */
+export type AnthropicContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean };
+
+/** A message as the Messages API takes it: roles alternate, system is separate. */
+export interface AnthropicMessage {
+  role: 'user' | 'assistant';
+  content: AnthropicContentBlock[];
+}
+
+/** A tool as the Messages API takes it. */
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: { type: 'object'; [key: string]: unknown };
+}

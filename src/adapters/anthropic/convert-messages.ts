@@ -1,0 +1,65 @@
+import type { Message, ToolCall } from '../../core/messages.js';
+import type { AnthropicContentBlock, AnthropicMessage } from './anthropic-types.js';
+
+/** What the Messages API takes: the system prompt apart, and alternating user/assistant turns. */
+export interface AnthropicPrompt {
+  readonly system: string | undefined;
+  readonly messages: AnthropicMessage[];
+}
+
+function toolInput(call: ToolCall): Record<string, unknown> {
+  if (typeof call.arguments !== 'string') return call.arguments;
+  try {
+    const value: unknown = JSON.parse(call.arguments);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {}; // the model sent text that is not JSON; its tool_result already says so
+  }
+}
+
+function blocksOf(message: Exclude<Message, { role: 'system' }>): AnthropicContentBlock[] {
+  const text: AnthropicContentBlock[] = message.content === '' ? [] : [{ type: 'text', text: message.content }];
+  if (message.role === 'tool') {
+    const isError = message.content.startsWith('Error: ');
+    return [
+      {
+        type: 'tool_result',
+        tool_use_id: message.callId,
+        content: message.content,
+        ...(isError ? { is_error: true } : {}),
+      },
+    ];
+  }
+  if (message.role === 'assistant') {
+    const uses = (message.toolCalls ?? []).map(
+      (call): AnthropicContentBlock => ({ type: 'tool_use', id: call.callId, name: call.name, input: toolInput(call) }),
+    );
+    return [...text, ...uses];
+  }
+  return text;
+}
+
+/**
+ * Our messages as a Messages API prompt: system messages lifted out (joined), `tool` messages
+ * as `tool_result` blocks of a user turn, and consecutive same-role messages merged into one
+ * turn (so several results, and a harness note after them, share one user turn, results first).
+ */
+export function toAnthropicPrompt(messages: readonly Message[]): AnthropicPrompt {
+  const system: string[] = [];
+  const turns: AnthropicMessage[] = [];
+  for (const message of messages) {
+    if (message.role === 'system') {
+      system.push(message.content);
+      continue;
+    }
+    const role = message.role === 'assistant' ? 'assistant' : 'user';
+    const blocks = blocksOf(message);
+    if (blocks.length === 0) continue;
+    const last = turns.at(-1);
+    if (last?.role === role) last.content.push(...blocks);
+    else turns.push({ role, content: blocks });
+  }
+  return { system: system.length > 0 ? system.join('\n\n') : undefined, messages: turns };
+}

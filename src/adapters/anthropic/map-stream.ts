@@ -1,0 +1,94 @@
+import type { JsonObject, ToolCall } from '../../core/messages.js';
+import { type FinishReason, StreamEvent } from '../../core/stream-event.js';
+import { ModelError } from '../http/model-error.js';
+import { parseJsonArguments } from '../http/parse-json-arguments.js';
+import { type AnthropicStreamEvent, anthropicStreamEvent } from './anthropic-types.js';
+import { type AnthropicUsageTotals, convertAnthropicUsage, foldAnthropicUsage } from './convert-usage.js';
+import { mapAnthropicStopReason } from './map-finish-reason.js';
+
+const KNOWN = new Set(anthropicStreamEvent.options.map((option) => option.shape.type.value));
+
+function parseEvent(raw: unknown, where: string): AnthropicStreamEvent | undefined {
+  const type = (raw as { type?: unknown } | null)?.type;
+  if (typeof type !== 'string' || !KNOWN.has(type as AnthropicStreamEvent['type'])) return undefined;
+  const parsed = anthropicStreamEvent.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const problem = issue ? `${type}.${issue.path.join('.')}: ${issue.message}` : type;
+  throw new ModelError('stream', `${where}: unexpected event in the stream (${problem})`);
+}
+
+interface PartialToolUse {
+  readonly id: string;
+  readonly name: string;
+  readonly input: unknown;
+  json: string;
+}
+
+function completeToolUse(use: PartialToolUse): ToolCall {
+  const given = use.input;
+  const hasInput = typeof given === 'object' && given !== null && Object.keys(given).length > 0;
+  const args = use.json === '' && hasInput ? (given as JsonObject) : parseJsonArguments(use.json);
+  return { callId: use.id, name: use.name, arguments: args };
+}
+
+/**
+ * Maps Messages API stream events onto ours: text deltas as they come, each `tool_use` block
+ * whole once its `input_json_delta` fragments are in (at `content_block_stop`), and
+ * `message_complete` at `message_stop` with usage from `message_start`/`message_delta`.
+ * Thinking blocks, pings and unknown events are skipped. A stream that ends before
+ * `message_stop` is a failure: the turn is incomplete. `where` names the endpoint in errors.
+ */
+export async function* mapAnthropicStream(
+  events: AsyncIterable<unknown>,
+  where = 'anthropic',
+): AsyncGenerator<StreamEvent> {
+  const totals: AnthropicUsageTotals = { input: 0, output: 0 };
+  let reported = false;
+  const uses = new Map<number, PartialToolUse>();
+  let finish: FinishReason | undefined;
+  let stopped = false;
+  for await (const raw of events) {
+    const event = parseEvent(raw, where);
+    if (event === undefined) continue;
+    switch (event.type) {
+      case 'message_start':
+        foldAnthropicUsage(totals, event.message.usage);
+        reported ||= Boolean(event.message.usage);
+        break;
+      case 'message_delta':
+        finish = mapAnthropicStopReason(event.delta.stop_reason);
+        foldAnthropicUsage(totals, event.usage);
+        reported ||= Boolean(event.usage);
+        break;
+      case 'content_block_start': {
+        const block = event.content_block;
+        if (block.type === 'text' && block.text) yield StreamEvent.textDelta(block.text);
+        if (block.type === 'tool_use') {
+          uses.set(event.index, { id: block.id ?? '', name: block.name ?? '', input: block.input, json: '' });
+        }
+        break;
+      }
+      case 'content_block_delta': {
+        const { delta } = event;
+        if (delta.type === 'text_delta' && delta.text) yield StreamEvent.textDelta(delta.text);
+        const use = uses.get(event.index);
+        if (delta.type === 'input_json_delta' && use) use.json += delta.partial_json ?? '';
+        break;
+      }
+      case 'content_block_stop': {
+        const use = uses.get(event.index);
+        uses.delete(event.index);
+        if (use) yield StreamEvent.toolCallComplete(completeToolUse(use));
+        break;
+      }
+      case 'message_stop':
+        stopped = true;
+        break;
+      case 'ping':
+        break;
+    }
+  }
+  if (!stopped) throw new ModelError('stream', `${where}: the stream ended before the model finished its turn`);
+  yield StreamEvent.messageComplete(reported ? convertAnthropicUsage(totals) : undefined, finish ?? 'other');
+}

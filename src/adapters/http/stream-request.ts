@@ -1,0 +1,70 @@
+import type { StreamEvent } from '../../core/stream-event.js';
+import { IdleWatchdog } from './idle-watchdog.js';
+import { ModelError } from './model-error.js';
+import { type RetryOptions, retryPolicy } from './retry-policy.js';
+import { classifySdkError, type SdkErrorClasses } from './sdk-errors.js';
+import { type RetryNotice, withRetries } from './with-retries.js';
+
+/** One streamed request through an official SDK. */
+export interface StreamRequest {
+  /** `openai` or `anthropic`, for messages. */
+  readonly provider: string;
+  /** The base URL, for messages. */
+  readonly endpoint: string;
+  /** The SDK's error classes. */
+  readonly errors: SdkErrorClasses;
+  /** Milliseconds to wait for the response to start, and between two chunks. */
+  readonly timeoutMs: number;
+  readonly retry?: RetryOptions | undefined;
+  readonly onRetry?: ((notice: RetryNotice) => void) | undefined;
+  /** The caller's signal. */
+  readonly signal?: AbortSignal | undefined;
+  /** Sends the request (SDK retries off); resolves once the response started. */
+  readonly open: (signal: AbortSignal) => Promise<AsyncIterable<unknown>>;
+  /** Maps the provider's chunks onto our events; `where` names the endpoint in errors. */
+  readonly map: (chunks: AsyncIterable<unknown>, where: string) => AsyncIterable<StreamEvent>;
+}
+
+async function* kicking<T>(items: AsyncIterable<T>, watchdog: IdleWatchdog): AsyncGenerator<T> {
+  for await (const item of items) {
+    watchdog.kick();
+    yield item;
+  }
+}
+
+/**
+ * Opens the stream with bounded retries (statuses and connection failures before any byte of
+ * the turn), then maps it. Once the turn is streaming nothing is retried: a failure there
+ * throws, and the agent discards the partial turn. Every failure is a {@link ModelError}.
+ */
+export async function* streamRequest(request: StreamRequest): AsyncGenerator<StreamEvent> {
+  const { provider, endpoint, errors, timeoutMs } = request;
+  const controller = new AbortController();
+  const signal = request.signal ? AbortSignal.any([request.signal, controller.signal]) : controller.signal;
+  const watchdog = new IdleWatchdog(timeoutMs, controller);
+  const where = `${provider} at ${endpoint}`;
+  const classify = (error: unknown): ModelError => {
+    if (watchdog.fired && !request.signal?.aborted) {
+      return new ModelError('timeout', `${where}: no response for ${timeoutMs} ms`, { cause: error });
+    }
+    return classifySdkError(error, errors, { provider, endpoint, signal });
+  };
+  const onRetry = (notice: RetryNotice): void => {
+    watchdog.stop();
+    request.onRetry?.(notice);
+  };
+  try {
+    const policy = retryPolicy(request.retry);
+    const open = (): Promise<AsyncIterable<unknown>> => {
+      watchdog.kick();
+      return request.open(signal);
+    };
+    const chunks = await withRetries(open, { policy, classify, signal, onRetry });
+    yield* request.map(kicking(chunks, watchdog), where);
+  } catch (error) {
+    throw classify(error);
+  } finally {
+    watchdog.stop();
+    controller.abort('request finished');
+  }
+}

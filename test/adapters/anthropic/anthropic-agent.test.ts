@@ -1,0 +1,54 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AnthropicClient } from '../../../src/adapters/anthropic/anthropic-client.js';
+import { Agent, Config, ReadFileTool, Session, ToolRegistry } from '../../../src/index.js';
+import { collect } from '../../support/fixtures.js';
+import { tempWorkspace } from '../../support/workspace.js';
+import { type FakeResponse, type FakeServer, fixture, startFakeServer } from '../support/fake-server.js';
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function agentOn(answers: FakeResponse[]) {
+  server = await startFakeServer(answers);
+  const cwd = tempWorkspace();
+  writeFileSync(join(cwd, 'app.py'), 'def add(a, b):\n    return a + b\n');
+  writeFileSync(join(cwd, 'notes.md'), '# Notes\n');
+  const config = new Config({ cwd, maxTurns: 4, systemPrompt: 'Be brief.' });
+  const client = new AnthropicClient({ model: 'claude-sonnet-4-5', apiKey: 'sk-ant-test', baseURL: server.url });
+  const session = new Session(config, {
+    client,
+    registry: new ToolRegistry(config).register(new ReadFileTool(config)),
+  });
+  return { agent: new Agent(config, { session }), session };
+}
+
+describe('an agent on the Anthropic client', () => {
+  it('runs tool_use blocks and sends their results back in one user turn', async () => {
+    const { agent, session } = await agentOn([
+      { chunks: [fixture('anthropic/tool-use.sse')] },
+      { chunks: [fixture('anthropic/text.sse')] },
+    ]);
+    const events = await collect(agent.run('What is in the folder?'));
+    expect(events.at(-1)).toMatchObject({ type: 'agent_end', data: { turnCount: 2 } });
+    expect(session.totalUsage).toEqual({ promptTokens: 597, completionTokens: 104, totalTokens: 701 });
+    const second = server?.requests[1]?.body as {
+      system: string;
+      messages: { role: string; content: { type: string }[] }[];
+    };
+    expect(second.system).toBe('Be brief.');
+    expect(second.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(second.messages[2]?.content.map((block) => block.type)).toEqual(['tool_result', 'tool_result']);
+  });
+
+  it('ends with model_error and no half-written turn when the connection is cut', async () => {
+    const { agent, session } = await agentOn([{ chunks: [fixture('anthropic/cut.sse')], cut: true }]);
+    const events = await collect(agent.run('Read app.py'));
+    expect(events.at(-1)).toMatchObject({ type: 'agent_error', data: { reason: 'model_error' } });
+    expect(session.messages.map((m) => m.role)).toEqual(['system', 'user']);
+  });
+});

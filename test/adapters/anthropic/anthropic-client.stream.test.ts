@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AnthropicClient } from '../../../src/adapters/anthropic/anthropic-client.js';
+import { StreamEvent, textOf } from '../../../src/index.js';
+import { drain } from '../support/drain.js';
+import { type FakeServer, fixture, splitBytes, startFakeServer } from '../support/fake-server.js';
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function serve(name: string, size = 7) {
+  server = await startFakeServer([{ chunks: splitBytes(fixture(`anthropic/${name}`), size) }]);
+  return new AnthropicClient({ model: 'claude-sonnet-4-5', apiKey: 'sk-ant-test', baseURL: server.url });
+}
+
+const user = [{ role: 'user' as const, content: 'hi' }];
+
+describe('AnthropicClient streaming', () => {
+  it('streams text split at awkward byte boundaries, with usage from message_start and message_delta', async () => {
+    for (const size of [1, 5, 13]) {
+      const events = await drain((await serve('text.sse', size)).chatCompletion(user));
+      const text = events.filter((e) => e.type === 'text_delta').map((e) => textOf(e.textDelta));
+      expect(text.join('')).toBe('Café au lait costs 3 €; 日本語 ✓');
+      expect(events.at(-1)).toEqual(
+        StreamEvent.messageComplete({ promptTokens: 25, completionTokens: 15, totalTokens: 40 }, 'stop'),
+      );
+      await server?.close();
+    }
+  });
+
+  it('accumulates input_json_delta fragments into whole tool calls, counting cached input', async () => {
+    const events = await drain((await serve('tool-use.sse', 6)).chatCompletion(user));
+    expect(events).toEqual([
+      StreamEvent.textDelta("I'll read both files."),
+      StreamEvent.toolCallComplete({ callId: 'toolu_01A', name: 'read_file', arguments: { path: 'app.py' } }),
+      StreamEvent.toolCallComplete({ callId: 'toolu_02B', name: 'read_file', arguments: { path: 'notes.md' } }),
+      StreamEvent.messageComplete({ promptTokens: 572, completionTokens: 89, totalTokens: 661 }, 'tool_calls'),
+    ]);
+  });
+
+  it('passes tool input that is not JSON on as the raw text', async () => {
+    const events = await drain((await serve('invalid-arguments.sse')).chatCompletion(user));
+    expect(events[0]).toEqual(
+      StreamEvent.toolCallComplete({ callId: 'toolu_03C', name: 'read_file', arguments: '{"path": "app.py' }),
+    );
+    expect(events.at(-1)?.finishReason).toBe('length');
+  });
+
+  it('skips thinking blocks', async () => {
+    const events = await drain((await serve('thinking.sse')).chatCompletion(user));
+    expect(events.map((e) => e.type)).toEqual(['text_delta', 'message_complete']);
+    expect(textOf(events[0]?.textDelta)).toBe('Hello!');
+  });
+});
