@@ -1,6 +1,7 @@
 import { errorMessage } from '../core/errors.js';
 import { DEMO_HELP, demoCommand } from './commands/demo.js';
 import { GRAPH_HELP, graphCommand } from './commands/graph.js';
+import { INSPECT_HELP, inspectCommand } from './commands/inspect.js';
 import type { Output } from './render-human.js';
 
 /** A CLI command: parses its own arguments, returns the exit code. */
@@ -12,6 +13,7 @@ export const EXIT_USAGE = 2;
 const COMMANDS: Record<string, { run: Command; help: string }> = {
   demo: { run: demoCommand, help: DEMO_HELP },
   graph: { run: graphCommand, help: GRAPH_HELP },
+  inspect: { run: inspectCommand, help: INSPECT_HELP },
 };
 
 const HELP = `Usage: agent-harness <command> [options]
@@ -19,6 +21,7 @@ const HELP = `Usage: agent-harness <command> [options]
 Commands:
   demo     run an agent offline on a scripted model (no network, no key)
   graph    print the machine diagram (Mermaid, Graphviz DOT or JSON)
+  inspect  serve a local inspector page for a saved journal (time travel)
 
 Run 'agent-harness <command> --help' for a command's options.
 Exit codes: 0 final answer, 1 agent error, 2 bad usage.

@@ -7,31 +7,45 @@ import { ScriptedClient } from '../../adapters/scripted-client.js';
 import { Agent } from '../../agent/agent.js';
 import { Config } from '../../config/config.js';
 import type { AgentEvent } from '../../core/agent-event.js';
+import { InspectorFeed } from '../../inspector/inspector-feed.js';
+import { startInspector } from '../../inspector/inspector-server.js';
+import { collectToolTimings, writeTimingFile } from '../../inspector/tool-timings.js';
+import { waitForStop } from '../../inspector/wait-for-stop.js';
 import { Session } from '../../session/session.js';
 import { ReadFileTool } from '../../tools/read-file.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { DEMO_FILES, DEMO_TASK, demoScript } from '../demo-script.js';
 import { humanRenderer, type Output } from '../render-human.js';
 import { outcomeOf, summaryLine } from '../summary.js';
+import { SERVE_OPTIONS, serveOptions } from './inspect.js';
 
 /** Help text of `agent-harness demo`. */
-export const DEMO_HELP = `Usage: agent-harness demo [--journal FILE] [--json]
+export const DEMO_HELP = `Usage: agent-harness demo [--journal FILE] [--json] [--inspect [--port N]]
 
 Runs an agent offline: a scripted model reads files in a temporary workspace with the real
-read_file tool. Prints the streamed events and a summary line, and saves the journal.
+read_file tool. Prints the streamed events and a summary line, and saves the journal (and tool
+durations beside it, in FILE.timing.jsonl).
 
 Options:
   --journal FILE  where to save the journal (default: demo-journal.jsonl)
   --json          print events as NDJSON instead of text
+  --inspect       serve the live inspector page during the run, and after it until Ctrl-C
+  --port N        the inspector's port (default: a free one); --host H to bind elsewhere
 `;
 
 /** Runs the demo; returns the exit code (0 answer, 1 agent error). */
-export async function demoCommand(argv: readonly string[], out: Output): Promise<number> {
+export async function demoCommand(argv: readonly string[], out: Output, signal?: AbortSignal): Promise<number> {
   const { values } = parseArgs({
     args: [...argv],
-    options: { journal: { type: 'string', default: 'demo-journal.jsonl' }, json: { type: 'boolean', default: false } },
+    options: {
+      journal: { type: 'string', default: 'demo-journal.jsonl' },
+      json: { type: 'boolean', default: false },
+      inspect: { type: 'boolean', default: false },
+      ...SERVE_OPTIONS,
+    },
     strict: true,
   });
+  const serve = serveOptions(values);
   const workspace = mkdtempSync(join(tmpdir(), 'agent-harness-demo-'));
   try {
     for (const [name, text] of Object.entries(DEMO_FILES)) writeFileSync(join(workspace, name), text);
@@ -39,6 +53,11 @@ export async function demoCommand(argv: readonly string[], out: Output): Promise
     const registry = new ToolRegistry(config).register(new ReadFileTool(config));
     const session = new Session(config, { client: new ScriptedClient(demoScript()), registry });
     const agent = new Agent(config, { session });
+    const timing = collectToolTimings(agent.stream$);
+    const live = values.inspect ? InspectorFeed.ofAgent(agent, 'demo (live)') : undefined;
+    const server = live ? await startInspector(live.feed, serve) : undefined;
+    const json = (type: string, data: unknown) => out.write(`${JSON.stringify({ type, data })}\n`);
+    if (server) values.json ? json('inspector', { url: server.url }) : out.write(`inspector: ${server.url}\n`);
     const render = values.json ? (e: AgentEvent) => out.write(`${JSON.stringify(e)}\n`) : humanRenderer(out);
     const started = performance.now();
     let last: AgentEvent | undefined;
@@ -48,6 +67,8 @@ export async function demoCommand(argv: readonly string[], out: Output): Promise
     }
     const journalPath = resolve(values.journal);
     await writeJournalFile(journalPath, session.journal);
+    await writeTimingFile(journalPath, timing.timings);
+    timing.stop();
     const summary = {
       ...outcomeOf(last),
       turns: session.turnCount,
@@ -57,6 +78,12 @@ export async function demoCommand(argv: readonly string[], out: Output): Promise
     };
     if (values.json) out.write(`${JSON.stringify({ type: 'summary', data: { ...summary, journal: journalPath } })}\n`);
     else out.write(`${summaryLine(summary)}\njournal: ${journalPath} (${session.journal.length} entries)\n`);
+    if (server) {
+      if (!values.json) out.write('inspector: run finished; serving until Ctrl-C\n');
+      await waitForStop(signal);
+      live?.detach();
+      await server.close();
+    }
     return summary.outcome === 'answer' ? 0 : 1;
   } finally {
     rmSync(workspace, { recursive: true, force: true });

@@ -1,0 +1,64 @@
+import { basename, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { readJournalFile } from '../../adapters/journal-store.js';
+import { InspectorFeed } from '../../inspector/inspector-feed.js';
+import { type InspectorServerOptions, startInspector } from '../../inspector/inspector-server.js';
+import { readTimingFile } from '../../inspector/tool-timings.js';
+import { waitForStop } from '../../inspector/wait-for-stop.js';
+import type { Output } from '../render-human.js';
+
+/** Help text of `agent-harness inspect`. */
+export const INSPECT_HELP = `Usage: agent-harness inspect JOURNAL [--port N] [--host H]
+
+Serves a local inspector page for a saved journal: the machine diagram with the current state
+highlighted, and the run's timeline (turns, model text, tool calls with arguments, results and
+durations, usage and cost, budget warnings, errors). Step or scrub through the timeline to move
+the highlighted state. Nothing leaves this machine; stop with Ctrl-C.
+
+Tool durations come from JOURNAL.timing.jsonl when it exists (the demo writes one).
+
+Options:
+  --port N  port to listen on (default: a free one)
+  --host H  interface to bind (default: 127.0.0.1)
+`;
+
+/** Options shared by the commands that serve an inspector. */
+export const SERVE_OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string', default: '127.0.0.1' },
+} as const;
+
+/** Bad usage, reported like `parseArgs` reports it (the CLI exits with code 2). */
+function usageError(message: string): Error {
+  return Object.assign(new Error(message), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' });
+}
+
+/** Reads `--port`: a whole number from 0 to 65535, 0 (a free port) when absent. */
+export function portOption(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535)
+    throw usageError(`--port must be a number from 0 to 65535, got '${value}'`);
+  return port;
+}
+
+/** The server options from `--host` / `--port` (checked before any work starts). */
+export function serveOptions(values: { port?: string | undefined; host: string }): InspectorServerOptions {
+  return { host: values.host, port: portOption(values.port) };
+}
+
+/** Serves the inspector for a journal file until Ctrl-C (or `signal`); returns the exit code. */
+export async function inspectCommand(argv: readonly string[], out: Output, signal?: AbortSignal): Promise<number> {
+  const { values, positionals } = parseArgs({ args: [...argv], options: SERVE_OPTIONS, allowPositionals: true });
+  const [file, ...extra] = positionals;
+  if (file === undefined || extra.length > 0) throw usageError('give exactly one journal file to inspect');
+  const serve = serveOptions(values);
+  const path = resolve(file);
+  const journal = await readJournalFile(path);
+  const feed = InspectorFeed.fromJournal(journal, { title: basename(path), timings: await readTimingFile(path) });
+  const server = await startInspector(feed, serve);
+  out.write(`inspector: ${server.url}\n`);
+  await waitForStop(signal);
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,107 @@
+import type { Agent } from '../agent/agent.js';
+import type { Budget } from '../config/budget.js';
+import type { StreamRecord } from '../events/event-bus.js';
+import { type MachineGraph, machineGraph } from '../inspect/machine-graph.js';
+import { agentMachine } from '../machines/agent-machine.js';
+import type { JournalEntry } from '../session/journal-entry.js';
+import { TimelineBuilder } from './timeline-builder.js';
+import type { TimelineStep } from './timeline-step.js';
+import type { ToolTiming } from './tool-timings.js';
+
+/** Everything the page needs at once: the diagram's graph and the timeline so far. */
+export interface InspectorSnapshot {
+  /** Shown as the page title (e.g. the journal's file name). */
+  readonly title: string;
+  /** True while steps may still arrive. */
+  readonly live: boolean;
+  readonly graph: MachineGraph;
+  readonly steps: readonly TimelineStep[];
+}
+
+/** Receives the steps each change created or updated. */
+export type StepListener = (steps: readonly TimelineStep[]) => void;
+
+/** Options of {@link InspectorFeed}. */
+export interface InspectorFeedOptions {
+  readonly title: string;
+  readonly live: boolean;
+  /** Rates for the cost shown; the default budget's when absent. */
+  readonly budget?: Budget;
+  /** Tool durations of a saved run (see `readTimingFile`). */
+  readonly timings?: readonly ToolTiming[];
+  /** The graph to draw; the agent machine's by default. */
+  readonly graph?: MachineGraph;
+}
+
+/**
+ * The inspector's data: a timeline folded from a journal (saved) or from an agent as it runs
+ * (live), with listeners told of every change.
+ */
+export class InspectorFeed {
+  readonly title: string;
+  readonly graph: MachineGraph;
+  private readonly live: boolean;
+  private readonly builder: TimelineBuilder;
+  private readonly listeners = new Set<StepListener>();
+
+  constructor(options: InspectorFeedOptions) {
+    this.title = options.title;
+    this.live = options.live;
+    this.graph = options.graph ?? machineGraph(agentMachine);
+    this.builder = new TimelineBuilder({
+      initialState: this.graph.initial,
+      ...(options.budget ? { budget: options.budget } : {}),
+      ...(options.timings ? { timings: options.timings } : {}),
+    });
+  }
+
+  /** A feed for a saved journal. */
+  static fromJournal(journal: readonly JournalEntry[], options: Omit<InspectorFeedOptions, 'live'>): InspectorFeed {
+    const feed = new InspectorFeed({ ...options, live: false });
+    for (const entry of journal) feed.builder.addEntry(entry);
+    return feed;
+  }
+
+  /**
+   * A live feed of an agent: its journal so far, then every change as its stream reports it.
+   * Returns the feed and a function that detaches it.
+   */
+  static ofAgent(agent: Agent, title = 'live run'): { feed: InspectorFeed; detach: () => void } {
+    const feed = new InspectorFeed({ title, live: true, budget: agent.config.budget });
+    const journal = agent.session.journal;
+    let seen = 0;
+    const sync = (): TimelineStep[] => {
+      const changed: TimelineStep[] = [];
+      for (; seen < journal.length; seen++) {
+        const entry = journal[seen];
+        if (entry !== undefined) changed.push(...feed.builder.addEntry(entry));
+      }
+      return changed;
+    };
+    sync();
+    const subscription = agent.stream$.subscribe((record: StreamRecord) => {
+      const changed = sync();
+      if (record.entry.type !== 'transition') changed.push(...feed.builder.addEvent(record.entry, record.at));
+      feed.notify(changed);
+    });
+    return { feed, detach: () => subscription.unsubscribe() };
+  }
+
+  /** The graph and every step so far. */
+  snapshot(): InspectorSnapshot {
+    return { title: this.title, live: this.live, graph: this.graph, steps: this.builder.steps.slice() };
+  }
+
+  /** Calls `listener` with every later change; returns the function that stops it. */
+  subscribe(listener: StepListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify(steps: readonly TimelineStep[]): void {
+    if (steps.length === 0) return;
+    // Deduplicate: keep the last version of each step changed in this batch.
+    const latest = [...new Map(steps.map((step) => [step.id, step])).values()];
+    for (const listener of this.listeners) listener(latest);
+  }
+}

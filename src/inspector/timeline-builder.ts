@@ -1,0 +1,194 @@
+import { Budget } from '../config/budget.js';
+import type { AgentEvent } from '../core/agent-event.js';
+import type { ToolCall } from '../core/messages.js';
+import { addUsage, type TokenUsage, ZERO_USAGE } from '../core/usage.js';
+import { eventLabel } from '../inspect/edge-label.js';
+import type { JournalEntry } from '../session/journal-entry.js';
+import type { TimelineStep, TimelineToolCall } from './timeline-step.js';
+import type { ToolTiming } from './tool-timings.js';
+
+/** Options of {@link TimelineBuilder}. */
+export interface TimelineBuilderOptions {
+  /** Rates for the cost column; the default budget's rates when absent. */
+  readonly budget?: Budget;
+  /** The machine's initial state, entered by the first `turn_start` of a run. */
+  readonly initialState?: string;
+  /** Tool durations from a timing sidecar, matched to calls by `callId` in order. */
+  readonly timings?: readonly ToolTiming[];
+}
+
+type StepFields = Omit<TimelineStep, 'id' | 'index' | 'state' | 'turn' | 'usage' | 'cost'>;
+
+const ERROR_PREFIX = 'Error: ';
+
+function argumentsText(call: ToolCall): string {
+  return typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+}
+
+/**
+ * Folds a journal (and, live, the agent's stream events) into inspector timeline steps.
+ * Every `add*` returns the steps it created or changed, for a live page to upsert.
+ */
+export class TimelineBuilder {
+  private readonly list: TimelineStep[] = [];
+  private readonly byId = new Map<string, TimelineStep>();
+  private readonly budget: Budget;
+  private readonly initialState: string;
+  private readonly timings = new Map<string, number[]>();
+  private state: string | null = null;
+  private turn = 0;
+  private usage: TokenUsage = ZERO_USAGE;
+  private pendingCalls: readonly ToolCall[] = [];
+  private readonly toolStepOf = new Map<string, string>();
+  private readonly startedAt = new Map<string, number>();
+
+  constructor(options: TimelineBuilderOptions = {}) {
+    this.budget = options.budget ?? new Budget();
+    this.initialState = options.initialState ?? 'awaitingModel';
+    for (const { callId, durationMs } of options.timings ?? []) {
+      this.timings.set(callId, [...(this.timings.get(callId) ?? []), durationMs]);
+    }
+  }
+
+  /** The steps so far, in timeline order. */
+  get steps(): readonly TimelineStep[] {
+    return this.list;
+  }
+
+  /** Adds one journal entry. */
+  addEntry(entry: JournalEntry): TimelineStep[] {
+    switch (entry.type) {
+      case 'user_message':
+        return entry.author === 'harness'
+          ? this.push({ kind: 'harness_note', title: 'harness note', text: entry.content })
+          : this.push({ kind: 'user', title: 'user message', text: entry.content });
+      case 'turn_start':
+        this.turn++;
+        if (this.state === null || this.state === 'done' || this.state === 'error') this.state = this.initialState;
+        return this.push({ kind: 'turn', title: `turn ${this.turn}` }, `turn-${this.turn}`);
+      case 'usage':
+        return this.addUsage(entry.usage);
+      case 'assistant_message':
+        this.pendingCalls = entry.toolCalls ?? [];
+        return this.addText('model_text', `model asked for ${this.pendingCalls.length} tool call(s)`, entry.content);
+      case 'transition':
+        return this.addTransition(entry.from, entry.to, entry.event);
+      case 'tool_result':
+        return this.settleTool(entry.callId, entry.content.startsWith(ERROR_PREFIX) ? 'error' : 'ok', entry.content);
+      case 'agent_end':
+        return this.addText('answer', 'final answer', entry.response);
+      case 'agent_error':
+        return this.push({ kind: 'error', title: `stopped: ${entry.reason}`, text: entry.message });
+      case 'budget_warning': {
+        const percent = Math.round(entry.used * 100);
+        return this.push({ kind: 'budget_warning', title: `budget warning: ${entry.budget} ${percent}% used` });
+      }
+      case 'reset':
+        this.state = null;
+        this.pendingCalls = [];
+        return this.push({ kind: 'reset', title: 'session reset' });
+    }
+  }
+
+  /** Adds a live stream event: streamed text, tool starts and completions (with durations). */
+  addEvent(event: AgentEvent, at: number): TimelineStep[] {
+    switch (event.type) {
+      case 'text_delta': {
+        // Streamed text shows on the turn until the journal records the turn's message.
+        const turnStep = this.byId.get(`turn-${this.turn}`);
+        if (turnStep === undefined) return [];
+        return [this.replace({ ...turnStep, text: (turnStep.text ?? '') + event.data.content })];
+      }
+      case 'tool_call_start':
+        this.startedAt.set(event.data.callId, at);
+        return this.updateTool(event.data.callId, { status: 'running' });
+      case 'tool_call_complete': {
+        const start = this.startedAt.get(event.data.callId);
+        const result = event.data.success ? event.data.output : event.data.error;
+        return this.updateTool(event.data.callId, {
+          status: event.data.success ? 'ok' : 'error',
+          ...(result !== undefined ? { result } : {}),
+          ...(start !== undefined ? { durationMs: at - start } : {}),
+        });
+      }
+      default:
+        return [];
+    }
+  }
+
+  private addUsage(usage: TokenUsage): TimelineStep[] {
+    this.usage = addUsage(this.usage, usage);
+    const turnStep = this.byId.get(`turn-${this.turn}`);
+    if (turnStep === undefined) return [];
+    const title = `turn ${this.turn} · ${usage.promptTokens} in / ${usage.completionTokens} out`;
+    return [this.replace({ ...turnStep, title, usage: this.usage, cost: this.budget.usageCost(this.usage) })];
+  }
+
+  private addTransition(from: string, to: string, event: string): TimelineStep[] {
+    this.state = to;
+    const changed = this.push({ kind: 'transition', title: `${from} → ${to}`, from, event: eventLabel(event) });
+    if (to !== 'executingTools') return changed;
+    for (const call of this.pendingCalls) {
+      const tool: TimelineToolCall = {
+        callId: call.callId,
+        name: call.name,
+        arguments: argumentsText(call),
+        status: 'pending',
+      };
+      const id = `tool-${this.turn}-${call.callId}`;
+      this.toolStepOf.set(call.callId, id);
+      changed.push(...this.push({ kind: 'tool_call', title: call.name, tool }, id));
+    }
+    this.pendingCalls = [];
+    return changed;
+  }
+
+  private settleTool(callId: string, status: 'ok' | 'error', content: string): TimelineStep[] {
+    const known = this.byId.get(this.toolStepOf.get(callId) ?? '')?.tool;
+    const durationMs = known?.durationMs ?? this.timings.get(callId)?.shift();
+    return this.updateTool(callId, {
+      status: known?.status === 'ok' || known?.status === 'error' ? known.status : status,
+      result: content,
+      ...(durationMs !== undefined ? { durationMs } : {}),
+    });
+  }
+
+  private updateTool(callId: string, change: Partial<TimelineToolCall>): TimelineStep[] {
+    const step = this.byId.get(this.toolStepOf.get(callId) ?? '');
+    if (step?.tool === undefined) return [];
+    return [this.replace({ ...step, tool: { ...step.tool, ...change } })];
+  }
+
+  /** The turn's recorded text; replaces what was streamed onto the turn step. */
+  private addText(kind: 'model_text' | 'answer', title: string, text: string): TimelineStep[] {
+    const changed: TimelineStep[] = [];
+    const turnStep = this.byId.get(`turn-${this.turn}`);
+    if (turnStep?.text !== undefined) {
+      const { text: _streamed, ...rest } = turnStep;
+      changed.push(this.replace(rest));
+    }
+    return [...changed, ...this.push({ kind, title, text }, `text-${this.turn}`)];
+  }
+
+  private push(fields: StepFields, id = `step-${this.list.length}`): TimelineStep[] {
+    const usage = this.usage;
+    const step: TimelineStep = {
+      ...fields,
+      id,
+      index: this.list.length,
+      state: this.state,
+      turn: this.turn,
+      usage,
+      cost: this.budget.usageCost(usage),
+    };
+    this.list.push(step);
+    this.byId.set(id, step);
+    return [step];
+  }
+
+  private replace(step: TimelineStep): TimelineStep {
+    this.list[step.index] = step;
+    this.byId.set(step.id, step);
+    return step;
+  }
+}

@@ -1,0 +1,59 @@
+import type { TokenUsage } from '../core/usage.js';
+
+/** What a timeline step shows. */
+export type TimelineStepKind =
+  | 'user'
+  | 'harness_note'
+  | 'turn'
+  | 'model_text'
+  | 'tool_call'
+  | 'transition'
+  | 'budget_warning'
+  | 'answer'
+  | 'error'
+  | 'reset';
+
+/** Where a tool call is: announced, running, or settled with a result. */
+export type ToolCallStatus = 'pending' | 'running' | 'ok' | 'error';
+
+/** A tool call as the timeline shows it. Every string is untrusted content. */
+export interface TimelineToolCall {
+  readonly callId: string;
+  readonly name: string;
+  /** The arguments as JSON text (or the raw string the model sent). */
+  readonly arguments: string;
+  readonly status: ToolCallStatus;
+  /** The observation the model received (or the tool's output while it is not yet recorded). */
+  readonly result?: string;
+  /** How long the tool ran, when known (live runs, or a timing sidecar). */
+  readonly durationMs?: number;
+}
+
+/**
+ * One step of the inspector's timeline. Steps are keyed by `id`: a later update of the same
+ * step (a tool call settling, streamed text growing) replaces it in place.
+ */
+export interface TimelineStep {
+  /** Stable key of the step. */
+  readonly id: string;
+  /** Position in the timeline, from 0, in order of first appearance. */
+  readonly index: number;
+  readonly kind: TimelineStepKind;
+  /** The machine state this step happened in (null outside a run). */
+  readonly state: string | null;
+  /** The transition that led here, for `transition` steps. */
+  readonly from?: string;
+  /** The event that caused a `transition` step. */
+  readonly event?: string;
+  /** A one-line headline. */
+  readonly title: string;
+  /** Body text (untrusted: model text, answers, error messages). */
+  readonly text?: string;
+  readonly tool?: TimelineToolCall;
+  /** The model request this step belongs to (0 before the first). */
+  readonly turn: number;
+  /** Usage of the run so far, summed over requests. */
+  readonly usage: TokenUsage;
+  /** Cost of `usage` at the budget's rates. */
+  readonly cost: number;
+}

@@ -1,0 +1,83 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { demoCommand } from '../../src/cli/commands/demo.js';
+import { inspectCommand } from '../../src/cli/commands/inspect.js';
+import { main } from '../../src/cli/main.js';
+import { writeJournalFile } from '../../src/index.js';
+import type { InspectorSnapshot } from '../../src/inspector/inspector-feed.js';
+import { readTimingFile, timingPath, writeTimingFile } from '../../src/inspector/tool-timings.js';
+import { capture } from './support/capture.js';
+import { recordRun } from './support/recorded-run.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'inspect-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const URL_LINE = /^inspector: (http:\/\/127\.0\.0\.1:\d+\/)\n/m;
+
+async function snapshotAt(url: string): Promise<InspectorSnapshot> {
+  return (await (await fetch(new URL('api/snapshot', url))).json()) as InspectorSnapshot;
+}
+
+describe('agent-harness inspect', () => {
+  it('serves a saved journal with its timing sidecar, says its URL on one line, stops on the signal', async () => {
+    const { journal, timings } = await recordRun();
+    const path = join(dir, 'run.jsonl');
+    await writeJournalFile(path, journal);
+    await writeTimingFile(path, timings);
+    const out = capture();
+    const stop = new AbortController();
+    const serving = inspectCommand([path], out, stop.signal);
+    const [, url = ''] = await out.line(URL_LINE);
+    const snapshot = await snapshotAt(url);
+    expect(snapshot).toMatchObject({ title: 'run.jsonl', live: false });
+    const durations = snapshot.steps.flatMap((s) => (s.tool ? [s.tool.durationMs] : []));
+    expect(durations).toEqual(timings.map((t) => t.durationMs));
+    stop.abort();
+    expect(await serving).toBe(0);
+    await expect(fetch(url)).rejects.toThrow();
+  });
+
+  it('is bad usage without exactly one file, or with a bad port', async () => {
+    const err = capture();
+    expect(await main(['inspect'], capture(), err)).toBe(2);
+    expect(err.text()).toContain('give exactly one journal file');
+    expect(await main(['inspect', 'a.jsonl', '--port', 'http'], capture(), err)).toBe(2);
+    expect(err.text()).toContain("--port must be a number from 0 to 65535, got 'http'");
+  });
+
+  it('fails with the journal error for an unreadable journal', async () => {
+    const path = join(dir, 'bad.jsonl');
+    writeFileSync(path, 'not a journal\n');
+    const err = capture();
+    expect(await main(['inspect', path], capture(), err)).toBe(1);
+    expect(err.text()).toContain('line 1 is not JSON');
+    expect(await main(['inspect', join(dir, 'missing.jsonl')], capture(), err)).toBe(1);
+    expect(err.text()).toContain('ENOENT');
+  });
+});
+
+describe('agent-harness demo', () => {
+  it('saves tool durations beside the journal, never in it', async () => {
+    const path = join(dir, 'demo.jsonl');
+    expect(await demoCommand(['--journal', path], capture())).toBe(0);
+    const timings = await readTimingFile(path);
+    expect(timings.map((t) => t.callId)).toEqual(['call-1', 'call-2']);
+    expect(existsSync(timingPath(path))).toBe(true);
+    expect(readFileSync(path, 'utf8')).not.toMatch(/duration|"at"|Ms"/);
+  });
+
+  it('--inspect serves the run live, then until the signal', async () => {
+    const out = capture();
+    const stop = new AbortController();
+    const running = demoCommand(['--journal', join(dir, 'live.jsonl'), '--inspect'], out, stop.signal);
+    const [, url = ''] = await out.line(URL_LINE);
+    await out.line(/serving until Ctrl-C/);
+    const snapshot = await snapshotAt(url);
+    expect(snapshot).toMatchObject({ live: true });
+    expect(snapshot.steps.at(-1)).toMatchObject({ kind: 'answer', state: 'done' });
+    stop.abort();
+    expect(await running).toBe(0);
+  });
+});

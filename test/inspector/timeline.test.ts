@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { Budget, type JournalEntry, ScriptedClient } from '../../src/index.js';
+import { InspectorFeed } from '../../src/inspector/inspector-feed.js';
+import { TimelineBuilder } from '../../src/inspector/timeline-builder.js';
+import type { TimelineStep } from '../../src/inspector/timeline-step.js';
+import { collect, makeAgent } from '../support/fixtures.js';
+import { HOSTILE_OUTPUT, lookupTool, RECORDED_CALLS, recordedScript, recordRun } from './support/recorded-run.js';
+
+const tools = (steps: readonly TimelineStep[]) => steps.filter((s) => s.kind === 'tool_call');
+
+describe('TimelineBuilder over a saved journal', () => {
+  it('has one tool_call step per call, with arguments, result, success and duration', async () => {
+    const { journal, timings } = await recordRun();
+    const steps = InspectorFeed.fromJournal(journal, { title: 'run', timings }).snapshot().steps;
+    expect(tools(steps).map((s) => s.tool?.callId)).toEqual(RECORDED_CALLS);
+    const [alpha, html, fail] = tools(steps);
+    expect(alpha?.tool).toMatchObject({
+      name: 'lookup',
+      arguments: '{"q":"alpha"}',
+      status: 'ok',
+      result: 'alpha: a word',
+    });
+    expect(html?.tool?.result).toBe(HOSTILE_OUTPUT);
+    expect(fail?.tool).toMatchObject({ status: 'error', result: "Error: no entry for 'fail'" });
+    for (const [i, step] of tools(steps).entries()) expect(step.tool?.durationMs).toBe(timings[i]?.durationMs);
+    expect(tools(steps).every((s) => s.state === 'executingTools')).toBe(true);
+  });
+
+  it('shows no duration when there are no timings', async () => {
+    const { journal } = await recordRun();
+    const steps = InspectorFeed.fromJournal(journal, { title: 'run' }).snapshot().steps;
+    expect(tools(steps).map((s) => s.tool?.durationMs)).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it('follows the machine: each transition step is in its target state; the run starts in the initial state', async () => {
+    const { journal } = await recordRun();
+    const steps = InspectorFeed.fromJournal(journal, { title: 'run' }).snapshot().steps;
+    const transitions = journal.filter((e) => e.type === 'transition');
+    expect(steps.filter((s) => s.kind === 'transition').map((s) => [s.from, s.state])).toEqual(
+      transitions.map((t) => [t.from, t.to]),
+    );
+    expect(steps[0]).toMatchObject({ kind: 'user', state: null });
+    expect(steps[1]).toMatchObject({ kind: 'turn', state: 'awaitingModel', turn: 1 });
+    expect(steps.at(-1)).toMatchObject({ kind: 'answer', state: 'done', text: 'Alpha and gamma are words.' });
+    expect(steps.map((s) => s.index)).toEqual(steps.map((_, i) => i));
+  });
+
+  it('carries usage and cost so far at the budget rates, and the budget warning', async () => {
+    const { journal } = await recordRun();
+    const budget = new Budget({ inputRatePer1k: 1, outputRatePer1k: 2 });
+    const steps = InspectorFeed.fromJournal(journal, { title: 'run', budget }).snapshot().steps;
+    const last = steps.at(-1);
+    expect(last?.usage).toEqual({ promptTokens: 280, completionTokens: 48, totalTokens: 328 });
+    expect(last?.cost).toBeCloseTo((280 * 1 + 48 * 2) / 1000, 12);
+    expect(steps.find((s) => s.kind === 'turn' && s.turn === 2)?.usage.totalTokens).toBe(120);
+    expect(steps.find((s) => s.kind === 'budget_warning')?.title).toBe('budget warning: turns 60% used');
+  });
+
+  it('shows errors, resets and harness notes', () => {
+    const builder = new TimelineBuilder();
+    const journal: JournalEntry[] = [
+      { type: 'user_message', content: 'hi' },
+      { type: 'turn_start' },
+      { type: 'transition', from: 'awaitingModel', to: 'error', event: 'xstate.error.actor.model' },
+      { type: 'agent_error', reason: 'model_error', message: 'boom' },
+      { type: 'reset' },
+      { type: 'user_message', content: 'note', author: 'harness' },
+    ];
+    const steps = journal.flatMap((entry) => builder.addEntry(entry));
+    expect(steps.map((s) => [s.kind, s.state])).toEqual([
+      ['user', null],
+      ['turn', 'awaitingModel'],
+      ['transition', 'error'],
+      ['error', 'error'],
+      ['reset', null],
+      ['harness_note', null],
+    ]);
+    expect(steps[2]?.event).toBe('error(model)');
+    expect(steps[3]).toMatchObject({ title: 'stopped: model_error', text: 'boom' });
+  });
+});
+
+describe('InspectorFeed.ofAgent (live)', () => {
+  it('ends with the same timeline as the saved journal with its timings', async () => {
+    const { agent, session } = makeAgent(new ScriptedClient(recordedScript()), [lookupTool], {
+      cwd: process.cwd(),
+      budget: { maxTurns: 5, softLimitRatio: 0.6 },
+    });
+    const { feed, detach } = InspectorFeed.ofAgent(agent, 'run');
+    const durations: number[] = [];
+    feed.subscribe((steps) => {
+      for (const step of steps) if (step.tool?.durationMs !== undefined) durations.push(step.tool.durationMs);
+    });
+    await collect(agent.run('Look up alpha, html, fail and gamma.'));
+    detach();
+    const timings = tools(feed.snapshot().steps).map((s) => ({
+      callId: s.tool?.callId ?? '',
+      durationMs: s.tool?.durationMs ?? -1,
+    }));
+    const saved = InspectorFeed.fromJournal(session.journal, { title: 'run', budget: agent.config.budget, timings });
+    expect(feed.snapshot().steps).toEqual(saved.snapshot().steps);
+    expect(feed.snapshot().live).toBe(true);
+    expect(durations.length).toBeGreaterThanOrEqual(RECORDED_CALLS.length);
+  });
+
+  it('tells listeners of each change as it happens: running tools, streamed text, then the result', async () => {
+    const { agent } = makeAgent(new ScriptedClient(recordedScript()), [lookupTool], {
+      cwd: process.cwd(),
+      budget: { maxTurns: 5, softLimitRatio: 0.6 },
+    });
+    const { feed, detach } = InspectorFeed.ofAgent(agent);
+    const seen: TimelineStep[] = [];
+    feed.subscribe((steps) => seen.push(...steps));
+    await collect(agent.run('go'));
+    detach();
+    const c1 = seen.filter((s) => s.tool?.callId === 'c1').map((s) => s.tool?.status);
+    expect(c1.slice(0, 3)).toEqual(['pending', 'running', 'ok']);
+    expect(seen.some((s) => s.kind === 'turn' && s.text === 'Let me <b>look</b> these up.')).toBe(true);
+    expect(feed.snapshot().steps.find((s) => s.id === 'turn-1')?.text).toBeUndefined();
+  });
+});
