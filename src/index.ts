@@ -1,8 +1,19 @@
 // Data
 
+export type { AnthropicClientOptions } from './adapters/anthropic/anthropic-client.js';
+export { ANTHROPIC_BASE_URL, AnthropicClient } from './adapters/anthropic/anthropic-client.js';
+export type { ModelErrorKind, ModelErrorOptions } from './adapters/http/model-error.js';
+export { ModelError } from './adapters/http/model-error.js';
+export type { RetryOptions } from './adapters/http/retry-policy.js';
+export type { Sleep } from './adapters/http/sleep.js';
+export type { RetryNotice } from './adapters/http/with-retries.js';
 export { readJournalFile, writeJournalFile } from './adapters/journal-store.js';
 // Model clients
 export type { ChatCompletionOptions, ModelClient } from './adapters/model-client.js';
+export type { OpenAIClientOptions } from './adapters/openai/openai-client.js';
+export { OPENAI_BASE_URL, OpenAIClient } from './adapters/openai/openai-client.js';
+export type { BudgetRates, ModelPrice } from './adapters/prices.js';
+export { MODEL_PRICES, PRICES_AS_OF, PriceTable } from './adapters/prices.js';
 export type { RecordedRequest, ScriptedEvents, ScriptedTurn } from './adapters/scripted-client.js';
 export { ScriptedClient } from './adapters/scripted-client.js';
 export type { AgentOptions, MachineClock, RunOptions } from './agent/agent.js';
