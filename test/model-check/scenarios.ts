@@ -15,6 +15,17 @@ const turns = byDepth({ default: 3, deep: 4 });
  */
 export const SCENARIOS: Readonly<Record<string, ModelCheckOptions>> = {
   'turn budget': { budget: { maxTurns: turns }, maxToolCalls: k },
+  'resumed run with two unanswered calls': {
+    budget: { maxTurns: turns },
+    maxToolCalls: k,
+    resume: {
+      calls: [
+        { callId: 'r1', name: 'look', arguments: {} },
+        { callId: 'r2', name: 'change', arguments: {} },
+      ],
+      concurrencySafe: [true, false],
+    },
+  },
   'turn budget with a soft limit': { budget: { maxTurns: turns + 1, softLimitRatio: 0.5 }, maxToolCalls: k },
   'cost budget with a soft limit': {
     budget: { maxTurns: turns, maxCost: 0.0015, softLimitRatio: 0.5 },

@@ -1,13 +1,15 @@
 import type { Budget, BudgetOptions } from '../../config/budget.js';
 import type { BudgetKind, StopReason } from '../../core/agent-event.js';
 import type { agentMachine } from '../../machines/agent-machine.js';
-import type { AgentStateName } from '../../machines/agent-machine-types.js';
+import type { AgentStateName, PendingCalls } from '../../machines/agent-machine-types.js';
 import type { AlphabetOptions } from './alphabet.js';
 
 /** Options of {@link modelCheckAgentMachine}. */
 export interface ModelCheckOptions extends Partial<AlphabetOptions> {
   /** The run's budget; it must set `maxTurns`, which bounds the exploration. */
   readonly budget: Budget | BudgetOptions;
+  /** Explore a resumed run that starts by running these recorded, unanswered calls. */
+  readonly resume?: PendingCalls;
   /** The machine to check (e.g. a `.provide()`d variant); `agentMachine` by default. */
   readonly machine?: typeof agentMachine;
   /** Throw after this many traversal steps (a guard against a too-large alphabet). Default 500,000. */

@@ -76,11 +76,12 @@ function checkStates(graph: StateGraph, findings: Findings, pathTo: Map<string, 
 /** Walks the product of the graph and the path monitor, breadth first (so paths are shortest). */
 function walkProduct(
   graph: StateGraph,
-  start: { key: string; trace: readonly TraceStep[] },
+  start: { key: string; trace: readonly TraceStep[]; pendingCalls: number },
   limits: MonitorLimits,
   findings: Findings,
 ) {
-  const [monitor0, problems0] = monitorTrace(INITIAL_MONITOR, start.trace, limits);
+  const first = { ...INITIAL_MONITOR, pendingCalls: start.pendingCalls };
+  const [monitor0, problems0] = monitorTrace(first, start.trace, limits);
   for (const problem of problems0) note(findings, problem, []);
   const pathTo = new Map<string, string[]>([[start.key, []]]);
   const seen = new Set<string>();
@@ -122,8 +123,9 @@ export function modelCheckAgentMachine(options: ModelCheckOptions): ModelCheckRe
     usages: options.usages ?? DEFAULT_ALPHABET.usages,
     elapsedSteps: options.elapsedSteps ?? DEFAULT_ALPHABET.elapsedSteps,
   };
-  const graph = buildStateGraph(machine, budget, alphabet, options.limit ?? 500_000);
-  const initial = getInitialMicrosteps(machine, { budget });
+  const input = options.resume === undefined ? { budget } : { budget, resume: options.resume };
+  const graph = buildStateGraph(machine, input, alphabet, options.limit ?? 500_000);
+  const initial = getInitialMicrosteps(machine, input);
   const last = initial.at(-1)?.[0];
   if (last === undefined) throw new HarnessError('invalid_argument', 'the machine has no initial state');
   const findings: Findings = {
@@ -137,7 +139,12 @@ export function modelCheckAgentMachine(options: ModelCheckOptions): ModelCheckRe
   collectOutcomes(findings, budget, startTrace);
   for (const node of graph.values()) for (const edge of node.edges) collectOutcomes(findings, budget, edge.trace);
   const limits = { maxTurns: budget.maxTurns };
-  const { pathTo, productStates } = walkProduct(graph, { key: snapshotKey(last), trace: startTrace }, limits, findings);
+  const { pathTo, productStates } = walkProduct(
+    graph,
+    { key: snapshotKey(last), trace: startTrace, pendingCalls: options.resume?.calls.length ?? 0 },
+    limits,
+    findings,
+  );
   checkStates(graph, findings, pathTo);
   for (const name of Object.keys(machine.root.states) as AgentStateName[]) {
     if (!findings.visited.has(name)) note(findings, `state '${name}' is unreachable`, []);

@@ -1,6 +1,5 @@
 import { type ActorLogic, getMicrosteps } from 'xstate';
 import { getAdjacencyMap } from 'xstate/graph';
-import type { Budget } from '../../config/budget.js';
 import type { agentMachine } from '../../machines/agent-machine.js';
 import type { AgentContext, AgentMachineEvent, AgentMachineInput } from '../../machines/agent-machine-types.js';
 import { type AlphabetOptions, alphabetFor, type LabelledEvent } from './alphabet.js';
@@ -50,7 +49,7 @@ export function traceOf(microsteps: Microsteps, event?: AgentMachineEvent, role?
  */
 export function buildStateGraph(
   machine: Machine,
-  budget: Budget,
+  input: AgentMachineInput,
   alphabet: AlphabetOptions,
   limit: number,
 ): StateGraph {
@@ -69,7 +68,7 @@ export function buildStateGraph(
     },
   };
   const adjacency = getAdjacencyMap(logic, {
-    input: { budget },
+    input,
     events: (snapshot) =>
       alphabetFor(alphabet, String(snapshot.value), snapshot.context).map((labelled) => {
         labels.set(edgeKey(snapshot, labelled.event as AgentMachineEvent), labelled);
