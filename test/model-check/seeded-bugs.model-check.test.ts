@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agentMachine } from '../../src/index.js';
 import { modelCheckAgentMachine } from '../../src/testing/index.js';
 
-const budget = { maxTurns: 2, softLimitRatio: 0.5 };
+const budget = { maxTurns: 3, softLimitRatio: 0.5 };
 
 function problemsOf(machine: typeof agentMachine): string[] {
   return modelCheckAgentMachine({ budget, machine, maxToolCalls: 2 }).violations.map((v) => v.problem);
