@@ -79,12 +79,23 @@ export class InspectorFeed {
       return changed;
     };
     sync();
+    // Entries appended right after a record (a turn_start on entering awaitingModel) have no
+    // record of their own until the model answers; a deferred sync shows them at once.
+    let deferred: ReturnType<typeof setImmediate> | undefined;
     const subscription = agent.stream$.subscribe((record: StreamRecord) => {
       const changed = sync();
       if (record.entry.type !== 'transition') changed.push(...feed.builder.addEvent(record.entry, record.at));
       feed.notify(changed);
+      deferred ??= setImmediate(() => {
+        deferred = undefined;
+        feed.notify(sync());
+      });
     });
-    return { feed, detach: () => subscription.unsubscribe() };
+    const detach = (): void => {
+      subscription.unsubscribe();
+      if (deferred !== undefined) clearImmediate(deferred);
+    };
+    return { feed, detach };
   }
 
   /** The graph and every step so far. */

@@ -14,9 +14,9 @@
 /** @typedef {{ title: string, live: boolean, graph: Graph, steps: Step[] }} Snapshot */
 
 const SVG = 'http://www.w3.org/2000/svg';
-const NODE_W = 150;
+const NODE_W = 136;
 const NODE_H = 52;
-const COL_GAP = 60;
+const COL_GAP = 44;
 const ROW_GAP = 34;
 const PAD = 24;
 
@@ -282,10 +282,18 @@ function showDetail(step) {
   const detail = byId('detail');
   detail.replaceChildren();
   if (!step) return;
-  detail.append(html('div', 'title', `${step.index + 1}. ${step.title}`));
+  detail.append(html('div', 'detail-title', `${step.index + 1}. ${step.title}`));
   detail.append(html('div', 'usage', `turn ${step.turn} · ${usageText(step.usage, step.cost)} so far`));
-  if (step.tool?.durationMs !== undefined)
-    detail.append(html('div', 'duration', `ran ${step.tool.durationMs.toFixed(1)} ms`));
+  if (step.tool) {
+    const duration =
+      step.tool.durationMs === undefined ? 'duration not recorded' : `ran ${step.tool.durationMs.toFixed(1)} ms`;
+    detail.append(
+      html('div', 'duration', `${step.tool.name} (${step.tool.callId}) · ${step.tool.status} · ${duration}`),
+    );
+    detail.append(...block('arguments', step.tool.arguments, 'tool-args'));
+    if (step.tool.result !== undefined) detail.append(...block('result', step.tool.result, 'tool-result'));
+  }
+  if (step.text) detail.append(html('pre', 'text', step.text));
 }
 
 /**
