@@ -5,8 +5,26 @@
 
 export type { RecordedRequest, ScriptedEvents, ScriptedTurn } from '../adapters/scripted-client.js';
 export { ScriptedClient } from '../adapters/scripted-client.js';
+export type { LoopInvariantOptions } from './invariants/loop-invariants.js';
+export { assertLoopInvariants, checkLoopInvariants } from './invariants/loop-invariants.js';
+export type { LoopRule, LoopViolation } from './invariants/loop-violation.js';
+export { LoopInvariantError } from './invariants/loop-violation.js';
 export type { AlphabetOptions, ExploredEvent, ModelDoneEvent, ModelErrorEvent } from './model-check/alphabet.js';
 export { modelCheckAgentMachine } from './model-check/model-check.js';
 export type { MachineViolation, ModelCheckOptions, ModelCheckReport } from './model-check/model-check-types.js';
+export type { RunScriptOptions, ScriptRun } from './run-script.js';
+export { runScript } from './run-script.js';
+export type { AnswerTurn, FailingTurn, Script, ScriptCall, ScriptTurn, ToolsTurn } from './script.js';
+export { formatScript, scriptCallId, scriptedTurns } from './script.js';
+export type { ScriptArbitraryOptions, ToolArbitrary } from './script-arbitraries.js';
+export {
+  answerArbitrary,
+  budgetArbitrary,
+  callArbitrary,
+  scriptArbitrary,
+  textArbitrary,
+  turnArbitrary,
+  usageArbitrary,
+} from './script-arbitraries.js';
 export type { TestDepth } from './test-depth.js';
 export { byDepth, testDepth } from './test-depth.js';

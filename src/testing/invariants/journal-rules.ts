@@ -1,0 +1,168 @@
+import { machineGraph } from '../../inspect/machine-graph.js';
+import { agentMachine } from '../../machines/agent-machine.js';
+import type { JournalEntry } from '../../session/journal-entry.js';
+import { entryName, type JournalRun } from './journal-runs.js';
+import { type LoopViolation, violation } from './loop-violation.js';
+
+const KNOWN_REASONS = new Set(['turn_budget', 'cost_budget', 'token_budget', 'time_budget', 'aborted', 'model_error']);
+
+let allowedMoves: Set<string> | undefined;
+
+/** `from→to` pairs the machine can record, read from its definition. */
+function moves(): Set<string> {
+  allowedMoves ??= new Set(
+    machineGraph(agentMachine)
+      .edges.filter((edge) => edge.from !== edge.to)
+      .map((edge) => `${edge.from}→${edge.to}`),
+  );
+  return allowedMoves;
+}
+
+/**
+ * Every assistant message with N tool calls is answered by exactly N tool results, one per call
+ * id and in the model's order, before the next model request, user message or run end. Checked
+ * over the whole journal, since a resumed run answers calls an interrupted one recorded.
+ */
+export function resultsFollowCalls(journal: readonly JournalEntry[]): LoopViolation[] {
+  const problems: LoopViolation[] = [];
+  let owed: string[] = [];
+  journal.forEach((entry, i) => {
+    const closes =
+      entry.type === 'turn_start' ||
+      entry.type === 'assistant_message' ||
+      entry.type === 'agent_end' ||
+      entry.type === 'agent_error' ||
+      (entry.type === 'user_message' && entry.author === undefined);
+    if (closes && owed.length > 0) {
+      problems.push(
+        violation('results_follow_calls', `entry ${i} (${entry.type}) arrives while ${owed.join(', ')} have no result`),
+      );
+      owed = [];
+    }
+    if (entry.type === 'assistant_message') owed = (entry.toolCalls ?? []).map((call) => call.callId);
+    if (entry.type !== 'tool_result') return;
+    if (owed[0] === entry.callId) owed.shift();
+    else
+      problems.push(
+        violation(
+          'results_follow_calls',
+          `entry ${i} answers '${entry.callId}', expected ${owed[0] === undefined ? 'no result' : `'${owed[0]}'`}`,
+        ),
+      );
+  });
+  if (owed.length > 0)
+    problems.push(violation('results_follow_calls', `the journal ends while ${owed.join(', ')} have no result`));
+  return problems;
+}
+
+/** Recorded transitions chain (each `from` is the previous `to`) along edges the machine has. */
+export function transitionsChain(run: JournalRun): LoopViolation[] {
+  const problems: LoopViolation[] = [];
+  let at = 'awaitingModel';
+  run.entries.forEach((entry, i) => {
+    if (entry.type === 'user_message' && entry.author === undefined) at = 'awaitingModel';
+    if (entry.type !== 'transition') return;
+    if (entry.from !== at)
+      problems.push(
+        violation('transitions', `${entryName(run, i)} leaves '${entry.from}' but the machine was in '${at}'`),
+      );
+    if (!moves().has(`${entry.from}→${entry.to}`))
+      problems.push(
+        violation('transitions', `${entryName(run, i)}: the machine has no move ${entry.from}→${entry.to}`),
+      );
+    at = entry.to;
+  });
+  return problems;
+}
+
+/** Between an observation and the next model request the run passes through `budgetCheck`. */
+export function budgetCheckBeforeRequest(run: JournalRun): LoopViolation[] {
+  const problems: LoopViolation[] = [];
+  let unchecked = false;
+  run.entries.forEach((entry, i) => {
+    if (entry.type === 'tool_result') unchecked = true;
+    if (entry.type === 'transition' && entry.to === 'budgetCheck') unchecked = false;
+    if (entry.type === 'turn_start' && unchecked) {
+      problems.push(
+        violation('budget_check_before_request', `${entryName(run, i)} follows an observation without budgetCheck`),
+      );
+    }
+  });
+  return problems;
+}
+
+/** `agent_end` follows a move to `done` after a turn without tool calls; `agent_error` a move to `error`. */
+export function endFollowsState(run: JournalRun): LoopViolation[] {
+  const problems: LoopViolation[] = [];
+  let last = '';
+  let turnHadTools = false;
+  run.entries.forEach((entry, i) => {
+    if (entry.type === 'turn_start') turnHadTools = false;
+    if (entry.type === 'assistant_message' && (entry.toolCalls?.length ?? 0) > 0) turnHadTools = true;
+    if (entry.type === 'agent_end') {
+      if (last !== 'done')
+        problems.push(violation('done_after_text_turn', `${entryName(run, i)} without a move to done`));
+      if (turnHadTools)
+        problems.push(violation('done_after_text_turn', `${entryName(run, i)} ends a turn that asked for tools`));
+    }
+    if (entry.type === 'agent_error' && last !== 'error') {
+      problems.push(violation('stop_reason', `${entryName(run, i)} without a move to error`));
+    }
+    if (entry.type === 'transition') last = entry.to;
+  });
+  return problems;
+}
+
+/** Every `agent_error` carries a known reason and a message (an `internal_error` is a bug). */
+export function stopReasons(run: JournalRun): LoopViolation[] {
+  return run.entries.flatMap((entry, i) => {
+    if (entry.type !== 'agent_error') return [];
+    if (!KNOWN_REASONS.has(entry.reason))
+      return [violation('stop_reason', `${entryName(run, i)} has reason '${entry.reason}': ${entry.message}`)];
+    return entry.message.trim() === '' ? [violation('stop_reason', `${entryName(run, i)} has no message`)] : [];
+  });
+}
+
+/** At most one usage report per model request, after its `turn_start`. */
+export function usagePerTurn(run: JournalRun): LoopViolation[] {
+  const problems: LoopViolation[] = [];
+  let reported = true;
+  run.entries.forEach((entry, i) => {
+    if (entry.type === 'turn_start') reported = false;
+    if (entry.type !== 'usage') return;
+    if (reported) problems.push(violation('usage', `${entryName(run, i)} is not the first usage after a turn_start`));
+    reported = true;
+  });
+  return problems;
+}
+
+/** A run makes at most `maxTurns` model requests. */
+export function turnsWithinBudget(run: JournalRun, maxTurns: number | undefined): LoopViolation[] {
+  if (maxTurns === undefined) return [];
+  const turns = run.entries.filter((entry) => entry.type === 'turn_start').length;
+  return turns > maxTurns
+    ? [violation('turn_budget', `the run at entry ${run.offset} made ${turns} requests, over maxTurns ${maxTurns}`)]
+    : [];
+}
+
+/** One soft-limit warning at most, then a harness note, and afterwards tools only answer with errors. */
+export function softLimitRules(run: JournalRun): LoopViolation[] {
+  const problems: LoopViolation[] = [];
+  let warned = false;
+  run.entries.forEach((entry, i) => {
+    const previous = run.entries[i - 1];
+    if (entry.type === 'budget_warning') {
+      if (warned) problems.push(violation('soft_limit', `${entryName(run, i)} is a second warning in one run`));
+      warned = true;
+    }
+    if (entry.type === 'user_message' && entry.author === 'harness' && previous?.type !== 'budget_warning') {
+      problems.push(
+        violation('soft_limit', `${entryName(run, i)}: a harness message without a budget warning before it`),
+      );
+    }
+    if (entry.type === 'tool_result' && warned && !entry.content.startsWith('Error: ')) {
+      problems.push(violation('soft_limit', `${entryName(run, i)}: a tool ran after tools were withheld`));
+    }
+  });
+  return problems;
+}

@@ -1,0 +1,67 @@
+import { ScriptedClient, type ScriptedTurn } from '../adapters/scripted-client.js';
+import { Agent } from '../agent/agent.js';
+import { Config, type ConfigOptions } from '../config/config.js';
+import type { AgentEvent } from '../core/agent-event.js';
+import type { JournalEntry } from '../session/journal-entry.js';
+import { Session } from '../session/session.js';
+import { ToolRegistry } from '../tools/registry.js';
+import type { ToolLike } from '../tools/tool.js';
+import { type Script, scriptedTurns } from './script.js';
+
+/** Options of {@link runScript}. */
+export interface RunScriptOptions {
+  /** Tools to register, in order. */
+  readonly tools?: readonly ToolLike[];
+  /** Configuration of the run (workspace, budget, `toolTimeoutMs`, …). */
+  readonly config?: ConfigOptions;
+  /** The user message. Default `'go'`. */
+  readonly input?: string;
+  /** Call `agent.abort()` once this many events were received (counting `agent_start`). */
+  readonly abortAfterEvents?: number;
+}
+
+/** What a scripted run produced. */
+export interface ScriptRun {
+  /** Every event `run()` yielded, in order. */
+  readonly events: readonly AgentEvent[];
+  /** The session's journal after the run. */
+  readonly journal: readonly JournalEntry[];
+  readonly session: Session;
+  readonly agent: Agent;
+  /** The scripted model, with the requests it received. */
+  readonly client: ScriptedClient;
+  readonly config: Config;
+  /** What `run()` threw, if anything (it never should); `undefined` otherwise. */
+  readonly thrown: unknown;
+}
+
+function isScript(turns: Script | readonly ScriptedTurn[]): turns is Script {
+  return turns.every((turn) => typeof turn === 'object' && turn !== null && 'kind' in turn);
+}
+
+/**
+ * Runs the real {@link Agent} once on a scripted model with the given tools, and returns the
+ * events, the journal and whatever `run()` threw. Takes a {@link Script} or raw scripted turns.
+ */
+export async function runScript(
+  turns: Script | readonly ScriptedTurn[],
+  options: RunScriptOptions = {},
+): Promise<ScriptRun> {
+  const config = new Config(options.config ?? {});
+  const registry = new ToolRegistry(config);
+  for (const tool of options.tools ?? []) registry.register(tool);
+  const client = new ScriptedClient(isScript(turns) ? scriptedTurns(turns) : turns);
+  const session = new Session(config, { client, registry });
+  const agent = new Agent(config, { session });
+  const events: AgentEvent[] = [];
+  let thrown: unknown;
+  try {
+    for await (const event of agent.run(options.input ?? 'go')) {
+      events.push(event);
+      if (events.length === options.abortAfterEvents) agent.abort('aborted by the test');
+    }
+  } catch (error) {
+    thrown = error ?? new Error('run() threw a nullish value');
+  }
+  return { events, journal: session.journal, session, agent, client, config, thrown };
+}
