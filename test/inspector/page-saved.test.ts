@@ -60,7 +60,7 @@ describe('inspector page for a saved journal', () => {
     await expect(page.locator('img').count()).resolves.toBe(0);
     await expect(page.locator('script').count()).resolves.toBe(1); // the page's own
     await page.waitForLoadState('networkidle');
-    await expect(page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).resolves.toBeUndefined();
+    await expect(page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).resolves.toBeUndefined();
     const text = page.locator('#steps li[data-kind="model_text"]').first().locator('.text');
     await expect(text.textContent()).resolves.toBe('Let me <b>look</b> these up.');
     await screenshot(page, 'inspector-saved-tool-call');

@@ -39,5 +39,8 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 
 /** The state the diagram highlights, or null. */
 export async function highlighted(page: Page): Promise<string | null> {
-  return page.evaluate(() => document.querySelector('#diagram g.state.current')?.getAttribute('data-state') ?? null);
+  const states = await page
+    .locator('#diagram g.state.current')
+    .evaluateAll((groups) => groups.map((g) => g.getAttribute('data-state')));
+  return states[0] ?? null;
 }
