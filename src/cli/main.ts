@@ -2,16 +2,18 @@ import { errorMessage } from '../core/errors.js';
 import { DEMO_HELP, demoCommand } from './commands/demo.js';
 import { GRAPH_HELP, graphCommand } from './commands/graph.js';
 import { INSPECT_HELP, inspectCommand } from './commands/inspect.js';
+import { RUN_HELP, runCommand } from './commands/run.js';
 import type { Output } from './render-human.js';
 
-/** A CLI command: parses its own arguments, returns the exit code. */
-export type Command = (argv: readonly string[], out: Output) => Promise<number>;
+/** A CLI command: parses its own arguments, returns the exit code. `err` takes warnings. */
+export type Command = (argv: readonly string[], out: Output, signal?: AbortSignal, err?: Output) => Promise<number>;
 
 /** Exit code for bad usage. */
 export const EXIT_USAGE = 2;
 
 const COMMANDS: Record<string, { run: Command; help: string }> = {
   demo: { run: demoCommand, help: DEMO_HELP },
+  run: { run: runCommand, help: RUN_HELP },
   graph: { run: graphCommand, help: GRAPH_HELP },
   inspect: { run: inspectCommand, help: INSPECT_HELP },
 };
@@ -20,6 +22,7 @@ const HELP = `Usage: agent-harness <command> [options]
 
 Commands:
   demo     run an agent offline on a scripted model (no network, no key)
+  run      run an agent on a real model (OpenAI, Anthropic or any OpenAI-compatible server)
   graph    print the machine diagram (Mermaid, Graphviz DOT or JSON)
   inspect  serve a local inspector page for a saved journal (time travel)
 
@@ -48,7 +51,7 @@ export async function main(
     return 0;
   }
   try {
-    return await command.run(rest, out);
+    return await command.run(rest, out, undefined, err);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const usage = typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');

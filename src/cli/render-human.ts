@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../core/agent-event.js';
+import type { ToolSpinner } from './tool-spinner.js';
 
 /** Where rendered output goes. */
 export interface Output {
@@ -11,11 +12,32 @@ function oneLine(value: unknown, max = 80): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/** Options of {@link humanRenderer}. */
+export interface HumanRendererOptions {
+  /**
+   * On a terminal: show running calls on a spinner line, and print each call as one line
+   * once it settled. Without it, a call prints a start line and an outcome line.
+   */
+  readonly spinner?: ToolSpinner;
+}
+
 /**
- * Renders events for a person: streamed text as it comes, one line per tool call start and
- * outcome, warnings and the final error. Returns a function to feed events to.
+ * Renders events for a person: streamed text as it comes, tool calls (see
+ * {@link HumanRendererOptions.spinner}), warnings and the final error. Returns a function to
+ * feed events to.
  */
-export function humanRenderer(out: Output): (event: AgentEvent) => void {
+export function humanRenderer(output: Output, options: HumanRendererOptions = {}): (event: AgentEvent) => void {
+  const { spinner } = options;
+  const out: Output = spinner
+    ? {
+        write: (text) => {
+          spinner.clear();
+          output.write(text);
+          spinner.draw();
+        },
+      }
+    : output;
+  const started = new Map<string, string>();
   let midText = false;
   const endText = (): void => {
     if (midText) out.write('\n');
@@ -30,13 +52,20 @@ export function humanRenderer(out: Output): (event: AgentEvent) => void {
       case 'text_complete':
         endText();
         return;
-      case 'tool_call_start':
+      case 'tool_call_start': {
         endText();
-        out.write(`→ ${event.data.name} ${oneLine(event.data.arguments)}\n`);
+        const label = `${event.data.name} ${oneLine(event.data.arguments)}`;
+        if (spinner) {
+          started.set(event.data.callId, label);
+          spinner.start(event.data.callId, label);
+        } else out.write(`→ ${label}\n`);
         return;
+      }
       case 'tool_call_complete': {
         const detail = event.data.success ? oneLine(event.data.output ?? '') : oneLine(event.data.error ?? '');
-        out.write(`${event.data.success ? '✓' : '✗'} ${event.data.name}: ${detail}\n`);
+        const label = started.get(event.data.callId) ?? event.data.name;
+        spinner?.finish(event.data.callId);
+        out.write(`${event.data.success ? '✓' : '✗'} ${label}: ${detail}\n`);
         return;
       }
       case 'budget_warning':
@@ -47,11 +76,15 @@ export function humanRenderer(out: Output): (event: AgentEvent) => void {
         return;
       case 'agent_error':
         endText();
+        spinner?.stop();
         out.write(`✗ stopped (${event.data.reason}): ${event.data.message}\n`);
         return;
       case 'agent_start':
+        endText();
+        return;
       case 'agent_end':
         endText();
+        spinner?.stop();
         return;
     }
   };

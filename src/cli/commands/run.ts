@@ -1,0 +1,148 @@
+import type { RetryOptions } from '../../adapters/http/retry-policy.js';
+import type { RetryNotice } from '../../adapters/http/with-retries.js';
+import { writeJournalFile } from '../../adapters/journal-store.js';
+import { MODEL_PRICES, PriceTable } from '../../adapters/prices.js';
+import { Agent } from '../../agent/agent.js';
+import { Config } from '../../config/config.js';
+import type { AgentEvent } from '../../core/agent-event.js';
+import { Session } from '../../session/session.js';
+import { ReadFileTool } from '../../tools/read-file.js';
+import { ToolRegistry } from '../../tools/registry.js';
+import { type Env, makeClient } from '../make-client.js';
+import { humanRenderer, type Output } from '../render-human.js';
+import { parseRunOptions, type RunCliOptions } from '../run-options.js';
+import { outcomeOf, type RunSummary, summaryLine } from '../summary.js';
+import { type Ticker, ToolSpinner } from '../tool-spinner.js';
+
+/** Help text of `agent-harness run`. */
+export const RUN_HELP = `Usage: agent-harness run "<task>" [options]
+
+Runs an agent on a real model, with the read_file tool confined to --cwd. Streams the model's
+text, one line per tool call, and a closing summary (turns, tokens, cost, wall time, stop reason).
+
+Options:
+  --provider P     openai (default; any OpenAI-compatible server) or anthropic
+  --model NAME     default: gpt-4.1-mini (openai), claude-sonnet-4-5 (anthropic)
+  --base-url URL   server to talk to (default: $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL, else the provider's)
+  --max-turns N    stop after N model requests (default 10)
+  --max-cost USD   stop once the run costs more than this (from the model's list price)
+  --timeout T      wall-clock budget of the run: 90s, 5m, 1500ms (a bare number is seconds)
+  --cwd DIR        the workspace the tools may read (default: the current directory)
+  --journal FILE   save the run's journal (JSON Lines) to FILE
+  --json           print events as NDJSON (one JSON object per line) for piping
+
+Keys come from OPENAI_API_KEY or ANTHROPIC_API_KEY; a self-hosted --base-url may need none.
+
+Examples:
+  agent-harness run "Summarise README.md in three bullets"
+  agent-harness run "What does src/index.ts export?" --provider anthropic --max-cost 0.05
+  agent-harness run "List the TODOs" --base-url http://127.0.0.1:11434/v1 --model qwen2.5:7b
+  agent-harness run "Explain package.json" --json --journal run.jsonl | jq -c .type
+
+Exit codes: 0 final answer, 1 agent error (budget, model failure, abort), 2 bad usage.
+`;
+
+/** What `run` takes from its surroundings; tests replace them. */
+export interface RunDeps {
+  /** Environment variables (keys, base URLs). Default `process.env`. */
+  readonly env?: Env;
+  /** Retry policy of the model client (tests inject `sleep`). */
+  readonly retry?: RetryOptions;
+  /** Whether `out` is a terminal (spinner on). Default: `out.isTTY`. */
+  readonly isTTY?: boolean;
+  /** Spinner clock. */
+  readonly ticker?: Ticker;
+  /** Abort the run on Ctrl-C. Default true. */
+  readonly handleSigint?: boolean;
+}
+
+function retryLine(err: Output): (notice: RetryNotice) => void {
+  return ({ retry, delayMs, error }) =>
+    err.write(`retry ${retry} in ${(delayMs / 1000).toFixed(1)} s after: ${error.message}\n`);
+}
+
+function setUp(options: RunCliOptions, deps: RunDeps, err: Output): Agent {
+  const client = makeClient(
+    {
+      provider: options.provider,
+      model: options.model,
+      baseURL: options.baseURL,
+      retry: deps.retry,
+      onRetry: retryLine(err),
+    },
+    deps.env ?? process.env,
+  );
+  const prices = new PriceTable(MODEL_PRICES, (message) => err.write(`warning: ${message}\n`));
+  const config = new Config({
+    cwd: options.cwd,
+    budget: {
+      maxTurns: options.maxTurns,
+      ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
+      ...(options.timeoutMs !== undefined ? { maxWallClockMs: options.timeoutMs } : {}),
+      ...prices.budgetRates(options.model),
+    },
+  });
+  const registry = new ToolRegistry(config).register(new ReadFileTool(config));
+  return new Agent(config, { session: new Session(config, { client, registry }) });
+}
+
+async function drive(
+  agent: Agent,
+  task: string,
+  render: (event: AgentEvent) => void,
+  sigint: boolean,
+  signal: AbortSignal | undefined,
+) {
+  const onSigint = (): void => agent.abort('interrupted (Ctrl-C)');
+  if (sigint) process.once('SIGINT', onSigint);
+  let last: AgentEvent | undefined;
+  try {
+    for await (const event of agent.run(task, signal ? { signal } : {})) {
+      render(event);
+      last = event;
+    }
+  } finally {
+    if (sigint) process.off('SIGINT', onSigint);
+  }
+  return last;
+}
+
+/** Builds the `run` command with its surroundings. */
+export function createRunCommand(deps: RunDeps = {}) {
+  return async (
+    argv: readonly string[],
+    out: Output,
+    signal?: AbortSignal,
+    err: Output = process.stderr,
+  ): Promise<number> => {
+    const options = parseRunOptions(argv);
+    const agent = setUp(options, deps, err);
+    const tty = deps.isTTY ?? (out as { isTTY?: boolean }).isTTY === true;
+    const spinner = !options.json && tty ? new ToolSpinner(out, deps.ticker) : undefined;
+    const render = options.json
+      ? (e: AgentEvent) => out.write(`${JSON.stringify(e)}\n`)
+      : humanRenderer(out, { spinner });
+    const started = performance.now();
+    const last = await drive(agent, options.task, render, deps.handleSigint ?? true, signal);
+    const { session, config } = agent;
+    if (options.journal !== undefined) await writeJournalFile(options.journal, session.journal);
+    const summary: RunSummary = {
+      ...outcomeOf(last),
+      turns: session.turnCount,
+      usage: session.totalUsage,
+      cost: config.budget.usageCost(session.totalUsage),
+      wallMs: performance.now() - started,
+    };
+    if (options.json) {
+      const data = { ...summary, model: options.model, ...(options.journal ? { journal: options.journal } : {}) };
+      out.write(`${JSON.stringify({ type: 'summary', data })}\n`);
+    } else {
+      out.write(`${summaryLine(summary)}\n`);
+      if (options.journal) out.write(`journal: ${options.journal} (${session.journal.length} entries)\n`);
+    }
+    return summary.outcome === 'answer' ? 0 : 1;
+  };
+}
+
+/** `agent-harness run`: returns the exit code (0 answer, 1 agent error; usage errors throw). */
+export const runCommand = createRunCommand();

@@ -1,0 +1,52 @@
+import { ANTHROPIC_BASE_URL, AnthropicClient } from '../adapters/anthropic/anthropic-client.js';
+import type { RetryOptions } from '../adapters/http/retry-policy.js';
+import type { RetryNotice } from '../adapters/http/with-retries.js';
+import type { ModelClient } from '../adapters/model-client.js';
+import { OPENAI_BASE_URL, OpenAIClient } from '../adapters/openai/openai-client.js';
+import type { Provider } from './run-options.js';
+import { UsageError } from './usage-error.js';
+
+/** Environment variables, as `process.env` holds them. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** What {@link makeClient} needs besides the provider and model. */
+export interface ClientChoice {
+  readonly provider: Provider;
+  readonly model: string;
+  readonly baseURL: string | undefined;
+  readonly retry?: RetryOptions | undefined;
+  readonly onRetry?: ((notice: RetryNotice) => void) | undefined;
+}
+
+const SETTINGS = {
+  openai: { keyVar: 'OPENAI_API_KEY', urlVar: 'OPENAI_BASE_URL', defaultURL: OPENAI_BASE_URL },
+  anthropic: { keyVar: 'ANTHROPIC_API_KEY', urlVar: 'ANTHROPIC_BASE_URL', defaultURL: ANTHROPIC_BASE_URL },
+} as const;
+
+function checkedURL(url: string, from: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return url;
+  } catch {
+    // reported below
+  }
+  throw new UsageError(`${from} must be an http(s) URL, got '${url}'`);
+}
+
+/**
+ * The model client for a provider: the key from `OPENAI_API_KEY`/`ANTHROPIC_API_KEY`, the base
+ * URL from `--base-url`, else `OPENAI_BASE_URL`/`ANTHROPIC_BASE_URL`, else the provider's own.
+ * A missing key for the provider's own endpoint is a {@link UsageError}; a self-hosted server
+ * may need none.
+ */
+export function makeClient(choice: ClientChoice, env: Env): ModelClient {
+  const { keyVar, urlVar, defaultURL } = SETTINGS[choice.provider];
+  const fromFlag = choice.baseURL !== undefined;
+  const baseURL = checkedURL(choice.baseURL ?? env[urlVar] ?? defaultURL, fromFlag ? '--base-url' : urlVar);
+  const apiKey = env[keyVar] ?? '';
+  if (apiKey === '' && baseURL.replace(/\/+$/, '') === defaultURL) {
+    throw new UsageError(`${keyVar} is not set: export it, or point --base-url at a server that needs no key`);
+  }
+  const common = { model: choice.model, apiKey, baseURL, retry: choice.retry, onRetry: choice.onRetry };
+  return choice.provider === 'openai' ? new OpenAIClient(common) : new AnthropicClient(common);
+}

@@ -1,0 +1,89 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseDuration } from './parse-duration.js';
+import { UsageError } from './usage-error.js';
+
+/** The model providers `run` speaks to. */
+export const PROVIDERS = ['openai', 'anthropic'] as const;
+
+/** One of {@link PROVIDERS}. */
+export type Provider = (typeof PROVIDERS)[number];
+
+/** The model each provider uses when `--model` is absent. */
+export const DEFAULT_MODELS: Readonly<Record<Provider, string>> = {
+  openai: 'gpt-4.1-mini',
+  anthropic: 'claude-sonnet-4-5',
+};
+
+/** What `agent-harness run` was asked to do. */
+export interface RunCliOptions {
+  readonly task: string;
+  readonly provider: Provider;
+  readonly model: string;
+  /** From `--base-url`; the client falls back to the provider's environment variable. */
+  readonly baseURL: string | undefined;
+  readonly maxTurns: number;
+  readonly maxCost: number | undefined;
+  /** Wall-clock budget of the run, from `--timeout`. */
+  readonly timeoutMs: number | undefined;
+  /** The workspace, absolute. */
+  readonly cwd: string;
+  readonly journal: string | undefined;
+  readonly json: boolean;
+}
+
+const FLAGS = {
+  provider: { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'max-turns': { type: 'string' },
+  'max-cost': { type: 'string' },
+  timeout: { type: 'string' },
+  cwd: { type: 'string' },
+  journal: { type: 'string' },
+  json: { type: 'boolean', default: false },
+} as const;
+
+function positiveNumber(text: string | undefined, flag: string, integer: boolean): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!(value > 0) || (integer && !Number.isInteger(value))) {
+    throw new UsageError(`${flag} must be a positive ${integer ? 'whole number' : 'number'}, got '${text}'`);
+  }
+  return value;
+}
+
+function provider(text: string | undefined): Provider {
+  if (text === undefined) return 'openai';
+  if ((PROVIDERS as readonly string[]).includes(text)) return text as Provider;
+  throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}, got '${text}'`);
+}
+
+function workspace(text: string | undefined): string {
+  const dir = resolve(text ?? '.');
+  const isDir = statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  if (!isDir) throw new UsageError(`--cwd must be an existing directory, got '${text}'`);
+  return dir;
+}
+
+/** Parses the arguments of `run`; throws {@link UsageError} (or a `parseArgs` error) on a mistake. */
+export function parseRunOptions(argv: readonly string[]): RunCliOptions {
+  const { values, positionals } = parseArgs({ args: [...argv], options: FLAGS, allowPositionals: true, strict: true });
+  const task = positionals.join(' ').trim();
+  if (task === '') throw new UsageError('missing the task, e.g. agent-harness run "Summarise README.md"');
+  const chosen = provider(values.provider);
+  const timeout = values.timeout;
+  return {
+    task,
+    provider: chosen,
+    model: values.model ?? DEFAULT_MODELS[chosen],
+    baseURL: values['base-url'],
+    maxTurns: positiveNumber(values['max-turns'], '--max-turns', true) ?? 10,
+    maxCost: positiveNumber(values['max-cost'], '--max-cost', false),
+    timeoutMs: timeout === undefined ? undefined : parseDuration(timeout, '--timeout'),
+    cwd: workspace(values.cwd),
+    journal: values.journal === undefined ? undefined : resolve(values.journal),
+    json: values.json,
+  };
+}
