@@ -253,6 +253,24 @@ describe('SPEC §7 soft limit', () => {
     expect(warningAt).toBeGreaterThan(lastToolAt);
   });
 
+  it('also fires on the token budget, naming it', async () => {
+    const client = new ScriptedClient([
+      [
+        StreamEvent.toolCallComplete({ callId: 'c1', name: 'checkpoint', arguments: { step: 1 } }),
+        StreamEvent.messageComplete(use(50, 10)),
+      ],
+      [StreamEvent.textDelta('wrapping up'), StreamEvent.messageComplete(use(5, 5))],
+    ]);
+    const config = new Config({ cwd: workspace(), budget: { maxTotalTokens: 100, softLimitRatio: 0.5 } });
+    const registry = new ToolRegistry(config);
+    registry.register(new Checkpoint(config));
+    const events = await drain(new Agent(config, { session: new Session(config, { client, registry }) }).run('go'));
+    const warning = events.find((e) => e.type === 'budget_warning');
+    expect(warning?.data).toMatchObject({ budget: 'tokens' });
+    expect(client.requests[1]?.tools ?? []).toEqual([]);
+    expect(events.at(-1)).toMatchObject({ type: 'agent_end', data: { response: 'wrapping up' } });
+  });
+
   it('is off by default: no warning and tools stay available', async () => {
     const { client, agent } = progress(3);
     const events = await drain(agent.run('go'));

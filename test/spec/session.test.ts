@@ -38,6 +38,7 @@ describe('SPEC §3 Session journal (seed cell "Event journal")', () => {
     expect(replayed.totalUsage).toEqual({ promptTokens: 10, completionTokens: 4, totalTokens: 14 });
     expect(replayed.journal).toEqual(journal);
     expect(stableJson(replayed.journal)).toBe(stableJson(journal));
+    expect(JSON.stringify(replayed.journal)).toBe(JSON.stringify(journal));
   });
 
   it('messages are OpenAI-shaped: the assistant carries its calls, the tool message its callId', () => {

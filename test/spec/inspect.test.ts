@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  Agent,
+  Config,
+  defineTool,
+  ScriptedClient,
+  Session,
+  StreamEvent,
+  ToolKind,
+  ToolRegistry,
+  toolActorId,
+} from '../../src/index.js';
+import { drain, workspace } from './spec-support.js';
+
+describe('SPEC §5/§9 tool calls as spawned child actors, seen through the inspect hook', () => {
+  it('each tool call is an actor spawned by the agent machine, reported to the inspect observer', async () => {
+    const config = new Config({ cwd: workspace() });
+    const registry = new ToolRegistry(config);
+    registry.register(
+      defineTool({
+        name: 'noop',
+        description: 'Nothing.',
+        kind: ToolKind.READ,
+        schema: z.object({}),
+        execute: () => 'ok',
+      }),
+    );
+    const client = new ScriptedClient([
+      [
+        StreamEvent.toolCallComplete({ callId: 'a', name: 'noop', arguments: {} }),
+        StreamEvent.toolCallComplete({ callId: 'b', name: 'noop', arguments: {} }),
+        StreamEvent.messageComplete(),
+      ],
+      [StreamEvent.textDelta('done'), StreamEvent.messageComplete()],
+    ]);
+    const actors: string[] = [];
+    const agent = new Agent(config, {
+      session: new Session(config, { client, registry }),
+      inspect: (event) => {
+        if (event.type === '@xstate.actor') actors.push((event.actorRef as unknown as { id: string }).id);
+      },
+    });
+    const events = await drain(agent.run('go'));
+    expect(events.at(-1)?.type).toBe('agent_end');
+    // the root machine, the model actor of each turn, and one spawned actor per tool call
+    expect(actors.filter((id) => id === toolActorId(1, 0) || id === toolActorId(1, 1))).toHaveLength(2);
+    expect(actors.length).toBeGreaterThanOrEqual(1 + 2 + 2);
+  });
+});
