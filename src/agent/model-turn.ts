@@ -31,7 +31,19 @@ function checkToolCall(call: ToolCall | undefined, seen: Set<string>): ToolCall 
     throw new HarnessError('model_error', `the model sent two tool calls with the id '${call.callId}'`);
   }
   seen.add(call.callId);
-  return Object.freeze({ callId: call.callId, name: call.name, arguments: call.arguments ?? {} });
+  return Object.freeze({ callId: call.callId, name: call.name, arguments: toolArguments(call.arguments) });
+}
+
+/**
+ * Arguments as {@link ToolCall} types them: an object, or raw text. Anything else a client sends
+ * (a number, an array, `true`) is kept as its JSON text, so the registry answers `Invalid
+ * parameters` and the journal stays replayable (journal entries accept only objects and text).
+ */
+function toolArguments(raw: unknown): ToolCall['arguments'] {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw === 'string') return raw;
+  if (typeof raw === 'object' && !Array.isArray(raw)) return raw as ToolCall['arguments'];
+  return JSON.stringify(raw) ?? String(raw);
 }
 
 /**
