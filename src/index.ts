@@ -52,6 +52,27 @@ export type { GraphActor, GraphEdge, GraphState, MachineGraph } from './inspect/
 // Diagrams
 export { machineGraph } from './inspect/machine-graph.js';
 export { eventLabel, toMermaid } from './inspect/mermaid.js';
+export type {
+  InspectorFeedOptions,
+  InspectorSnapshot,
+  StepListener,
+} from './inspector/inspector-feed.js';
+// The local inspector
+export { InspectorFeed } from './inspector/inspector-feed.js';
+export type { InspectorServer, InspectorServerOptions } from './inspector/inspector-server.js';
+export { startInspector } from './inspector/inspector-server.js';
+export type { TimelineBuilderOptions } from './inspector/timeline-builder.js';
+export { TimelineBuilder } from './inspector/timeline-builder.js';
+export type { TimelineStep, TimelineStepKind, TimelineToolCall, ToolCallStatus } from './inspector/timeline-step.js';
+export type { ToolTiming } from './inspector/tool-timings.js';
+export {
+  collectToolTimings,
+  parseTimings,
+  readTimingFile,
+  serializeTimings,
+  timingPath,
+  writeTimingFile,
+} from './inspector/tool-timings.js';
 // The machine and the agent
 export { agentMachine, toolActorId } from './machines/agent-machine.js';
 export type * from './machines/agent-machine-types.js';
