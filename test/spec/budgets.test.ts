@@ -180,7 +180,7 @@ describe('SPEC §7 hard limits in a run', () => {
           });
         }),
     });
-    const config = new Config({ cwd: workspace(), budget: { maxWallClockMs: 15 } });
+    const config = new Config({ cwd: workspace(), budget: { maxWallClockMs: 50 } });
     const registry = new ToolRegistry(config);
     registry.register(hang);
     const client = new ScriptedClient([
@@ -212,7 +212,7 @@ describe('SPEC §7 hard limits in a run', () => {
         yield StreamEvent.messageComplete();
       },
     };
-    const config = new Config({ cwd: workspace(), budget: { maxWallClockMs: 15 } });
+    const config = new Config({ cwd: workspace(), budget: { maxWallClockMs: 50 } });
     const session = new Session(config, { client });
     const events = await drain(new Agent(config, { session }).run('go'));
     expect(events.at(-1)).toMatchObject({ type: 'agent_error', data: { reason: 'time_budget' } });
