@@ -1,7 +1,7 @@
 import { ScriptedClient, type ScriptedTurn } from '../adapters/scripted-client.js';
 import { Agent } from '../agent/agent.js';
 import { Config, type ConfigOptions } from '../config/config.js';
-import type { AgentEvent } from '../core/agent-event.js';
+import { type AgentEvent, isTerminal } from '../core/agent-event.js';
 import type { JournalEntry } from '../session/journal-entry.js';
 import { Session } from '../session/session.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -58,7 +58,7 @@ export async function runScript(
   try {
     for await (const event of agent.run(options.input ?? 'go')) {
       events.push(event);
-      if (events.length === options.abortAfterEvents) agent.abort('aborted by the test');
+      if (events.length === options.abortAfterEvents && !isTerminal(event)) agent.abort('aborted by the test');
     }
   } catch (error) {
     thrown = error ?? new Error('run() threw a nullish value');
