@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnthropicClient } from '../../../src/adapters/anthropic/anthropic-client.js';
 import { StreamEvent, textOf } from '../../../src/index.js';
-import { drain } from '../support/drain.js';
+import { drain, drainError } from '../support/drain.js';
 import { type FakeServer, fixture, splitBytes, startFakeServer } from '../support/fake-server.js';
 
 let server: FakeServer | undefined;
@@ -52,5 +52,18 @@ describe('AnthropicClient streaming', () => {
     const events = await drain((await serve('thinking.sse')).chatCompletion(user));
     expect(events.map((e) => e.type)).toEqual(['text_delta', 'message_complete']);
     expect(textOf(events[0]?.textDelta)).toBe('Hello!');
+  });
+
+  it('skips event types it does not know, and refuses a known one of the wrong shape', async () => {
+    const unknown = 'event: future_event\ndata: {"type":"future_event","x":1}\n\n';
+    server = await startFakeServer([{ chunks: [unknown, fixture('anthropic/text.sse')] }]);
+    const client = new AnthropicClient({ model: 'm', apiKey: 'k', baseURL: server.url });
+    expect((await drain(client.chatCompletion(user))).at(-1)?.type).toBe('message_complete');
+    await server.close();
+    const broken = 'event: content_block_delta\ndata: {"type":"content_block_delta","delta":{"type":"text_delta"}}\n\n';
+    server = await startFakeServer([{ chunks: [broken] }]);
+    const again = new AnthropicClient({ model: 'm', apiKey: 'k', baseURL: server.url });
+    const error = await drainError(again.chatCompletion(user));
+    expect(error.message).toMatch(/unexpected event in the stream \(content_block_delta\.index: /);
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { OpenAIClient } from '../../../src/adapters/openai/openai-client.js';
 import { StreamEvent } from '../../../src/index.js';
-import { drain } from '../support/drain.js';
+import { drain, drainError } from '../support/drain.js';
 import { type FakeServer, fixture, splitBytes, startFakeServer } from '../support/fake-server.js';
 
 let server: FakeServer | undefined;
@@ -59,5 +59,22 @@ describe('OpenAIClient streaming', () => {
     expect(events[0]).toEqual(
       StreamEvent.toolCallComplete({ callId: 'call_X', name: 'read_file', arguments: '{"path": "app.py' }),
     );
+  });
+
+  it('ignores SSE comments (keep-alives) and reads CRLF line endings', async () => {
+    const crlf = Buffer.from(fixture('openai/text.sse').toString('utf8').replaceAll('\n', '\r\n'));
+    server = await startFakeServer([{ chunks: [': OPENROUTER PROCESSING\n\n', ...splitBytes(crlf, 9)] }]);
+    const client = new OpenAIClient({ model: 'm', apiKey: 'k', baseURL: `${server.url}/v1` });
+    const events = await drain(client.chatCompletion(user));
+    expect(events.filter((e) => e.type === 'text_delta')).toHaveLength(6);
+    expect(events.at(-1)?.type).toBe('message_complete');
+  });
+
+  it('refuses a chunk of the wrong shape with a message naming the field', async () => {
+    server = await startFakeServer([{ chunks: ['data: {"choices":{"index":0}}\n\n'] }]);
+    const client = new OpenAIClient({ model: 'm', apiKey: 'k', baseURL: `${server.url}/v1` });
+    const error = await drainError(client.chatCompletion(user));
+    expect(error).toMatchObject({ reason: 'model_error', kind: 'stream' });
+    expect(error.message).toMatch(/unexpected chunk in the stream \(choices: /);
   });
 });
