@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ModelCheckReport, modelCheckAgentMachine } from '../../src/testing/index.js';
+import { byDepth, type ModelCheckReport, modelCheckAgentMachine } from '../../src/testing/index.js';
 import { SCENARIOS } from './scenarios.js';
 
 function readable(report: ModelCheckReport): string {
@@ -7,15 +7,21 @@ function readable(report: ModelCheckReport): string {
 }
 
 const reports = new Map<string, ModelCheckReport>();
+/** Deep searches take minutes, not seconds. */
+const timeout = byDepth({ default: 20_000, deep: 600_000 });
 
 describe('agentMachine, explored exhaustively', () => {
   for (const [name, options] of Object.entries(SCENARIOS)) {
-    it(`keeps every loop invariant on every path (${name})`, () => {
-      const report = modelCheckAgentMachine(options);
-      reports.set(name, report);
-      expect(readable(report)).toBe('');
-      expect(report.states).toBeGreaterThan(10);
-    });
+    it(
+      `keeps every loop invariant on every path (${name})`,
+      () => {
+        const report = modelCheckAgentMachine(options);
+        reports.set(name, report);
+        expect(readable(report)).toBe('');
+        expect(report.states).toBeGreaterThan(10);
+      },
+      timeout,
+    );
   }
 
   it('enters every state of the machine', () => {

@@ -38,30 +38,34 @@ function checkAgainstScript(run: ScriptRun, script: Script, budget: BudgetOption
 }
 
 describe('the agent loop on random scripted models and misbehaving tools', () => {
-  it('keeps its invariants, and run() never throws', async () => {
-    const cwd = tempWorkspace();
-    await fc.assert(
-      fc.asyncProperty(
-        scriptArbitrary({ tools: CHAOS_TOOL_ARBITRARIES, maxTurns: 5, maxCallsPerTurn: 3 }),
-        budgetArbitrary({ maxWallClockMs: true }),
-        // Abort after the n-th event in about a third of the runs.
-        fc.oneof(
-          { arbitrary: fc.constant(undefined), weight: 2 },
-          { arbitrary: fc.integer({ min: 1, max: 15 }), weight: 1 },
+  it(
+    'keeps its invariants, and run() never throws',
+    async () => {
+      const cwd = tempWorkspace();
+      await fc.assert(
+        fc.asyncProperty(
+          scriptArbitrary({ tools: CHAOS_TOOL_ARBITRARIES, maxTurns: 5, maxCallsPerTurn: 3 }),
+          budgetArbitrary({ maxWallClockMs: true }),
+          // Abort after the n-th event in about a third of the runs.
+          fc.oneof(
+            { arbitrary: fc.constant(undefined), weight: 2 },
+            { arbitrary: fc.integer({ min: 1, max: 15 }), weight: 1 },
+          ),
+          async (script, budget, abortAfter) => {
+            const run = await runScript(script, {
+              tools: chaosTools(),
+              config: { cwd, budget, toolTimeoutMs: TOOL_TIMEOUT_MS },
+              ...(abortAfter === undefined ? {} : { abortAfterEvents: abortAfter }),
+            });
+            const context = describeCase(script, budget, abortAfter);
+            if (run.thrown !== undefined) throw new Error(`run() threw ${String(run.thrown)}\n${context}`);
+            assertLoopInvariants(run.journal, { events: run.events, maxTurns: budget.maxTurns, context });
+            checkAgainstScript(run, script, budget);
+          },
         ),
-        async (script, budget, abortAfter) => {
-          const run = await runScript(script, {
-            tools: chaosTools(),
-            config: { cwd, budget, toolTimeoutMs: TOOL_TIMEOUT_MS },
-            ...(abortAfter === undefined ? {} : { abortAfterEvents: abortAfter }),
-          });
-          const context = describeCase(script, budget, abortAfter);
-          if (run.thrown !== undefined) throw new Error(`run() threw ${String(run.thrown)}\n${context}`);
-          assertLoopInvariants(run.journal, { events: run.events, maxTurns: budget.maxTurns, context });
-          checkAgainstScript(run, script, budget);
-        },
-      ),
-      { numRuns },
-    );
-  });
+        { numRuns },
+      );
+    },
+    byDepth({ default: 20_000, deep: 600_000 }),
+  );
 });
