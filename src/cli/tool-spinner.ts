@@ -39,10 +39,7 @@ export class ToolSpinner {
   /** A call settled: stop showing it (and stop ticking when none is left). */
   finish(callId: string): void {
     this.running.delete(callId);
-    if (this.running.size === 0) {
-      this.stopTicking?.();
-      this.stopTicking = undefined;
-    }
+    if (this.running.size === 0) this.halt();
   }
 
   /** Erases the status line, if drawn, before other output. */
@@ -64,8 +61,13 @@ export class ToolSpinner {
   /** Stops everything and erases the line (at the end of a run). */
   stop(): void {
     this.running.clear();
-    this.finish('');
+    this.halt();
     this.clear();
+  }
+
+  private halt(): void {
+    this.stopTicking?.();
+    this.stopTicking = undefined;
   }
 
   private tick(): void {
