@@ -24,6 +24,8 @@ export interface RunScriptOptions {
 export interface ScriptRun {
   /** Every event `run()` yielded, in order. */
   readonly events: readonly AgentEvent[];
+  /** Every event a subscriber (`agent.events.subscribe`) received: SPEC §4 says they equal `events`. */
+  readonly subscriberEvents: readonly AgentEvent[];
   /** The session's journal after the run. */
   readonly journal: readonly JournalEntry[];
   readonly session: Session;
@@ -54,6 +56,10 @@ export async function runScript(
   const session = new Session(config, { client, registry });
   const agent = new Agent(config, { session });
   const events: AgentEvent[] = [];
+  const subscriberEvents: AgentEvent[] = [];
+  agent.events.subscribe((event) => {
+    subscriberEvents.push(event);
+  });
   let thrown: unknown;
   try {
     for await (const event of agent.run(options.input ?? 'go')) {
@@ -63,5 +69,5 @@ export async function runScript(
   } catch (error) {
     thrown = error ?? new Error('run() threw a nullish value');
   }
-  return { events, journal: session.journal, session, agent, client, config, thrown };
+  return { events, subscriberEvents, journal: session.journal, session, agent, client, config, thrown };
 }

@@ -31,6 +31,7 @@ function scriptUsages(script: Script, count: number): TokenUsage[] {
 function checkAgainstScript(run: ScriptRun, script: Script, budget: BudgetOptions): void {
   const recorded = run.journal.flatMap((entry) => (entry.type === 'usage' ? [entry.usage] : []));
   expect(recorded).toEqual(scriptUsages(script, recorded.length));
+  expect(run.subscriberEvents).toEqual(run.events);
   expect(run.client.calls).toBeLessThanOrEqual(budget.maxTurns ?? Number.POSITIVE_INFINITY);
   for (const message of run.session.messages) {
     if (message.role !== 'tool') expect(message.content).not.toContain(OUTPUT_MARK);
