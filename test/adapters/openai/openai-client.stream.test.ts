@@ -77,4 +77,13 @@ describe('OpenAIClient streaming', () => {
     expect(error).toMatchObject({ reason: 'model_error', kind: 'stream' });
     expect(error.message).toMatch(/unexpected chunk in the stream \(choices: /);
   });
+
+  it('reads whole calls sent in one chunk, whatever the finish reason says (Ollama)', async () => {
+    const events = await drain((await serve('whole-tool-calls.sse', 13)).chatCompletion(user));
+    expect(events.filter((e) => e.type === 'tool_call_complete').map((e) => e.toolCall)).toEqual([
+      { callId: 'call_q1', name: 'read_file', arguments: { path: 'app.py' } },
+      { callId: 'call_q2', name: 'read_file', arguments: { path: 'notes.md' } },
+    ]);
+    expect(events.at(-1)).toEqual(StreamEvent.messageComplete(undefined, 'stop'));
+  });
 });
