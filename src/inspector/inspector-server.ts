@@ -1,7 +1,21 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { InspectorFeed } from './inspector-feed.js';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { InspectorSnapshot, StepListener } from './inspector-feed.js';
 import { loadPageAssets, type PageAsset } from './page-assets.js';
+import { acceptWebSocket } from './websocket-server.js';
+
+/** What the server shows: an `InspectorFeed` (journal or agent) or an `InspectionFeed` (WebSocket). */
+export interface InspectorSource {
+  /** The graph and every step so far. */
+  snapshot(): InspectorSnapshot;
+  /** Calls `listener` with the steps each change created or updated. */
+  subscribe(listener: StepListener): () => void;
+  /** Calls `listener` with a whole new snapshot (the machine changed). */
+  subscribeSnapshots?(listener: (snapshot: InspectorSnapshot) => void): () => void;
+  /** Takes messages from WebSocket clients; without it, WebSocket upgrades are refused. */
+  receive?(message: unknown): void;
+}
 
 /** Options of {@link startInspector}. */
 export interface InspectorServerOptions {
@@ -47,18 +61,22 @@ function hostCheck(boundHost: string): (host: string | undefined, port: number) 
     [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${bound}:${port}`].includes(host.toLowerCase());
 }
 
-function streamEvents(feed: InspectorFeed, request: IncomingMessage, response: ServerResponse): void {
+function streamEvents(feed: InspectorSource, request: IncomingMessage, response: ServerResponse): void {
   response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream', connection: 'keep-alive' });
   const write = (event: string, data: unknown): void => {
     response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   write('snapshot', feed.snapshot());
   const unsubscribe = feed.subscribe((steps) => write('steps', steps));
-  request.on('close', unsubscribe);
+  const unsubscribeSnapshots = feed.subscribeSnapshots?.((snapshot) => write('snapshot', snapshot));
+  request.on('close', () => {
+    unsubscribe();
+    unsubscribeSnapshots?.();
+  });
 }
 
 interface Routes {
-  readonly feed: InspectorFeed;
+  readonly feed: InspectorSource;
   readonly assets: Map<string, PageAsset>;
   readonly allowedHost: (host: string | undefined, port: number) => boolean;
   readonly port: () => number;
@@ -88,18 +106,48 @@ function handle({
   };
 }
 
+/** Accepts `@statelyai/inspect` WebSocket clients (same host checks; no cross-site pages). */
+function upgrade({ feed, allowedHost, port }: Routes): (request: IncomingMessage, socket: Duplex) => void {
+  return (request, socket) => {
+    const origin = request.headers.origin;
+    const sameSite = origin === undefined || allowedHost(origin.replace(/^https?:\/\//, ''), port());
+    if (feed.receive === undefined || !allowedHost(request.headers.host, port()) || !sameSite) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    const receive = feed.receive.bind(feed);
+    acceptWebSocket(request, socket, (text) => {
+      let message: unknown;
+      try {
+        message = JSON.parse(text);
+      } catch {
+        return; // not an inspection message
+      }
+      receive(message);
+    });
+  };
+}
+
 /**
  * Serves the inspector page for a feed: the page, `/api/snapshot` (JSON) and `/api/events`
  * (Server-Sent Events: one `snapshot`, then `steps` as they change). Binds 127.0.0.1 by default.
  */
 export async function startInspector(
-  feed: InspectorFeed,
+  feed: InspectorSource,
   options: InspectorServerOptions = {},
 ): Promise<InspectorServer> {
   const host = options.host ?? '127.0.0.1';
   const assets = await loadPageAssets();
   let port = 0;
-  const server = createServer(handle({ feed, assets, allowedHost: hostCheck(host), port: () => port }));
+  const routes: Routes = { feed, assets, allowedHost: hostCheck(host), port: () => port };
+  const server = createServer(handle(routes));
+  const upgraded = new Set<Duplex>();
+  const onUpgrade = upgrade(routes);
+  server.on('upgrade', (request: IncomingMessage, socket: Socket) => {
+    upgraded.add(socket);
+    socket.on('close', () => upgraded.delete(socket));
+    onUpgrade(request, socket);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => resolve());
@@ -111,6 +159,7 @@ export async function startInspector(
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
+        for (const socket of upgraded) socket.destroy();
         server.close(() => resolve());
       }),
   };

@@ -11,7 +11,11 @@ export type TimelineStepKind =
   | 'budget_warning'
   | 'answer'
   | 'error'
-  | 'reset';
+  | 'reset'
+  /** An event sent to an inspected XState actor (WebSocket inspection). */
+  | 'event'
+  /** An inspected actor started. */
+  | 'actor';
 
 /** Where a tool call is: announced, running, or settled with a result. */
 export type ToolCallStatus = 'pending' | 'running' | 'ok' | 'error';

@@ -39,6 +39,21 @@ describe('agent-harness inspect', () => {
     await expect(fetch(url)).rejects.toThrow();
   });
 
+  it('--listen serves XState apps over WebSocket and says how they connect', async () => {
+    const out = capture();
+    const stop = new AbortController();
+    const serving = inspectCommand(['--listen'], out, stop.signal);
+    const [, url = ''] = await out.line(URL_LINE);
+    const [, ws] = await out.line(/createWebSocketInspector\(\{ url: '(ws:\/\/127\.0\.0\.1:\d+)' \}\)/);
+    expect(ws).toBe(url.replace('http', 'ws').replace(/\/$/, ''));
+    expect(await snapshotAt(url)).toMatchObject({ title: 'waiting for an XState app', live: true, steps: [] });
+    stop.abort();
+    expect(await serving).toBe(0);
+    const err = capture();
+    expect(await main(['inspect', '--listen', 'run.jsonl'], capture(), err)).toBe(2);
+    expect(err.text()).toContain('--listen takes no journal file');
+  });
+
   it('is bad usage without exactly one file, or with a bad port', async () => {
     const err = capture();
     expect(await main(['inspect'], capture(), err)).toBe(2);

@@ -1,6 +1,9 @@
+import { createWebSocketInspector } from '@statelyai/inspect';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActor, createMachine } from 'xstate';
 import { ScriptedClient, type ScriptedTurn } from '../../src/index.js';
+import { InspectionFeed } from '../../src/inspector/inspection-feed.js';
 import { InspectorFeed } from '../../src/inspector/inspector-feed.js';
 import { type InspectorServer, startInspector } from '../../src/inspector/inspector-server.js';
 import { collect, makeAgent } from '../support/fixtures.js';
@@ -78,5 +81,32 @@ describe('inspector page, live', () => {
     await screenshot(page, 'inspector-live-done');
     await run;
     detach();
+  });
+
+  it('shows an XState app that connects over WebSocket (@statelyai/inspect protocol) once it connects', async () => {
+    const feed = new InspectionFeed();
+    const wsServer = await startInspector(feed);
+    try {
+      const page = await openInspector(browser, wsServer.url);
+      await expect(page.locator('#diagram').textContent()).resolves.toContain('waiting for an XState app');
+      const inspector = createWebSocketInspector({ url: wsServer.url.replace(/^http/, 'ws').replace(/\/$/, '') });
+      const light = createMachine({
+        id: 'light',
+        initial: 'green',
+        states: { green: { on: { NEXT: 'yellow' } }, yellow: { on: { NEXT: 'red' } }, red: {} },
+      });
+      const actor = createActor(light, { inspect: inspector.inspect }).start();
+      actor.send({ type: 'NEXT' });
+      actor.send({ type: 'NEXT' });
+      await page.locator('#steps li[data-kind="transition"]').nth(1).waitFor();
+      inspector.stop();
+      await expect(page.locator('#title').textContent()).resolves.toBe('light');
+      await expect(highlighted(page)).resolves.toBe('red');
+      await page.locator('#steps li').first().click();
+      await expect(highlighted(page)).resolves.toBe('green');
+      await screenshot(page, 'inspector-websocket');
+    } finally {
+      await wsServer.close();
+    }
   });
 });

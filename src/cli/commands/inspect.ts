@@ -1,6 +1,7 @@
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readJournalFile } from '../../adapters/journal-store.js';
+import { InspectionFeed } from '../../inspector/inspection-feed.js';
 import { InspectorFeed } from '../../inspector/inspector-feed.js';
 import { type InspectorServerOptions, startInspector } from '../../inspector/inspector-server.js';
 import { readTimingFile } from '../../inspector/tool-timings.js';
@@ -9,6 +10,7 @@ import type { Output } from '../render-human.js';
 
 /** Help text of `agent-harness inspect`. */
 export const INSPECT_HELP = `Usage: agent-harness inspect JOURNAL [--port N] [--host H]
+       agent-harness inspect --listen [--port N] [--host H]
 
 Serves a local inspector page for a saved journal: the machine diagram with the current state
 highlighted, and the run's timeline (turns, model text, tool calls with arguments, results and
@@ -17,7 +19,12 @@ the highlighted state. Nothing leaves this machine; stop with Ctrl-C.
 
 Tool durations come from JOURNAL.timing.jsonl when it exists (the demo writes one).
 
+With --listen, no journal: the server speaks the @statelyai/inspect WebSocket protocol, so any
+XState app (an Agent too, through its inspect option) can be inspected live with
+createWebSocketInspector({ url: 'ws://127.0.0.1:PORT' }).
+
 Options:
+  --listen  inspect XState apps that connect over WebSocket instead of a journal
   --port N  port to listen on (default: a free one)
   --host H  interface to bind (default: 127.0.0.1)
 `;
@@ -47,17 +54,34 @@ export function serveOptions(values: { port?: string | undefined; host: string }
   return { host: values.host, port: portOption(values.port) };
 }
 
-/** Serves the inspector for a journal file until Ctrl-C (or `signal`); returns the exit code. */
-export async function inspectCommand(argv: readonly string[], out: Output, signal?: AbortSignal): Promise<number> {
-  const { values, positionals } = parseArgs({ args: [...argv], options: SERVE_OPTIONS, allowPositionals: true });
-  const [file, ...extra] = positionals;
-  if (file === undefined || extra.length > 0) throw usageError('give exactly one journal file to inspect');
-  const serve = serveOptions(values);
+async function journalFeed(file: string): Promise<InspectorFeed> {
   const path = resolve(file);
   const journal = await readJournalFile(path);
-  const feed = InspectorFeed.fromJournal(journal, { title: basename(path), timings: await readTimingFile(path) });
+  return InspectorFeed.fromJournal(journal, { title: basename(path), timings: await readTimingFile(path) });
+}
+
+/**
+ * Serves the inspector for a journal file (or, with `--listen`, for XState apps connecting over
+ * WebSocket) until Ctrl-C or `signal`; returns the exit code.
+ */
+export async function inspectCommand(argv: readonly string[], out: Output, signal?: AbortSignal): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    options: { ...SERVE_OPTIONS, listen: { type: 'boolean', default: false } },
+    allowPositionals: true,
+  });
+  const [file, ...extra] = positionals;
+  if (values.listen ? positionals.length > 0 : file === undefined || extra.length > 0) {
+    throw usageError(values.listen ? '--listen takes no journal file' : 'give exactly one journal file to inspect');
+  }
+  const serve = serveOptions(values);
+  const feed = file === undefined ? new InspectionFeed() : await journalFeed(file);
   const server = await startInspector(feed, serve);
   out.write(`inspector: ${server.url}\n`);
+  if (values.listen) {
+    const ws = server.url.replace(/^http/, 'ws').replace(/\/$/, '');
+    out.write(`inspector: XState apps connect with createWebSocketInspector({ url: '${ws}' })\n`);
+  }
   await waitForStop(signal);
   await server.close();
   return 0;

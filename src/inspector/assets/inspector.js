@@ -135,6 +135,13 @@ function edgePath(a, b) {
 function drawDiagram(graph) {
   const diagram = byId('diagram');
   diagram.replaceChildren();
+  if (graph.states.length === 0) {
+    diagram.setAttribute('viewBox', '0 0 480 60');
+    const note = svg('text', { x: 16, y: 34, class: 'empty' });
+    note.textContent = 'no machine yet: waiting for an XState app to connect';
+    diagram.append(note);
+    return;
+  }
   const positions = layout(graph);
   const width = Math.max(...[...positions.values()].map((p) => p.x)) + NODE_W + PAD;
   const height = Math.max(...[...positions.values()].map((p) => p.y)) + NODE_H + PAD + 40;
@@ -325,9 +332,8 @@ function setFollow(on) {
 
 function showTotals() {
   const last = view.steps[view.steps.length - 1];
-  byId('totals').textContent = last
-    ? `${last.turn} turn${last.turn === 1 ? '' : 's'} · ${usageText(last.usage, last.cost)}`
-    : '';
+  byId('totals').textContent =
+    last && last.turn > 0 ? `${last.turn} turn${last.turn === 1 ? '' : 's'} · ${usageText(last.usage, last.cost)}` : '';
 }
 
 /** @param {Snapshot} snapshot */
