@@ -31,10 +31,10 @@ interface Findings {
   readonly seen: Set<string>;
 }
 
+/** Records a problem once, with the first (breadth first: shortest) path that showed it. */
 function note(findings: Findings, problem: string, path: readonly string[]): void {
-  const key = problem;
-  if (findings.seen.has(key)) return;
-  findings.seen.add(key);
+  if (findings.seen.has(problem)) return;
+  findings.seen.add(problem);
   findings.violations.push({ problem, path });
 }
 
