@@ -24,14 +24,16 @@ function streamErrorText(error: StreamEvent['error']): string {
 }
 
 function checkToolCall(call: ToolCall | undefined, seen: Set<string>): ToolCall {
-  if (call === undefined || typeof call.callId !== 'string' || call.callId === '' || typeof call.name !== 'string') {
+  // `id` is accepted too: it is what OpenAI-shaped code tends to write.
+  const callId = call?.callId ?? (call as { id?: unknown } | undefined)?.id;
+  if (call === undefined || typeof callId !== 'string' || callId === '' || typeof call.name !== 'string') {
     throw new HarnessError('model_error', 'the model sent a tool call without a callId or name');
   }
-  if (seen.has(call.callId)) {
-    throw new HarnessError('model_error', `the model sent two tool calls with the id '${call.callId}'`);
+  if (seen.has(callId)) {
+    throw new HarnessError('model_error', `the model sent two tool calls with the id '${callId}'`);
   }
-  seen.add(call.callId);
-  return Object.freeze({ callId: call.callId, name: call.name, arguments: toolArguments(call.arguments) });
+  seen.add(callId);
+  return Object.freeze({ callId, name: call.name, arguments: toolArguments(call.arguments) });
 }
 
 /**

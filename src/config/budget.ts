@@ -1,6 +1,7 @@
 import type { BudgetKind } from '../core/agent-event.js';
 import { HarnessError } from '../core/errors.js';
 import type { TokenUsage } from '../core/usage.js';
+import { refuseMisspelledKeys } from './option-keys.js';
 
 /** A hard budget stop. */
 export type BudgetStopReason = 'turn_budget' | 'cost_budget' | 'token_budget' | 'time_budget';
@@ -32,6 +33,16 @@ export interface SoftLimitHit {
   /** Fraction of that budget used. */
   readonly used: number;
 }
+
+const BUDGET_KEYS = [
+  'maxTurns',
+  'maxCost',
+  'maxTotalTokens',
+  'maxWallClockMs',
+  'inputRatePer1k',
+  'outputRatePer1k',
+  'softLimitRatio',
+] as const;
 
 /** Relative slack so that a cost equal to the limit (up to float rounding) does not count as over. */
 const COST_EPSILON = 1e-9;
@@ -78,6 +89,7 @@ export class Budget {
   readonly softLimitRatio: number | undefined;
 
   constructor(options: BudgetOptions = {}) {
+    refuseMisspelledKeys(options, BUDGET_KEYS, 'budget');
     this.maxTurns = positive(options.maxTurns, 'maxTurns', true);
     this.maxCost = positive(options.maxCost, 'maxCost', false);
     this.maxTotalTokens = positive(options.maxTotalTokens, 'maxTotalTokens', true);

@@ -1,11 +1,14 @@
 import { resolve } from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { Budget, type BudgetOptions } from './budget.js';
+import { refuseMisspelledKeys } from './option-keys.js';
 
 /** Default `maxTurns` when neither the config nor the budget names one. */
 export const DEFAULT_MAX_TURNS = 10;
 /** Default cap on one tool observation, in characters. */
 export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 100_000;
+
+const CONFIG_KEYS = ['cwd', 'maxTurns', 'budget', 'toolTimeoutMs', 'systemPrompt', 'maxToolOutputChars'] as const;
 
 /** Options of {@link Config}. */
 export interface ConfigOptions {
@@ -40,6 +43,7 @@ export class Config {
     if (typeof options !== 'object' || options === null) {
       throw new HarnessError('invalid_config', 'Config takes an options object');
     }
+    refuseMisspelledKeys(options, CONFIG_KEYS, 'Config');
     if (options.cwd !== undefined && (typeof options.cwd !== 'string' || options.cwd === '')) {
       throw new HarnessError('invalid_config', `cwd must be a non-empty path, got ${String(options.cwd)}`);
     }

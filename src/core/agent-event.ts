@@ -1,5 +1,5 @@
 import type { ToolCall } from './messages.js';
-import type { TokenUsage } from './usage.js';
+import { type TokenUsage, ZERO_USAGE } from './usage.js';
 
 /** Lifecycle events an agent run publishes. */
 export const AgentEventType = {
@@ -77,9 +77,12 @@ export const AgentEvent = {
   textComplete: (content: string): AgentEvent<'text_complete'> => make('text_complete', { content }),
   toolCallStart: (call: ToolCall): AgentEvent<'tool_call_start'> =>
     make('tool_call_start', { callId: call.callId, name: call.name, arguments: call.arguments }),
+  /** `(call, result)`, or the whole data object. */
   toolCallComplete: (
-    call: Pick<ToolCall, 'callId' | 'name'>,
-    result: { readonly success: boolean; readonly output?: string; readonly error?: string },
+    call: Pick<ToolCall, 'callId' | 'name'> | AgentEventDataMap['tool_call_complete'],
+    result: { readonly success: boolean; readonly output?: string; readonly error?: string } = call as {
+      success: boolean;
+    },
   ): AgentEvent<'tool_call_complete'> =>
     make('tool_call_complete', {
       callId: call.callId,
@@ -90,10 +93,20 @@ export const AgentEvent = {
     }),
   budgetWarning: (data: AgentEventDataMap['budget_warning']): AgentEvent<'budget_warning'> =>
     make('budget_warning', data),
-  agentEnd: (response: string, usage: TokenUsage, turnCount: number): AgentEvent<'agent_end'> =>
-    make('agent_end', { response, usage, turnCount }),
-  agentError: (reason: StopReason, message: string): AgentEvent<'agent_error'> =>
-    make('agent_error', { reason, message }),
+  /** `(response, usage, turnCount)`, or the whole data object. */
+  agentEnd: (
+    response: string | AgentEventDataMap['agent_end'],
+    usage?: TokenUsage,
+    turnCount?: number,
+  ): AgentEvent<'agent_end'> =>
+    typeof response === 'string'
+      ? make('agent_end', { response, usage: usage ?? ZERO_USAGE, turnCount: turnCount ?? 0 })
+      : make('agent_end', { response: response.response, usage: response.usage, turnCount: response.turnCount }),
+  /** `(reason, message)`, or the whole data object. */
+  agentError: (reason: StopReason | AgentEventDataMap['agent_error'], message = ''): AgentEvent<'agent_error'> =>
+    typeof reason === 'string'
+      ? make('agent_error', { reason, message })
+      : make('agent_error', { reason: reason.reason, message: reason.message }),
 } as const;
 
 /** True for the two events that end a run. */

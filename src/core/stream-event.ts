@@ -75,6 +75,9 @@ export const StreamEvent = {
 
 /** The text of a `text_delta` event, whichever form it came in. */
 export function textOf(delta: TextDelta | string | undefined): string {
-  if (delta === undefined) return '';
-  return typeof delta === 'string' ? delta : delta.content;
+  if (delta === undefined || delta === null) return '';
+  if (typeof delta === 'string') return delta;
+  const { content, text } = delta as { content?: unknown; text?: unknown };
+  if (typeof content === 'string') return content;
+  return typeof text === 'string' ? text : '';
 }

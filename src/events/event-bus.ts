@@ -15,6 +15,9 @@ export interface StreamRecord {
   readonly entry: TransitionEntry | AgentEvent;
 }
 
+/** Removes a subscriber: call it, or call its `unsubscribe()` (the RxJS habit). */
+export type Unsubscribe = (() => void) & { readonly unsubscribe: () => void };
+
 /** Called when a subscriber throws or rejects; the default logs to `console.error`. */
 export type SubscriberErrorHandler = (error: unknown, event: AgentEvent) => void;
 
@@ -62,13 +65,14 @@ export class EventBus {
     this.origin = this.now();
   }
 
-  /** Adds a subscriber; returns the function that removes it. */
-  subscribe(subscriber: Subscriber): () => void {
+  /** Adds a subscriber; returns the function that removes it (also callable as `.unsubscribe()`). */
+  subscribe(subscriber: Subscriber): Unsubscribe {
     this.subscribers.push(subscriber);
-    return () => {
+    const unsubscribe = (): void => {
       const index = this.subscribers.indexOf(subscriber);
       if (index >= 0) this.subscribers.splice(index, 1);
     };
+    return Object.assign(unsubscribe, { unsubscribe });
   }
 
   /**

@@ -1,4 +1,6 @@
 import { assign, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
+import { Budget } from '../config/budget.js';
+import { DEFAULT_MAX_TURNS } from '../config/config.js';
 import { errorMessage } from '../core/errors.js';
 import { addUsage, ZERO_USAGE } from '../core/usage.js';
 import type {
@@ -33,7 +35,7 @@ const machineSetup = setup({
   types: {
     context: {} as AgentContext,
     events: {} as AgentMachineEvent,
-    input: {} as AgentMachineInput,
+    input: {} as AgentMachineInput | undefined,
   },
   actors: {
     callModel: fromPromise<ModelTurn, ModelActorInput>(async () => notProvided('callModel')),
@@ -113,14 +115,14 @@ const storeResult = machineSetup.enqueueActions(({ context, event, enqueue }) =>
 export const agentMachine = machineSetup.createMachine({
   id: 'agent',
   context: ({ input }) => ({
-    budget: input.budget,
+    budget: input?.budget ?? new Budget({ maxTurns: DEFAULT_MAX_TURNS }),
     turns: 0,
     usage: ZERO_USAGE,
     elapsedMs: 0,
-    calls: input.resume?.calls ?? [],
-    concurrencySafe: input.resume?.concurrencySafe ?? [],
-    results: input.resume?.calls.map(() => undefined) ?? [],
-    resuming: input.resume !== undefined && input.resume.calls.length > 0,
+    calls: input?.resume?.calls ?? [],
+    concurrencySafe: input?.resume?.concurrencySafe ?? [],
+    results: input?.resume?.calls.map(() => undefined) ?? [],
+    resuming: (input?.resume?.calls.length ?? 0) > 0,
     settled: 0,
     nextToStart: 0,
     running: 0,

@@ -35,6 +35,9 @@ export interface SessionSnapshot {
 }
 
 function toToolCall(input: ToolCallInput, index: number): ToolCall {
+  if (typeof input !== 'object' || input === null) {
+    throw new HarnessError('invalid_argument', `toolCalls[${index}] must be an object with callId, name, arguments`);
+  }
   const callId = 'callId' in input ? input.callId : input.id;
   if (typeof callId !== 'string' || callId === '') {
     throw new HarnessError('invalid_argument', `toolCalls[${index}] needs a non-empty callId (or id)`);
@@ -136,10 +139,18 @@ export class Session {
     this.append({ type: 'user_message', content: requireText(content, 'content'), author: 'harness' });
   }
 
-  /** Adds an assistant turn and the tool calls it asked for. */
-  addAssistantMessage(content: string, toolCalls: readonly ToolCallInput[] = []): void {
+  /**
+   * Adds an assistant turn and the tool calls it asked for (an array, or `{ toolCalls }` as
+   * the seed's keyword argument).
+   */
+  addAssistantMessage(
+    content: string,
+    toolCalls: readonly ToolCallInput[] | { readonly toolCalls?: readonly ToolCallInput[] } = [],
+  ): void {
     const text = requireText(content, 'content');
-    const calls = toolCalls.map(toToolCall);
+    const list = Array.isArray(toolCalls) ? toolCalls : ((toolCalls as { toolCalls?: unknown }).toolCalls ?? []);
+    if (!Array.isArray(list)) throw new HarnessError('invalid_argument', 'toolCalls must be an array of tool calls');
+    const calls = (list as readonly ToolCallInput[]).map(toToolCall);
     this.append(
       calls.length > 0
         ? { type: 'assistant_message', content: text, toolCalls: Object.freeze(calls) }
@@ -147,12 +158,13 @@ export class Session {
     );
   }
 
-  /** Adds the observation that answers one tool call. */
-  addToolResult(result: ToolResultMessage): void {
+  /** Adds the observation that answers one tool call: `({callId, content})` or `(callId, content)`. */
+  addToolResult(result: ToolResultMessage | string, content?: string): void {
+    const message = typeof result === 'string' ? { callId: result, content } : (result ?? {});
     this.append({
       type: 'tool_result',
-      callId: requireText(result.callId, 'callId'),
-      content: requireText(result.content, 'content'),
+      callId: requireText(message.callId, 'callId'),
+      content: requireText(message.content, 'content'),
     });
   }
 

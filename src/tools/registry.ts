@@ -59,6 +59,11 @@ export class ToolRegistry {
     return this;
   }
 
+  /** Whether a tool with this name is registered. */
+  has(name: string): boolean {
+    return this.tools.has(name);
+  }
+
   /** The tool with this name, if registered. */
   get(name: string): AnyTool | undefined {
     return this.tools.get(name);

@@ -18,6 +18,14 @@ export const ToolResult = {
   error(message: string): ToolResult {
     return { success: false, error: message };
   },
+  /** The seed's name for {@link ToolResult.success}. */
+  successResult(output: string): ToolResult {
+    return { success: true, output };
+  },
+  /** The seed's name for {@link ToolResult.error}. */
+  errorResult(message: string): ToolResult {
+    return { success: false, error: message };
+  },
 } as const;
 
 /** The `tool` message content for a result: the output, or `Error: …`. */

@@ -60,6 +60,17 @@ describe('Agent model failures', () => {
     expect(lastError(await collect(agent.run('go')))?.message).toContain("two tool calls with the id 'same'");
   });
 
+  it('accepts a streamed tool call that names its id `id` instead of `callId`', async () => {
+    const call = { id: 'c1', name: 'checkpoint', arguments: { step: 1 } } as never;
+    const client = new ScriptedClient([
+      [StreamEvent.toolCallComplete(call), StreamEvent.messageComplete()],
+      textTurn('ok'),
+    ]);
+    const { agent, session } = makeAgent(client, [() => new CheckpointTool()], { cwd: tempWorkspace() });
+    expect((await collect(agent.run('go'))).at(-1)?.type).toBe('agent_end');
+    expect(session.messages.at(-1)).toMatchObject({ role: 'tool', callId: 'c1' });
+  });
+
   it('after a model error the session can run again: a follow-up run continues the conversation', async () => {
     const client = new ScriptedClient([[StreamEvent.error('flaky')], textTurn('second time lucky')]);
     const { agent, session } = makeAgent(client, [], { cwd: tempWorkspace() });

@@ -53,3 +53,14 @@ describe('Config', () => {
     expect(() => new Config({ cwd: '' })).toThrowError(/cwd/);
   });
 });
+
+describe('misspelled options', () => {
+  it('are refused with the key they probably meant, instead of silently dropping a limit', () => {
+    expect(() => new Budget({ maxTokens: 10 } as never)).toThrowError(
+      /unknown budget option 'maxTokens': did you mean 'maxTotalTokens'/,
+    );
+    expect(() => new Config({ max_turns: 2 } as never)).toThrowError(/did you mean 'maxTurns'/);
+    expect(() => new Config({ budget: { max_cost: 1 } } as never)).toThrowError(/did you mean 'maxCost'/);
+    expect(new Config({ somethingElse: true } as never).maxTurns).toBe(10);
+  });
+});

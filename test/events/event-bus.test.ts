@@ -85,10 +85,14 @@ describe('EventBus', () => {
     bus.subscribe((event) => {
       b.push(event.type);
     });
+    const stopB = bus.subscribe((event) => {
+      b.push(`again ${event.type}`);
+    });
     await bus.emit(AgentEvent.textDelta('1'));
     stopA();
+    stopB.unsubscribe();
     await bus.emit(AgentEvent.textDelta('2'));
     expect(a).toHaveLength(1);
-    expect(b).toHaveLength(2);
+    expect(b).toEqual(['text_delta', 'again text_delta', 'text_delta']);
   });
 });

@@ -50,6 +50,12 @@ function step(snapshot: Snapshot, ...events: AgentMachineEvent[]) {
 }
 
 describe('agentMachine (pure transitions)', () => {
+  it('starts without input, on a default budget of 10 turns', () => {
+    const [snapshot] = initialTransition(agentMachine);
+    expect(snapshot.value).toBe('awaitingModel');
+    expect(snapshot.context.budget.maxTurns).toBe(10);
+  });
+
   it('starts in awaitingModel with its first turn counted', () => {
     const [snapshot, actions] = start();
     expect(snapshot.value).toBe('awaitingModel');

@@ -96,3 +96,19 @@ describe('Session', () => {
     expect(session.journal).toHaveLength(0);
   });
 });
+
+describe('Session input forms', () => {
+  it('takes tool calls as an array or as {toolCalls}, and tool results as an object or (callId, content)', () => {
+    const a = new Session(config);
+    a.addAssistantMessage('x', [{ id: 'c1', name: 't', arguments: {} }]);
+    a.addToolResult({ callId: 'c1', content: 'r' });
+    const b = new Session(config);
+    b.addAssistantMessage('x', { toolCalls: [{ callId: 'c1', name: 't', arguments: {} }] });
+    b.addToolResult('c1', 'r');
+    expect(b.journal).toEqual(a.journal);
+  });
+
+  it('refuses tool calls that are not objects with invalid_argument', () => {
+    expect(() => new Session(config).addAssistantMessage('x', ['nope' as never])).toThrowError(HarnessError);
+  });
+});

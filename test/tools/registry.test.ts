@@ -140,5 +140,7 @@ describe('ToolRegistry', () => {
     expect(reg.isConcurrencySafe('echo')).toBe(true);
     expect(reg.isConcurrencySafe('w')).toBe(false);
     expect(reg.isConcurrencySafe('unknown')).toBe(false);
+    expect(reg.has('w')).toBe(true);
+    expect(reg.has('unknown')).toBe(false);
   });
 });
