@@ -46,12 +46,14 @@ export { addUsage, tokenUsage, ZERO_USAGE } from './core/usage.js';
 export type { EventBusOptions, StreamRecord, Subscriber, SubscriberErrorHandler } from './events/event-bus.js';
 // Events and sessions
 export { EventBus } from './events/event-bus.js';
+export { graphFromDefinition } from './inspect/definition-graph.js';
 export { toDot } from './inspect/dot.js';
 export { toGraphJson } from './inspect/graph-json.js';
 export type { GraphActor, GraphEdge, GraphState, MachineGraph } from './inspect/machine-graph.js';
 // Diagrams
 export { machineGraph } from './inspect/machine-graph.js';
 export { eventLabel, toMermaid } from './inspect/mermaid.js';
+export { InspectionFeed } from './inspector/inspection-feed.js';
 export type {
   InspectorFeedOptions,
   InspectorSnapshot,
@@ -59,7 +61,7 @@ export type {
 } from './inspector/inspector-feed.js';
 // The local inspector
 export { InspectorFeed } from './inspector/inspector-feed.js';
-export type { InspectorServer, InspectorServerOptions } from './inspector/inspector-server.js';
+export type { InspectorServer, InspectorServerOptions, InspectorSource } from './inspector/inspector-server.js';
 export { startInspector } from './inspector/inspector-server.js';
 export type { TimelineBuilderOptions } from './inspector/timeline-builder.js';
 export { TimelineBuilder } from './inspector/timeline-builder.js';
