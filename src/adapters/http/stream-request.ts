@@ -44,7 +44,8 @@ export async function* streamRequest(request: StreamRequest): AsyncGenerator<Str
   const watchdog = new IdleWatchdog(timeoutMs, controller);
   const where = `${provider} at ${endpoint}`;
   const classify = (error: unknown): ModelError => {
-    if (watchdog.fired && !request.signal?.aborted) {
+    const timedOut = watchdog.fired || error instanceof errors.APIConnectionTimeoutError;
+    if (timedOut && !request.signal?.aborted) {
       return new ModelError('timeout', `${where}: no response for ${timeoutMs} ms`, { cause: error });
     }
     return classifySdkError(error, errors, { provider, endpoint, signal });
