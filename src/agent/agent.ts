@@ -9,7 +9,13 @@ import type { AgentStateName, PendingCalls } from '../machines/agent-machine-typ
 import { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { AsyncQueue } from './async-queue.js';
-import { type ProvidedAgentMachine, provideAgentMachine, type RunHandle } from './provide-machine.js';
+import {
+  agentRunMachine,
+  bindAgentRun,
+  type MachineDeps,
+  type ProvidedAgentMachine,
+  type RunHandle,
+} from './provide-machine.js';
 
 const INTERRUPTED = 'the run was interrupted before this call finished, and it was not resumed';
 
@@ -57,12 +63,13 @@ export class Agent {
   readonly events: EventBus;
   /** The whole stream: every machine transition and every event, as it happens. */
   readonly stream$: Observable<StreamRecord>;
-  /** The agent machine with this agent's actors and effects provided. */
+  /** The agent machine with the agent's actors and effects provided (one for all agents; each run is bound to this one). */
   readonly machine: ProvidedAgentMachine;
   private readonly inspect: AgentOptions['inspect'];
   private readonly clock: MachineClock | undefined;
   private readonly now: () => number;
   private active: RunHandle | undefined;
+  private readonly deps: MachineDeps;
 
   constructor(config: Config, options: AgentOptions = {}) {
     this.config = config;
@@ -72,12 +79,8 @@ export class Agent {
     this.inspect = options.inspect;
     this.clock = options.clock;
     this.now = options.now ?? (() => performance.now());
-    this.machine = provideAgentMachine({
-      session: this.session,
-      bus: this.events,
-      current: () => this.active,
-      now: this.now,
-    });
+    this.machine = agentRunMachine;
+    this.deps = { session: this.session, bus: this.events, current: () => this.active, now: this.now };
   }
 
   /** The machine state of the run in progress, or undefined between runs. */
@@ -148,6 +151,7 @@ export class Agent {
       ...(this.inspect ? { inspect: this.inspect } : {}),
       ...(this.clock ? { clock: this.clock } : {}),
     });
+    bindAgentRun(actor, this.deps);
     const run: RunHandle & { queue: AsyncQueue<AgentEvent> } = {
       actor,
       queue,

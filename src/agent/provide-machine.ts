@@ -41,6 +41,22 @@ export interface MachineDeps {
   readonly now: () => number;
 }
 
+// One provided machine for every agent: `machine.provide()` per agent cost ~170 µs and ~19 KB
+// (it rebuilds the state-node tree, and XState's per-machine caches start cold), so the
+// implementations find their agent through the run's actor system instead of a closure.
+const bindings = new WeakMap<object, MachineDeps>(); // keyed by the run's actor system
+
+/** Binds a run's actor (before it starts) to the agent it runs for. */
+export function bindAgentRun(actor: Actor<AnyActorLogic>, deps: MachineDeps): void {
+  bindings.set(actor.system, deps);
+}
+
+function depsOf(system: object): MachineDeps {
+  const deps = bindings.get(system);
+  if (deps === undefined) throw new Error('agent machine is running without an agent: use Agent, or bindAgentRun()');
+  return deps;
+}
+
 function activeRun(deps: MachineDeps): RunHandle {
   const run = deps.current();
   if (run === undefined) throw new Error('agent machine is running without an active run');
@@ -51,8 +67,9 @@ function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new HarnessError('model_error', 'the model request was aborted');
 }
 
-function modelActor(deps: MachineDeps) {
-  return fromPromise<ModelTurn, ModelActorInput>(async ({ input, signal }) => {
+function modelActor() {
+  return fromPromise<ModelTurn, ModelActorInput>(async ({ input, signal, system }) => {
+    const deps = depsOf(system);
     const { session, bus } = deps;
     const run = activeRun(deps);
     await bus.idle(); // backpressure: subscribers catch up before the next request
@@ -74,8 +91,9 @@ function modelActor(deps: MachineDeps) {
   });
 }
 
-function toolActor(deps: MachineDeps) {
-  return fromCallback<ToolSettledEvent, ToolActorInput>(({ input, sendBack }) => {
+function toolActor() {
+  return fromCallback<ToolSettledEvent, ToolActorInput>(({ input, sendBack, system }) => {
+    const deps = depsOf(system);
     const { session, bus } = deps;
     const run = activeRun(deps);
     // The run's own signal, not AbortSignal.any per call (on Node 20 that cost ~16 µs and a
@@ -109,25 +127,30 @@ function recordObservations(session: Session, context: AgentContext): void {
   });
 }
 
-/** The agent machine with actors and effects bound to one agent's session and bus. */
-export function provideAgentMachine(deps: MachineDeps) {
-  const { session, bus } = deps;
+/**
+ * The agent machine with the agent's actors and effects provided, made once; each run's actor
+ * is bound to its agent's session and bus with {@link bindAgentRun}.
+ */
+export function provideAgentMachine() {
   return agentMachine.provide({
-    actors: { callModel: modelActor(deps), runTool: toolActor(deps) },
+    actors: { callModel: modelActor(), runTool: toolActor() },
     actions: {
-      recordTransition: ({ event }, { to }) => {
+      recordTransition: ({ event, system }, { to }) => {
+        const deps = depsOf(system);
         const run = activeRun(deps);
         const from = run.state;
         run.state = to;
-        if (from !== undefined) bus.record(session.recordTransition(from, to, event.type));
+        if (from !== undefined) deps.bus.record(deps.session.recordTransition(from, to, event.type));
       },
-      recordTurnStart: () => session.startTurn(),
-      recordModelTurn: (_, { turn }) => {
+      recordTurnStart: ({ system }) => depsOf(system).session.startTurn(),
+      recordModelTurn: ({ system }, { turn }) => {
+        const { session } = depsOf(system);
         session.trackUsage(turn.usage);
         if (turn.toolCalls.length > 0) session.addAssistantMessage(turn.text, turn.toolCalls);
       },
-      recordObservations: ({ context }) => recordObservations(session, context),
-      warnBudget: ({ context }) => {
+      recordObservations: ({ context, system }) => recordObservations(depsOf(system).session, context),
+      warnBudget: ({ context, system }) => {
+        const { session, bus } = depsOf(system);
         const hit = context.budget.softLimit(context.turns, context.usage, context.elapsedMs);
         if (hit === null) return;
         const message = softLimitMessage(hit);
@@ -136,19 +159,23 @@ export function provideAgentMachine(deps: MachineDeps) {
         const softLimitRatio = context.budget.softLimitRatio ?? 1;
         void bus.emit(AgentEvent.budgetWarning({ budget: hit.budget, used: hit.used, softLimitRatio, message }));
       },
-      cancelInFlight: ({ context }) => {
-        const run = activeRun(deps);
+      cancelInFlight: ({ context, system }) => {
+        const run = activeRun(depsOf(system));
         if (!run.controller.signal.aborted)
           run.controller.abort(context.stop?.message ?? context.aborting?.message ?? 'stopped');
       },
-      finish: ({ context }) => {
+      finish: ({ context, system }) => {
+        const deps = depsOf(system);
+        const { session, bus } = deps;
         const run = activeRun(deps);
         run.finished = true;
         const response = context.response ?? '';
         session.recordEnd(response);
         void bus.emit(AgentEvent.agentEnd(response, session.totalUsage, session.turnCount));
       },
-      fail: ({ context }) => {
+      fail: ({ context, system }) => {
+        const deps = depsOf(system);
+        const { session, bus } = deps;
         const run = activeRun(deps);
         run.finished = true;
         const stop = context.stop ?? { reason: 'internal_error' as const, message: 'the run stopped without a reason' };
@@ -161,3 +188,6 @@ export function provideAgentMachine(deps: MachineDeps) {
 
 /** The type of {@link provideAgentMachine}'s result. */
 export type ProvidedAgentMachine = ReturnType<typeof provideAgentMachine>;
+
+/** The provided machine every `Agent` runs. */
+export const agentRunMachine: ProvidedAgentMachine = provideAgentMachine();
