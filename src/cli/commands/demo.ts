@@ -7,10 +7,7 @@ import { ScriptedClient } from '../../adapters/scripted-client.js';
 import { Agent } from '../../agent/agent.js';
 import { Config } from '../../config/config.js';
 import type { AgentEvent } from '../../core/agent-event.js';
-import { InspectorFeed } from '../../inspector/inspector-feed.js';
-import { startInspector } from '../../inspector/inspector-server.js';
 import { collectToolTimings, writeTimingFile } from '../../inspector/tool-timings.js';
-import { waitForStop } from '../../inspector/wait-for-stop.js';
 import { Session } from '../../session/session.js';
 import { ReadFileTool } from '../../tools/read-file.js';
 import { ToolRegistry } from '../../tools/registry.js';
@@ -18,6 +15,7 @@ import { DEMO_FILES, DEMO_TASK, demoScript } from '../demo-script.js';
 import { humanRenderer, type Output } from '../render-human.js';
 import { outcomeOf, summaryLine } from '../summary.js';
 import { SERVE_OPTIONS, serveOptions } from './inspect.js';
+import { serveAgentLive } from './live-inspector.js';
 
 /** Help text of `agent-harness demo`. */
 export const DEMO_HELP = `Usage: agent-harness demo [--journal FILE] [--json] [--inspect [--port N]]
@@ -54,10 +52,7 @@ export async function demoCommand(argv: readonly string[], out: Output, signal?:
     const session = new Session(config, { client: new ScriptedClient(demoScript()), registry });
     const agent = new Agent(config, { session });
     const timing = collectToolTimings(agent.stream$);
-    const live = values.inspect ? InspectorFeed.ofAgent(agent, 'demo (live)') : undefined;
-    const server = live ? await startInspector(live.feed, serve) : undefined;
-    const json = (type: string, data: unknown) => out.write(`${JSON.stringify({ type, data })}\n`);
-    if (server) values.json ? json('inspector', { url: server.url }) : out.write(`inspector: ${server.url}\n`);
+    const live = values.inspect ? await serveAgentLive(agent, 'demo (live)', serve, out, values.json) : undefined;
     const render = values.json ? (e: AgentEvent) => out.write(`${JSON.stringify(e)}\n`) : humanRenderer(out);
     const started = performance.now();
     let last: AgentEvent | undefined;
@@ -78,12 +73,7 @@ export async function demoCommand(argv: readonly string[], out: Output, signal?:
     };
     if (values.json) out.write(`${JSON.stringify({ type: 'summary', data: { ...summary, journal: journalPath } })}\n`);
     else out.write(`${summaryLine(summary)}\njournal: ${journalPath} (${session.journal.length} entries)\n`);
-    if (server) {
-      if (!values.json) out.write('inspector: run finished; serving until Ctrl-C\n');
-      await waitForStop(signal);
-      live?.detach();
-      await server.close();
-    }
+    await live?.keepServing(signal);
     return summary.outcome === 'answer' ? 0 : 1;
   } finally {
     rmSync(workspace, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { toGraphJson } from '../../inspect/graph-json.js';
 import { toMermaid } from '../../inspect/mermaid.js';
 import { agentMachine } from '../../machines/agent-machine.js';
 import type { Output } from '../render-human.js';
+import { UsageError } from '../usage-error.js';
 
 /** Help text of `agent-harness graph`. */
 export const GRAPH_HELP = `Usage: agent-harness graph [--format mermaid|dot|json]
@@ -16,11 +17,6 @@ Options:
 `;
 
 const RENDERERS = { mermaid: toMermaid, dot: toDot, json: toGraphJson } as const;
-
-/** Bad usage, reported like `parseArgs` reports it (the CLI exits with code 2). */
-function usageError(message: string): Error {
-  return Object.assign(new Error(message), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' });
-}
 
 function isFormat(value: string): value is keyof typeof RENDERERS {
   return Object.hasOwn(RENDERERS, value);
@@ -36,7 +32,7 @@ export async function graphCommand(argv: readonly string[], out: Output): Promis
   const format = values.format;
   if (!isFormat(format)) {
     const known = Object.keys(RENDERERS).join(', ');
-    throw usageError(`unknown --format '${format}'; use one of: ${known}`);
+    throw new UsageError(`unknown --format '${format}'; use one of: ${known}`);
   }
   out.write(RENDERERS[format](agentMachine));
   return 0;

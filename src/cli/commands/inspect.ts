@@ -7,6 +7,7 @@ import { type InspectorServerOptions, startInspector } from '../../inspector/ins
 import { readTimingFile } from '../../inspector/tool-timings.js';
 import { waitForStop } from '../../inspector/wait-for-stop.js';
 import type { Output } from '../render-human.js';
+import { UsageError } from '../usage-error.js';
 
 /** Help text of `agent-harness inspect`. */
 export const INSPECT_HELP = `Usage: agent-harness inspect JOURNAL [--port N] [--host H]
@@ -35,17 +36,12 @@ export const SERVE_OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
 } as const;
 
-/** Bad usage, reported like `parseArgs` reports it (the CLI exits with code 2). */
-function usageError(message: string): Error {
-  return Object.assign(new Error(message), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' });
-}
-
 /** Reads `--port`: a whole number from 0 to 65535, 0 (a free port) when absent. */
 export function portOption(value: string | undefined): number {
   if (value === undefined) return 0;
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65_535)
-    throw usageError(`--port must be a number from 0 to 65535, got '${value}'`);
+    throw new UsageError(`--port must be a number from 0 to 65535, got '${value}'`);
   return port;
 }
 
@@ -72,7 +68,7 @@ export async function inspectCommand(argv: readonly string[], out: Output, signa
   });
   const [file, ...extra] = positionals;
   if (values.listen ? positionals.length > 0 : file === undefined || extra.length > 0) {
-    throw usageError(values.listen ? '--listen takes no journal file' : 'give exactly one journal file to inspect');
+    throw new UsageError(values.listen ? '--listen takes no journal file' : 'give exactly one journal file to inspect');
   }
   const serve = serveOptions(values);
   const feed = file === undefined ? new InspectionFeed() : await journalFeed(file);
