@@ -1,28 +1,65 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
 import { bareContender } from './bare-loop.js';
+import { concurrencyCase } from './cases/concurrency.js';
+import { eventBusCase } from './cases/event-bus.js';
+import { heapCase } from './cases/heap.js';
+import { replayCase } from './cases/replay.js';
 import { turnCostCase } from './cases/turn-cost.js';
 import type { Contender } from './contender.js';
 import { harnessContender } from './harness-contender.js';
+import { machineOnlyContender } from './machine-only-contender.js';
+import { machineInfo } from './support/machine.js';
 import { canCollectGarbage } from './support/measure.js';
+import { loadPeers } from './support/peers-loader.js';
 import { markdownTable, type ResultRow } from './support/report.js';
 import { benchSettings } from './support/settings.js';
 
+/**
+ * `npm run bench [-- --quick] [--peers] [--cases=1,2,3,4,5]`: runs the cases side by side in
+ * this one process, prints a markdown table to stdout and writes the raw figures as JSON to
+ * `bench/results/`. Progress goes to stderr.
+ */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const settings = benchSettings(args.includes('--quick'));
+  const only = args
+    .find((arg) => arg.startsWith('--cases='))
+    ?.slice('--cases='.length)
+    .split(',');
+  const wants = (n: string): boolean => only === undefined || only.includes(n);
   if (!canCollectGarbage()) console.error('warning: run node with --expose-gc for heap figures');
-  const contenders: Contender[] = [harnessContender(), bareContender()];
+  const peers = args.includes('--peers') ? await loadPeers() : [];
+  const contenders: Contender[] = [harnessContender(), bareContender(), machineOnlyContender(), ...peers];
+  const machine = machineInfo();
+  const startedAt = new Date().toISOString();
   const rows: ResultRow[] = [];
-  console.error('case 1: CPU per turn');
-  rows.push(...(await turnCostCase(contenders, settings)));
-  console.log(markdownTable(rows));
-  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-  const machine = { nproc: cpus().length, node: process.version, cpu: cpus()[0]?.model };
-  writeFileSync(
-    new URL('./results/latest.json', import.meta.url),
-    JSON.stringify({ settings, machine, rows }, null, 2),
-  );
+  const phases: [string, string, () => Promise<ResultRow[]>][] = [
+    ['1', 'CPU per turn', () => turnCostCase(contenders, settings)],
+    [
+      '2',
+      'concurrent sessions',
+      () => concurrencyCase([contenders[0], contenders[1], ...peers].filter(isContender), settings),
+    ],
+    ['3', 'heap per session', () => heapCase(settings)],
+    ['4', 'EventBus', () => eventBusCase(settings)],
+    ['5', 'replay and journal size', () => replayCase(settings)],
+  ];
+  for (const [n, name, phase] of phases) {
+    if (!wants(n)) continue;
+    console.error(`case ${n}: ${name}`);
+    rows.push(...(await phase()));
+  }
+  const heading = `${settings.quick ? 'quick run' : 'full run'}, ${startedAt}: ${machine.nproc} × ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}`;
+  console.log(`${heading}\n\n${markdownTable(rows)}`);
+  const dir = new URL('./results/', import.meta.url);
+  mkdirSync(dir, { recursive: true });
+  const json = JSON.stringify({ startedAt, settings, machine, rows }, null, 2);
+  writeFileSync(new URL(`bench-${startedAt.replace(/[:.]/g, '-')}.json`, dir), json);
+  writeFileSync(new URL('latest.json', dir), json);
+}
+
+function isContender(value: Contender | undefined): value is Contender {
+  return value !== undefined;
 }
 
 await main();

@@ -11,8 +11,12 @@ export interface BenchSettings {
   readonly samples: number;
   /** CPU milliseconds of work each sample aims for. */
   readonly sampleMs: number;
-  /** Concurrent sessions in case 2, and sessions kept in case 3. */
+  /** Concurrent sessions in case 2. */
   readonly sessions: number;
+  /** Sessions kept per heap sample in case 3. */
+  readonly heapSessions: number;
+  /** Samples kept in cases 2 and 3 (each is a whole batch of sessions). */
+  readonly batchSamples: number;
   /** Events per EventBus sample (case 4). */
   readonly busEvents: number;
   /** Journal entries replayed (case 5). */
@@ -30,6 +34,8 @@ export function benchSettings(quick: boolean): BenchSettings {
         samples: 3,
         sampleMs: 150,
         sessions: 1000,
+        heapSessions: 300,
+        batchSamples: 2,
         busEvents: 50_000,
         journalEntries: 100_000,
       }
@@ -41,6 +47,8 @@ export function benchSettings(quick: boolean): BenchSettings {
         samples: 7,
         sampleMs: 500,
         sessions: 1000,
+        heapSessions: 1000,
+        batchSamples: 5,
         busEvents: 200_000,
         journalEntries: 100_000,
       };

@@ -1,0 +1,49 @@
+import { createActor, fromCallback, fromPromise, toPromise } from 'xstate';
+import {
+  agentMachine,
+  Budget,
+  type ModelActorInput,
+  type ModelTurn,
+  type ToolActorInput,
+  ToolResult,
+  type ToolSettledEvent,
+} from '../src/index.js';
+import { type Contender, expectComplete } from './contender.js';
+import { callIdOf, FINAL_ANSWER, TURN_USAGE } from './workload.js';
+
+const OK = ToolResult.success('ok');
+
+function scriptedTurn(step: number, toolTurns: number): ModelTurn {
+  if (step > toolTurns)
+    return { text: FINAL_ANSWER, toolCalls: [], concurrencySafe: [], usage: TURN_USAGE, elapsedMs: 0 };
+  const call = { callId: callIdOf(step), name: 'checkpoint', arguments: { step } };
+  return { text: '', toolCalls: [call], concurrencySafe: [true], usage: TURN_USAGE, elapsedMs: 0 };
+}
+
+/**
+ * The XState share of the harness's cost: `agentMachine` itself, with no-op effects and actors
+ * that answer at once (no session, bus, registry or zod). Not a way to use the library — a
+ * measure of what the interpreter costs per turn for this machine.
+ */
+export function machineOnlyContender(): Contender {
+  return {
+    name: 'agentMachine alone',
+    async run(toolTurns) {
+      let step = 0;
+      const machine = agentMachine.provide({
+        actors: {
+          callModel: fromPromise<ModelTurn, ModelActorInput>(async () => scriptedTurn(++step, toolTurns)),
+          runTool: fromCallback<ToolSettledEvent, ToolActorInput>(({ input, sendBack }) => {
+            void Promise.resolve().then(() =>
+              sendBack({ type: 'TOOL_SETTLED', index: input.index, result: OK, elapsedMs: 0 }),
+            );
+          }),
+        },
+      });
+      const actor = createActor(machine, { input: { budget: new Budget({ maxTurns: toolTurns + 1 }) } });
+      actor.start();
+      const output = (await toPromise(actor)) as { response?: string };
+      return expectComplete('agentMachine alone', output.response, step, toolTurns);
+    },
+  };
+}
