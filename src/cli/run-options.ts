@@ -1,6 +1,8 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { InspectorServerOptions } from '../inspector/inspector-server.js';
+import { portOption } from './commands/inspect.js';
 import { parseDuration } from './parse-duration.js';
 import { UsageError } from './usage-error.js';
 
@@ -31,6 +33,8 @@ export interface RunCliOptions {
   readonly cwd: string;
   readonly journal: string | undefined;
   readonly json: boolean;
+  /** From `--inspect` (with `--port`, `--host`): serve the live inspector page. */
+  readonly inspect: InspectorServerOptions | undefined;
 }
 
 const FLAGS = {
@@ -43,6 +47,9 @@ const FLAGS = {
   cwd: { type: 'string' },
   journal: { type: 'string' },
   json: { type: 'boolean', default: false },
+  inspect: { type: 'boolean', default: false },
+  port: { type: 'string' },
+  host: { type: 'string', default: '127.0.0.1' },
 } as const;
 
 function positiveNumber(text: string | undefined, flag: string, integer: boolean): number | undefined {
@@ -85,5 +92,6 @@ export function parseRunOptions(argv: readonly string[]): RunCliOptions {
     cwd: workspace(values.cwd),
     journal: values.journal === undefined ? undefined : resolve(values.journal),
     json: values.json,
+    inspect: values.inspect ? { host: values.host, port: portOption(values.port) } : undefined,
   };
 }

@@ -5,6 +5,7 @@ import { MODEL_PRICES, PriceTable } from '../../adapters/prices.js';
 import { Agent } from '../../agent/agent.js';
 import { Config } from '../../config/config.js';
 import type { AgentEvent } from '../../core/agent-event.js';
+import { collectToolTimings, writeTimingFile } from '../../inspector/tool-timings.js';
 import { Session } from '../../session/session.js';
 import { ReadFileTool } from '../../tools/read-file.js';
 import { ToolRegistry } from '../../tools/registry.js';
@@ -13,6 +14,7 @@ import { humanRenderer, type Output } from '../render-human.js';
 import { parseRunOptions, type RunCliOptions } from '../run-options.js';
 import { outcomeOf, type RunSummary, summaryLine } from '../summary.js';
 import { type Ticker, ToolSpinner } from '../tool-spinner.js';
+import { serveAgentLive } from './live-inspector.js';
 
 /** Help text of `agent-harness run`. */
 export const RUN_HELP = `Usage: agent-harness run "<task>" [options]
@@ -30,6 +32,8 @@ Options:
   --cwd DIR        the workspace the tools may read (default: the current directory)
   --journal FILE   save the run's journal (JSON Lines) to FILE
   --json           print events as NDJSON (one JSON object per line) for piping
+  --inspect        serve the live inspector page (machine, timeline, time travel) during the run
+                   and after it until Ctrl-C; --port N / --host H choose where (default 127.0.0.1)
 
 Keys come from OPENAI_API_KEY or ANTHROPIC_API_KEY; a self-hosted --base-url may need none.
 
@@ -122,10 +126,18 @@ export function createRunCommand(deps: RunDeps = {}) {
     const render = options.json
       ? (e: AgentEvent) => out.write(`${JSON.stringify(e)}\n`)
       : humanRenderer(out, { spinner });
+    const live = options.inspect
+      ? await serveAgentLive(agent, options.task, options.inspect, out, options.json)
+      : undefined;
+    const timing = collectToolTimings(agent.stream$);
     const started = performance.now();
     const last = await drive(agent, options.task, render, deps.handleSigint ?? true, signal);
     const { session, config } = agent;
-    if (options.journal !== undefined) await writeJournalFile(options.journal, session.journal);
+    timing.stop();
+    if (options.journal !== undefined) {
+      await writeJournalFile(options.journal, session.journal);
+      await writeTimingFile(options.journal, timing.timings);
+    }
     const summary: RunSummary = {
       ...outcomeOf(last),
       turns: session.turnCount,
@@ -140,6 +152,7 @@ export function createRunCommand(deps: RunDeps = {}) {
       out.write(`${summaryLine(summary)}\n`);
       if (options.journal) out.write(`journal: ${options.journal} (${session.journal.length} entries)\n`);
     }
+    await live?.keepServing(signal);
     return summary.outcome === 'answer' ? 0 : 1;
   };
 }
