@@ -14,7 +14,7 @@ export { modelCheckAgentMachine } from './model-check/model-check.js';
 export type { MachineViolation, ModelCheckOptions, ModelCheckReport } from './model-check/model-check-types.js';
 export type { RunScriptOptions, ScriptRun } from './run-script.js';
 export { runScript } from './run-script.js';
-export type { AnswerTurn, FailingTurn, Script, ScriptCall, ScriptTurn, ToolsTurn } from './script.js';
+export type { AnswerTurn, FailingTurn, Script, ScriptCall, ScriptTurn, StallingTurn, ToolsTurn } from './script.js';
 export { formatScript, scriptCallId, scriptedTurns } from './script.js';
 export type { ScriptArbitraryOptions, ToolArbitrary } from './script-arbitraries.js';
 export {

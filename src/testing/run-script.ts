@@ -2,6 +2,7 @@ import { ScriptedClient, type ScriptedTurn } from '../adapters/scripted-client.j
 import { Agent } from '../agent/agent.js';
 import { Config, type ConfigOptions } from '../config/config.js';
 import { type AgentEvent, isTerminal } from '../core/agent-event.js';
+import { EventBus, type Subscriber, type SubscriberErrorHandler } from '../events/event-bus.js';
 import type { JournalEntry } from '../session/journal-entry.js';
 import { Session } from '../session/session.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -18,6 +19,10 @@ export interface RunScriptOptions {
   readonly input?: string;
   /** Call `agent.abort()` once this many events were received (counting `agent_start`). */
   readonly abortAfterEvents?: number;
+  /** Subscribers to add to `agent.events` before the run, after the one that records `subscriberEvents`. */
+  readonly subscribers?: readonly Subscriber[];
+  /** Receives subscriber failures (by default they are logged to `console.error`). */
+  readonly onSubscriberError?: SubscriberErrorHandler;
 }
 
 /** What a scripted run produced. */
@@ -54,12 +59,14 @@ export async function runScript(
   for (const tool of options.tools ?? []) registry.register(tool);
   const client = new ScriptedClient(isScript(turns) ? scriptedTurns(turns) : turns);
   const session = new Session(config, { client, registry });
-  const agent = new Agent(config, { session });
+  const events$ = new EventBus(options.onSubscriberError ? { onSubscriberError: options.onSubscriberError } : {});
+  const agent = new Agent(config, { session, events: events$ });
   const events: AgentEvent[] = [];
   const subscriberEvents: AgentEvent[] = [];
   agent.events.subscribe((event) => {
     subscriberEvents.push(event);
   });
+  for (const subscriber of options.subscribers ?? []) agent.events.subscribe(subscriber);
   let thrown: unknown;
   try {
     for await (const event of agent.run(options.input ?? 'go')) {

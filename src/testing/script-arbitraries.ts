@@ -31,6 +31,11 @@ export interface ScriptArbitraryOptions {
   readonly invalidCalls?: boolean;
   /** Also generate turns whose stream reports an error or throws. Default true. */
   readonly failingTurns?: boolean;
+  /**
+   * Also generate turns that never finish (`stall`). Off by default: turn it on only when every
+   * run has a wall-clock budget or an abort, or a run waits forever.
+   */
+  readonly stallingTurns?: boolean;
 }
 
 /** Short text pieces, including non-ASCII and empty ones. */
@@ -92,6 +97,9 @@ export function turnArbitrary(options: ScriptArbitraryOptions): fc.Arbitrary<Scr
     { arbitrary: toolsArbitrary(options), weight: 6 },
   ];
   if (options.failingTurns !== false) turns.push({ arbitrary: failingArbitrary(), weight: 1 });
+  if (options.stallingTurns === true) {
+    turns.push({ arbitrary: fc.record({ kind: fc.constant('stall' as const), text: textArbitrary() }), weight: 1 });
+  }
   return fc.oneof(...turns);
 }
 

@@ -33,8 +33,17 @@ export interface FailingTurn {
   readonly message: string;
 }
 
+/**
+ * A model turn that streams its text and then never finishes: only an abort or the wall-clock
+ * budget ends the run. Use it only with one of those, or the run waits forever.
+ */
+export interface StallingTurn {
+  readonly kind: 'stall';
+  readonly text: readonly string[];
+}
+
 /** One scripted model turn, as plain data: printable, comparable and shrinkable. */
-export type ScriptTurn = AnswerTurn | ToolsTurn | FailingTurn;
+export type ScriptTurn = AnswerTurn | ToolsTurn | FailingTurn | StallingTurn;
 
 /** A model's behaviour over a run: one entry per request. */
 export type Script = readonly ScriptTurn[];
@@ -46,6 +55,11 @@ export function scriptCallId(turn: number, index: number): string {
 
 function deltas(text: readonly string[]): StreamEvent[] {
   return text.map((piece) => StreamEvent.textDelta(piece));
+}
+
+async function* stalling(text: readonly string[]): AsyncGenerator<StreamEvent> {
+  yield* deltas(text);
+  await new Promise<never>(() => {});
 }
 
 async function* throwing(text: readonly string[], message: string): AsyncGenerator<StreamEvent> {
@@ -72,6 +86,8 @@ function toEvents(turn: ScriptTurn, index: number): ScriptedTurn {
       return [...deltas(turn.text), StreamEvent.error(turn.message)];
     case 'throw':
       return () => throwing(turn.text, turn.message);
+    case 'stall':
+      return () => stalling(turn.text);
   }
 }
 
@@ -88,6 +104,7 @@ function formatTurn(turn: ScriptTurn, index: number): string {
   const text = turn.text.length === 0 ? '' : ` text ${JSON.stringify(turn.text.join(''))}`;
   const head = `  ${index + 1}. ${turn.kind}${text}`;
   if (turn.kind === 'answer') return `${head} ${usageText(turn.usage)}`;
+  if (turn.kind === 'stall') return `${head} (then never finishes)`;
   if (turn.kind !== 'tools') return `${head} message ${JSON.stringify(turn.message)}`;
   const calls = turn.calls.map(
     (call, i) => `\n       ${scriptCallId(index, i)} ${call.name}(${JSON.stringify(call.arguments)})`,
