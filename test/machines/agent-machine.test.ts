@@ -51,7 +51,7 @@ function step(snapshot: Snapshot, ...events: AgentMachineEvent[]) {
 
 describe('agentMachine (pure transitions)', () => {
   it('starts without input, on a default budget of 10 turns', () => {
-    const [snapshot] = initialTransition(agentMachine);
+    const [snapshot] = initialTransition(agentMachine, undefined);
     expect(snapshot.value).toBe('awaitingModel');
     expect(snapshot.context.budget.maxTurns).toBe(10);
   });
