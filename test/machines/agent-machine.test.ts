@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { initialTransition, transition } from 'xstate';
 import {
   type AgentMachineEvent,
+  type AgentMachineInput,
   agentMachine,
   Budget,
   type BudgetOptions,
@@ -51,7 +52,7 @@ function step(snapshot: Snapshot, ...events: AgentMachineEvent[]) {
 
 describe('agentMachine (pure transitions)', () => {
   it('starts without input, on a default budget of 10 turns', () => {
-    const [snapshot] = initialTransition(agentMachine, undefined);
+    const [snapshot] = initialTransition(agentMachine, undefined as unknown as AgentMachineInput);
     expect(snapshot.value).toBe('awaitingModel');
     expect(snapshot.context.budget.maxTurns).toBe(10);
   });
