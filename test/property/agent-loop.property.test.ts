@@ -12,10 +12,13 @@ import {
   scriptArbitrary,
 } from '../../src/testing/index.js';
 import { tempWorkspace } from '../support/workspace.js';
+import { budgetDisagreements } from './budget-oracle.js';
 import { CHAOS_TOOL_ARBITRARIES, chaosTools, OUTPUT_MARK } from './chaos-tools.js';
 
 const numRuns = byDepth({ default: 150, deep: 2000 });
 const TOOL_TIMEOUT_MS = 25;
+/** Small, so that the `flood` tool's output is cut. */
+const MAX_OUTPUT = 120;
 
 function describeCase(script: Script, budget: BudgetOptions, abortAfter: number | undefined): string {
   return `${formatScript(script)}\nbudget: ${JSON.stringify(budget)}\nabort after event: ${abortAfter ?? 'never'}`;
@@ -32,6 +35,10 @@ function checkAgainstScript(run: ScriptRun, script: Script, budget: BudgetOption
   const recorded = run.journal.flatMap((entry) => (entry.type === 'usage' ? [entry.usage] : []));
   expect(recorded).toEqual(scriptUsages(script, recorded.length));
   expect(run.subscriberEvents).toEqual(run.events);
+  expect(budgetDisagreements(run, budget)).toEqual([]);
+  for (const message of run.session.messages) {
+    if (message.role === 'tool') expect(message.content.length).toBeLessThanOrEqual(MAX_OUTPUT + 40);
+  }
   expect(run.client.calls).toBeLessThanOrEqual(budget.maxTurns ?? Number.POSITIVE_INFINITY);
   for (const message of run.session.messages) {
     if (message.role !== 'tool') expect(message.content).not.toContain(OUTPUT_MARK);
@@ -55,7 +62,7 @@ describe('the agent loop on random scripted models and misbehaving tools', () =>
           async (script, budget, abortAfter) => {
             const run = await runScript(script, {
               tools: chaosTools(),
-              config: { cwd, budget, toolTimeoutMs: TOOL_TIMEOUT_MS },
+              config: { cwd, budget, toolTimeoutMs: TOOL_TIMEOUT_MS, maxToolOutputChars: MAX_OUTPUT },
               ...(abortAfter === undefined ? {} : { abortAfterEvents: abortAfter }),
             });
             const context = describeCase(script, budget, abortAfter);

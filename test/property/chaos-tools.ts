@@ -19,7 +19,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Tools that succeed, fail, throw, hang (ignoring their signal) or are slow. */
+const floodSchema = z.object({ n: z.number().int().min(0).max(1000) });
+
+/** Tools that succeed, fail, throw, hang (ignoring their signal), are slow, or flood their output. */
 export function chaosTools(): ToolLike[] {
   return [
     defineTool({
@@ -62,6 +64,13 @@ export function chaosTools(): ToolLike[] {
         return `${OUTPUT_MARK}slept ${params.ms}>>`;
       },
     }),
+    defineTool({
+      name: 'flood',
+      description: 'Returns n characters.',
+      kind: ToolKind.READ,
+      schema: floodSchema,
+      execute: ({ params }) => `${OUTPUT_MARK}${'x'.repeat(params.n)}>>`,
+    }),
   ];
 }
 
@@ -74,4 +83,5 @@ export const CHAOS_TOOL_ARBITRARIES: readonly ToolArbitrary[] = [
   { name: 'crash', arguments: text },
   { name: 'hang', arguments: text },
   { name: 'slow', arguments: fc.record({ ms: fc.integer({ min: 0, max: 15 }) }) as fc.Arbitrary<JsonValue> },
+  { name: 'flood', arguments: fc.record({ n: fc.integer({ min: 0, max: 400 }) }) as fc.Arbitrary<JsonValue> },
 ];

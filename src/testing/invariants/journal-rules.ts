@@ -123,11 +123,17 @@ export function stopReasons(run: JournalRun): LoopViolation[] {
   });
 }
 
-/** At most one usage report per model request, after its `turn_start`. */
+/**
+ * At most one usage report per model request, after its `turn_start`; an assistant message is
+ * recorded only with its turn's usage, right after it (a failed stream leaves no half-written turn).
+ */
 export function usagePerTurn(run: JournalRun): LoopViolation[] {
   const problems: LoopViolation[] = [];
   let reported = true;
   run.entries.forEach((entry, i) => {
+    if (entry.type === 'assistant_message' && run.entries[i - 1]?.type !== 'usage') {
+      problems.push(violation('usage', `${entryName(run, i)} is not recorded right after its turn's usage`));
+    }
     if (entry.type === 'turn_start') reported = false;
     if (entry.type !== 'usage') return;
     if (reported) problems.push(violation('usage', `${entryName(run, i)} is not the first usage after a turn_start`));
