@@ -9,6 +9,9 @@ export interface PageAsset {
 const FILES: Readonly<Record<string, string>> = {
   '/': 'index.html',
   '/inspector.js': 'inspector.js',
+  '/diagram.js': 'diagram.js',
+  '/timeline.js': 'timeline.js',
+  '/dom.js': 'dom.js',
   '/inspector.css': 'inspector.css',
 };
 

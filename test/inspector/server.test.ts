@@ -33,7 +33,7 @@ describe('startInspector', () => {
     const html = await page.text();
     expect(html).toContain('<script type="module" src="/inspector.js"></script>');
     expect(html).not.toMatch(/https?:\/\//);
-    for (const asset of ['inspector.js', 'inspector.css']) {
+    for (const asset of ['inspector.js', 'diagram.js', 'timeline.js', 'dom.js', 'inspector.css']) {
       const response = await fetch(new URL(asset, url));
       expect(response.status).toBe(200);
       expect(await response.text()).not.toMatch(/(src|href)=["']https?:/);

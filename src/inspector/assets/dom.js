@@ -1,0 +1,60 @@
+// @ts-check
+// Shared by the inspector page's modules: data shapes and small DOM helpers.
+
+/** @typedef {{ id: string, final: boolean, invokes: string[], spawns: string[] }} GraphState */
+/** @typedef {{ from: string, to: string, event: string, guard?: string }} GraphEdge */
+/** @typedef {{ id: string, initial: string, states: GraphState[], edges: GraphEdge[] }} Graph */
+/** @typedef {{ promptTokens: number, completionTokens: number, totalTokens: number }} Usage */
+/** @typedef {{ callId: string, name: string, arguments: string, status: string, result?: string, durationMs?: number }} ToolCall */
+/**
+ * @typedef {{ id: string, index: number, kind: string, state: string | null, from?: string, event?: string,
+ *   title: string, text?: string, tool?: ToolCall, turn: number, usage: Usage, cost: number }} Step
+ */
+/** @typedef {{ title: string, live: boolean, graph: Graph, steps: Step[] }} Snapshot */
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+/**
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+export function byId(id) {
+  const element = document.getElementById(id);
+  if (element === null) throw new Error(`missing #${id}`);
+  return element;
+}
+
+/**
+ * @param {string} tag
+ * @param {string} [className]
+ * @param {string} [text]
+ * @returns {HTMLElement}
+ */
+export function html(tag, className, text) {
+  const element = document.createElement(tag);
+  if (className) element.className = className;
+  if (text !== undefined) element.textContent = text;
+  return element;
+}
+
+/**
+ * @param {string} tag
+ * @param {Record<string, string | number>} attributes
+ * @returns {SVGElement}
+ */
+export function svg(tag, attributes) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
+  return element;
+}
+
+/** @param {Usage} usage @param {number} cost */
+export function usageText(usage, cost) {
+  return `${usage.totalTokens} tokens (${usage.promptTokens} in / ${usage.completionTokens} out) · $${cost.toFixed(6)}`;
+}
+
+/** @param {string} event */
+export function eventLabel(event) {
+  const match = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event);
+  return match ? `${match[1]}(${match[2]})` : event;
+}

@@ -1,0 +1,74 @@
+// @ts-check
+// The timeline: one list item per step, and the detail panel of the selected step.
+// Untrusted content (model text, arguments, results) is only ever set with textContent.
+
+import { byId, html, usageText } from './dom.js';
+
+/** @typedef {import('./dom.js').Graph} Graph */
+/** @typedef {import('./dom.js').Step} Step */
+
+/** @param {Step} step */
+function stepMeta(step) {
+  if (step.kind === 'tool_call' && step.tool) {
+    const duration = step.tool.durationMs === undefined ? '' : ` · ${step.tool.durationMs.toFixed(1)} ms`;
+    return `${step.tool.callId}${duration}`;
+  }
+  if (step.kind === 'turn') return `$${step.cost.toFixed(6)} so far`;
+  return step.state ?? '';
+}
+
+/**
+ * @param {string} label
+ * @param {string} text
+ * @param {string} className
+ * @returns {HTMLElement[]}
+ */
+function block(label, text, className) {
+  return [html('div', 'label', label), html('pre', className, text)];
+}
+
+/**
+ * @param {Step} step
+ * @param {(index: number) => void} onSelect
+ */
+export function renderStep(step, onSelect) {
+  const item = html('li', `step ${step.kind}`);
+  item.dataset.stepId = step.id;
+  item.dataset.kind = step.kind;
+  item.dataset.index = String(step.index);
+  const head = html('div', 'head');
+  head.append(html('span', 'idx', String(step.index + 1)), html('span', 'title', step.title));
+  if (step.tool) {
+    const status = html('span', `status ${step.tool.status}`, step.tool.status);
+    status.classList.add('tool-status');
+    head.append(status);
+  }
+  head.append(html('span', 'meta', stepMeta(step)));
+  item.append(head);
+  if (step.text) item.append(html('pre', 'text', step.text));
+  if (step.tool) {
+    item.append(...block('arguments', step.tool.arguments, 'tool-args'));
+    if (step.tool.result !== undefined) item.append(...block('result', step.tool.result, 'tool-result'));
+  }
+  item.addEventListener('click', () => onSelect(step.index));
+  return item;
+}
+
+/** @param {Step | undefined} step */
+export function showDetail(step) {
+  const detail = byId('detail');
+  detail.replaceChildren();
+  if (!step) return;
+  detail.append(html('div', 'detail-title', `${step.index + 1}. ${step.title}`));
+  detail.append(html('div', 'usage', `turn ${step.turn} · ${usageText(step.usage, step.cost)} so far`));
+  if (step.tool) {
+    const duration =
+      step.tool.durationMs === undefined ? 'duration not recorded' : `ran ${step.tool.durationMs.toFixed(1)} ms`;
+    detail.append(
+      html('div', 'duration', `${step.tool.name} (${step.tool.callId}) · ${step.tool.status} · ${duration}`),
+    );
+    detail.append(...block('arguments', step.tool.arguments, 'tool-args'));
+    if (step.tool.result !== undefined) detail.append(...block('result', step.tool.result, 'tool-result'));
+  }
+  if (step.text) detail.append(html('pre', 'text', step.text));
+}
