@@ -136,9 +136,11 @@ function noiseEvents(context: AgentContext, state: string): LabelledEvent[] {
 
 const zero: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
-/** The events to try in a state: what can happen there, plus stale noise. Final states get none. */
+/** The events to try in a state: what can happen there, plus stale noise (all a final state gets). */
 export function alphabetFor(options: AlphabetOptions, state: string, context: AgentContext): LabelledEvent[] {
-  if (state === 'done' || state === 'error') return [];
+  if (state === 'done' || state === 'error') {
+    return aborts(context).map((abort) => ({ ...abort, label: `late ${abort.label}`, role: 'noise' }));
+  }
   const own = state === 'awaitingModel' ? modelEvents(options, context) : toolEvents(options, context);
   return [...own, ...aborts(context), ...noiseEvents(context, state)];
 }

@@ -61,6 +61,9 @@ export function buildStateGraph(
     getInitialSnapshot: (scope, input) => machine.getInitialSnapshot(scope, input),
     getPersistedSnapshot: (snapshot) => snapshot,
     transition: (snapshot, event) => {
+      // Like the interpreter, which drops events sent to an actor that reached a final state
+      // (the pure `getMicrosteps` would still take the root-level ABORT transition).
+      if (snapshot.status !== 'active') return snapshot;
       const microsteps = getMicrosteps(machine, snapshot, event);
       const key = edgeKey(snapshot, event);
       traces.set(key, traceOf(microsteps, event, labels.get(key)?.role));
