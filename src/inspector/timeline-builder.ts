@@ -41,6 +41,8 @@ export class TimelineBuilder {
   private pendingCalls: readonly ToolCall[] = [];
   private readonly toolStepOf = new Map<string, string>();
   private readonly startedAt = new Map<string, number>();
+  /** Results recorded before their call's step exists (a resumed run's journal). */
+  private readonly earlyResults = new Map<string, string>();
 
   constructor(options: TimelineBuilderOptions = {}) {
     this.budget = options.budget ?? new Budget();
@@ -74,7 +76,11 @@ export class TimelineBuilder {
       case 'transition':
         return this.addTransition(entry.from, entry.to, entry.event);
       case 'tool_result':
-        return this.settleTool(entry.callId, entry.content.startsWith(ERROR_PREFIX) ? 'error' : 'ok', entry.content);
+        if (this.pendingCalls.some((call) => call.callId === entry.callId)) {
+          this.earlyResults.set(entry.callId, entry.content);
+          return [];
+        }
+        return this.settleTool(entry.callId, entry.content);
       case 'agent_end':
         return this.addText('answer', 'final answer', entry.response);
       case 'agent_error':
@@ -138,12 +144,16 @@ export class TimelineBuilder {
       const id = `tool-${this.turn}-${call.callId}`;
       this.toolStepOf.set(call.callId, id);
       changed.push(...this.push({ kind: 'tool_call', title: call.name, tool }, id));
+      const early = this.earlyResults.get(call.callId);
+      this.earlyResults.delete(call.callId);
+      if (early !== undefined) changed.push(...this.settleTool(call.callId, early));
     }
     this.pendingCalls = [];
     return changed;
   }
 
-  private settleTool(callId: string, status: 'ok' | 'error', content: string): TimelineStep[] {
+  private settleTool(callId: string, content: string): TimelineStep[] {
+    const status = content.startsWith(ERROR_PREFIX) ? 'error' : 'ok';
     const known = this.byId.get(this.toolStepOf.get(callId) ?? '')?.tool;
     const durationMs = known?.durationMs ?? this.timings.get(callId)?.shift();
     return this.updateTool(callId, {

@@ -56,6 +56,28 @@ describe('TimelineBuilder over a saved journal', () => {
     expect(steps.find((s) => s.kind === 'budget_warning')?.title).toBe('budget warning: turns 60% used');
   });
 
+  it("keeps a result recorded before its call's step exists (a resumed run)", () => {
+    const builder = new TimelineBuilder();
+    const calls = [
+      { callId: 'c1', name: 'step', arguments: { n: 1 } },
+      { callId: 'c2', name: 'step', arguments: { n: 2 } },
+    ];
+    const journal: JournalEntry[] = [
+      { type: 'user_message', content: 'do two steps' },
+      { type: 'turn_start' },
+      { type: 'assistant_message', content: '', toolCalls: calls },
+      { type: 'tool_result', callId: 'c1', content: 'did 1' },
+      { type: 'transition', from: 'awaitingModel', to: 'executingTools', event: 'xstate.init' },
+      { type: 'transition', from: 'executingTools', to: 'observing', event: 'TOOL_SETTLED' },
+      { type: 'tool_result', callId: 'c2', content: 'did 2' },
+    ];
+    for (const entry of journal) builder.addEntry(entry);
+    expect(tools(builder.steps).map((s) => [s.tool?.callId, s.tool?.status, s.tool?.result])).toEqual([
+      ['c1', 'ok', 'did 1'],
+      ['c2', 'ok', 'did 2'],
+    ]);
+  });
+
   it('shows errors, resets and harness notes', () => {
     const builder = new TimelineBuilder();
     const journal: JournalEntry[] = [
