@@ -4,8 +4,8 @@ import type { ResultRow } from '../support/report.js';
 import type { BenchSettings } from '../support/settings.js';
 import { summarise } from '../support/stats.js';
 
-/** Longest a single calibration run may take before a contender skips that T (ms of CPU). */
-const MAX_RUN_MS = 15_000;
+/** A T whose single run takes longer than this (ms of CPU) is measured by that one run. */
+const ONE_RUN_MS = 5_000;
 
 function cpuMsOf(fn: () => Promise<number>): Promise<{ ms: number; turns: number }> {
   const before = process.cpuUsage();
@@ -17,13 +17,10 @@ function cpuMsOf(fn: () => Promise<number>): Promise<{ ms: number; turns: number
 
 /** Runs the contender at every T until it has used `ms` of CPU, so the JIT reaches steady state. */
 async function warmUp(contender: Contender, turnCounts: readonly number[], ms: number): Promise<void> {
-  for (const toolTurns of turnCounts) {
+  const small = turnCounts.filter((toolTurns) => toolTurns <= 100);
+  for (const toolTurns of small) {
     let used = 0;
-    while (used < ms / turnCounts.length) {
-      const probe = await cpuMsOf(() => contender.run(toolTurns));
-      if (probe.ms > MAX_RUN_MS) break;
-      used += probe.ms;
-    }
+    while (used < ms / small.length) used += (await cpuMsOf(() => contender.run(toolTurns))).ms;
   }
 }
 
@@ -36,17 +33,16 @@ export async function turnCostCase(contenders: readonly Contender[], settings: B
     for (const toolTurns of settings.turnCounts) {
       const label = `1 turn cost T=${toolTurns}`;
       const probe = await cpuMsOf(() => contender.run(toolTurns));
-      if (probe.ms > MAX_RUN_MS) {
-        console.error(`  ${contender.name}: one run at T=${toolTurns} took ${probe.ms.toFixed(0)} ms CPU; skipping`);
-        continue;
-      }
       const perTurnUs = (probe.ms * 1000) / probe.turns;
+      const oneRun = probe.ms > ONE_RUN_MS;
       const unitsPerSample = Math.max(toolTurns + 1, Math.round((settings.sampleMs * 1000) / perTurnUs));
-      const figures = await cpuMicrosPerUnit(() => contender.run(toolTurns), {
-        warmup: settings.warmup,
-        samples: settings.samples,
-        unitsPerSample,
-      });
+      const figures = oneRun
+        ? [perTurnUs]
+        : await cpuMicrosPerUnit(() => contender.run(toolTurns), {
+            warmup: settings.warmup,
+            samples: settings.samples,
+            unitsPerSample,
+          });
       const summary = summarise(figures);
       smallest ??= summary.median;
       const isHarness = contender.name === 'agent-harness';
@@ -57,10 +53,18 @@ export async function turnCostCase(contenders: readonly Contender[], settings: B
         metric: 'CPU µs/turn',
         summary,
         ...(isHarness ? { target: '≤ 50', met: summary.median <= 50 } : {}),
-        note: toolTurns === settings.turnCounts[0] ? undefined : `${ratio.toFixed(2)}× T=${settings.turnCounts[0]}`,
+        note:
+          [
+            toolTurns === settings.turnCounts[0] ? undefined : `${ratio.toFixed(2)}× T=${settings.turnCounts[0]}`,
+            oneRun ? `one run of ${(probe.ms / 1000).toFixed(1)} s` : undefined,
+          ]
+            .filter((part) => part !== undefined)
+            .join('; ') || undefined,
       });
       console.error(`  ${label} ${contender.name}: ${summary.median.toFixed(2)} µs/turn`);
     }
   }
-  return rows;
+  // Side by side: every contender at T=10, then at T=100, … (the sort is stable).
+  const tOf = (row: ResultRow): number => Number(row.case.slice(row.case.indexOf('T=') + 2));
+  return rows.sort((a, b) => tOf(a) - tOf(b));
 }

@@ -1,0 +1,93 @@
+import {
+  Agent,
+  type AgentInputItem,
+  type Model,
+  type ModelRequest,
+  type ModelResponse,
+  type protocol,
+  run,
+  setTracingDisabled,
+  tool,
+} from '@openai/agents';
+import { z } from 'zod';
+import { type Contender, expectComplete } from '../contender.js';
+import { callIdOf, checkpointOutput, FINAL_ANSWER, PROMPT } from '../workload.js';
+
+const USAGE = { requests: 1, inputTokens: 5, outputTokens: 2, totalTokens: 7 };
+
+function stepOf(request: ModelRequest): number {
+  if (typeof request.input === 'string') return 1;
+  let results = 0;
+  for (const item of request.input as AgentInputItem[]) if (item.type === 'function_call_result') results++;
+  return results + 1;
+}
+
+function outputFor(step: number, toolTurns: number): protocol.OutputModelItem[] {
+  if (step > toolTurns) {
+    return [
+      {
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: FINAL_ANSWER }],
+      },
+    ];
+  }
+  return [
+    {
+      type: 'function_call',
+      callId: callIdOf(step),
+      name: 'checkpoint',
+      arguments: JSON.stringify({ step }),
+      status: 'completed',
+    },
+  ];
+}
+
+/** A zero-latency scripted `Model`: streams the text delta (if any), then `response_done`. */
+class ScriptedModel implements Model {
+  constructor(private readonly toolTurns: number) {}
+
+  async getResponse(request: ModelRequest): Promise<ModelResponse> {
+    return { usage: USAGE, output: outputFor(stepOf(request), this.toolTurns) } as unknown as ModelResponse;
+  }
+
+  async *getStreamedResponse(request: ModelRequest): AsyncIterable<protocol.StreamEvent> {
+    const step = stepOf(request);
+    yield { type: 'response_started' };
+    if (step > this.toolTurns) yield { type: 'output_text_delta', delta: FINAL_ANSWER };
+    yield {
+      type: 'response_done',
+      response: { id: `r${step}`, usage: USAGE, output: outputFor(step, this.toolTurns) },
+    } as protocol.StreamEvent;
+  }
+}
+
+/** The OpenAI Agents SDK: `run(agent, input, { stream: true })` on a scripted `Model`, tracing off. */
+export function openAiAgentsContender(): Contender {
+  setTracingDisabled(true);
+  const checkpoint = tool({
+    name: 'checkpoint',
+    description: 'Record one deterministic progress step.',
+    parameters: z.object({ step: z.number().int().min(1) }),
+    execute: async ({ step }) => checkpointOutput(step),
+  });
+  return {
+    name: '@openai/agents 0.20 (stream)',
+    async run(toolTurns) {
+      const agent = new Agent({
+        name: 'bench',
+        instructions: 'Run the checkpoints.',
+        tools: [checkpoint],
+        model: new ScriptedModel(toolTurns),
+      });
+      const result = await run(agent, PROMPT, { stream: true, maxTurns: toolTurns + 1 });
+      for await (const _event of result) {
+        // Consume every streamed event, as an application would.
+      }
+      await result.completed;
+      const turns = result.rawResponses.length;
+      return expectComplete(this.name, String(result.finalOutput), turns, toolTurns);
+    },
+  };
+}
