@@ -33,10 +33,13 @@ export interface ScriptRun {
   readonly subscriberEvents: readonly AgentEvent[];
   /** The session's journal after the run. */
   readonly journal: readonly JournalEntry[];
+  /** The session the run used (messages, usage, turn count). */
   readonly session: Session;
+  /** The agent that ran. */
   readonly agent: Agent;
   /** The scripted model, with the requests it received. */
   readonly client: ScriptedClient;
+  /** The configuration the run used. */
   readonly config: Config;
   /** What `run()` threw, if anything (it never should); `undefined` otherwise. */
   readonly thrown: unknown;

@@ -5,6 +5,7 @@ import type { TokenUsage } from '../core/usage.js';
 
 /** One tool call in a script. `arguments` may be any JSON (to test invalid input) or raw text. */
 export interface ScriptCall {
+  /** The tool to call (it need not exist). */
   readonly name: string;
   readonly arguments: JsonValue;
 }
@@ -14,14 +15,18 @@ export interface AnswerTurn {
   readonly kind: 'answer';
   /** Text deltas, in order. */
   readonly text: readonly string[];
+  /** Usage reported with `message_complete`. */
   readonly usage: TokenUsage;
 }
 
 /** A model turn that asks for tools. Call ids are `call-<turn>-<index>`, from 1. */
 export interface ToolsTurn {
   readonly kind: 'tools';
+  /** Text deltas streamed before the calls. */
   readonly text: readonly string[];
+  /** The calls, in the model's order. */
   readonly calls: readonly ScriptCall[];
+  /** Usage reported with `message_complete`. */
   readonly usage: TokenUsage;
 }
 
@@ -30,6 +35,7 @@ export interface FailingTurn {
   readonly kind: 'error' | 'throw';
   /** Text streamed before the failure. */
   readonly text: readonly string[];
+  /** The error's message. */
   readonly message: string;
 }
 
@@ -39,6 +45,7 @@ export interface FailingTurn {
  */
 export interface StallingTurn {
   readonly kind: 'stall';
+  /** Text deltas streamed before the stream stalls. */
   readonly text: readonly string[];
 }
 

@@ -6,12 +6,14 @@ import type { ToolResult } from '../../tools/tool-result.js';
 /** The invoke's done event: the model actor finished a turn. */
 export interface ModelDoneEvent {
   readonly type: 'xstate.done.actor.model';
+  /** The completed turn. */
   readonly output: ModelTurn;
 }
 
 /** The invoke's error event: the model stream failed. */
 export interface ModelErrorEvent {
   readonly type: 'xstate.error.actor.model';
+  /** Why the stream failed. */
   readonly error: Error;
 }
 
@@ -20,7 +22,9 @@ export type ExploredEvent = AgentMachineEvent | ModelDoneEvent | ModelErrorEvent
 
 /** An event of the alphabet with a short printable label and whether it must have an effect. */
 export interface LabelledEvent {
+  /** Short name used in violation paths, e.g. `model(SU u0 t0)` or `settle#1(error t0)`. */
   readonly label: string;
+  /** The event itself. */
   readonly event: ExploredEvent;
   /**
    * `matters`: the state must change (dropping it would lose a model turn, a tool result or an

@@ -13,9 +13,13 @@ type Microsteps = ReturnType<typeof getMicrosteps<Machine>>;
 
 /** One explored transition: its event's label and role, its target, and the effects it ran. */
 export interface Edge {
+  /** The event's label. */
   readonly label: string;
+  /** Whether the event must change the state. */
   readonly role: LabelledEvent['role'];
+  /** Key of the target state. */
   readonly to: string;
+  /** The effects the transition ran, in order. */
   readonly trace: readonly TraceStep[];
 }
 

@@ -2,7 +2,9 @@ import type { AgentContext } from '../../machines/agent-machine-types.js';
 
 /** A reachable machine state as the explorer sees it: its name and its context. */
 export interface ExploredState {
+  /** The state's name. */
   readonly value: string;
+  /** The machine's context in it. */
   readonly context: AgentContext;
 }
 

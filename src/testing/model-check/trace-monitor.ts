@@ -36,12 +36,15 @@ export interface TraceStep {
    * {@link ABORT_ACCEPTED} at the start of a trace whose event was an abort that took effect.
    */
   readonly action: string;
+  /** The action's parameters. */
   readonly params: unknown;
+  /** The machine's context as the action saw it. */
   readonly context: AgentContext;
 }
 
 /** Limits the monitor checks against. */
 export interface MonitorLimits {
+  /** The turn limit of the explored budget. */
   readonly maxTurns: number | undefined;
 }
 
