@@ -9,8 +9,9 @@ export interface ChatCompletionOptions {
 }
 
 /**
- * Anything that can stream a model turn. `messages` is a live read-only view of the context:
- * copy it if you keep it past the call. `tools` is absent or empty when tools are withheld.
+ * Anything that can stream a model turn. `messages` is the context as sent (the agent passes
+ * a snapshot, so keeping it is safe; the messages themselves are frozen). `tools` is absent or
+ * empty when tools are withheld.
  */
 export interface ModelClient {
   chatCompletion(

@@ -17,6 +17,15 @@ import {
   type RunHandle,
 } from './provide-machine.js';
 
+/** A run in progress, with the queue its event stream reads from. */
+type ActiveRun = RunHandle & { readonly queue: AsyncQueue<AgentEvent>; closing: Promise<void> | undefined };
+
+/** A generator that fails on its first `next()`. */
+// biome-ignore lint/correctness/useYield: it only throws
+async function* failing(error: unknown): AsyncGenerator<AgentEvent, void, undefined> {
+  throw error;
+}
+
 const INTERRUPTED = 'the run was interrupted before this call finished, and it was not resumed';
 
 /** A clock for the machine's delayed events (XState's `SimulatedClock` fits). */
@@ -118,15 +127,28 @@ export class Agent {
     return this.drive(undefined, options);
   }
 
-  private async *drive(input: string | undefined, options: RunOptions): AsyncGenerator<AgentEvent, void, undefined> {
-    const run = this.begin(input, options);
+  /**
+   * Starts the run at once (so `abort()` works before the first event is read) and returns the
+   * stream of its events. Misuse errors surface on the first `next()`.
+   */
+  private drive(input: string | undefined, options: RunOptions): AsyncGenerator<AgentEvent, void, undefined> {
+    let run: ActiveRun;
+    try {
+      run = this.begin(input, options);
+    } catch (error) {
+      return failing(error);
+    }
+    return this.events$(run);
+  }
+
+  private async *events$(run: ActiveRun): AsyncGenerator<AgentEvent, void, undefined> {
     try {
       for await (const event of run.queue) {
         yield event;
         if (isTerminal(event)) break;
       }
     } finally {
-      await this.end(run);
+      await this.close(run, 'the caller stopped reading the run');
     }
   }
 
@@ -135,12 +157,15 @@ export class Agent {
     this.active?.actor.send({ type: 'ABORT', reason: 'aborted', message: reason });
   }
 
-  private begin(input: string | undefined, options: RunOptions): RunHandle & { queue: AsyncQueue<AgentEvent> } {
+  private begin(input: string | undefined, options: RunOptions): ActiveRun {
     if (this.active !== undefined)
       throw new HarnessError('already_running', 'this agent is already running; await the current run first');
     if (this.session.client === undefined) throw new HarnessError('no_client', 'the session has no model client');
     const queue = new AsyncQueue<AgentEvent>();
-    const unsubscribe = this.events.subscribe((event) => queue.push(event));
+    const unsubscribe = this.events.subscribe((event) => {
+      queue.push(event);
+      if (isTerminal(event)) void this.close(run); // also when nobody reads the events
+    });
     if (input !== undefined) {
       this.closeUnansweredCalls();
       this.session.addUserMessage(input);
@@ -152,9 +177,10 @@ export class Agent {
       ...(this.clock ? { clock: this.clock } : {}),
     });
     bindAgentRun(actor, this.deps);
-    const run: RunHandle & { queue: AsyncQueue<AgentEvent> } = {
+    const run: ActiveRun = {
       actor,
       queue,
+      closing: undefined,
       controller: new AbortController(),
       startedAt: this.now(),
       state: undefined,
@@ -198,16 +224,20 @@ export class Agent {
     return { calls, concurrencySafe: calls.map((call) => this.session.registry.isConcurrencySafe(call.name)) };
   }
 
-  private async end(run: RunHandle & { queue: AsyncQueue<AgentEvent> }): Promise<void> {
-    if (!run.finished) {
-      this.abort('the caller stopped reading the run');
-      await run.settled; // tools answer an abort at once, so this is prompt
-    }
-    await this.events.idle();
-    run.actor.stop();
-    run.release();
-    run.queue.close();
-    this.active = undefined;
+  /** Ends a run once: aborts it if it is still going, lets subscribers catch up, releases it. */
+  private close(run: ActiveRun, abortReason = 'the run was closed'): Promise<void> {
+    run.closing ??= (async () => {
+      if (!run.finished) {
+        this.abort(abortReason);
+        await run.settled; // tools answer an abort at once, so this is prompt
+      }
+      await this.events.idle();
+      run.actor.stop();
+      run.release();
+      run.queue.close();
+      if (this.active === run) this.active = undefined;
+    })();
+    return run.closing;
   }
 
   /** A bug inside the loop (an action threw): report it as the run's end instead of hanging. */

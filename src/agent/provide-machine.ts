@@ -77,7 +77,10 @@ function modelActor() {
     const client = session.client;
     if (client === undefined) throw new HarnessError('no_client', 'the session has no model client');
     const tools = input.toolsWithheld ? undefined : session.registry.definitions();
-    const turn = await readModelStream(client.chatCompletion(session.messages, tools, { signal }), (delta) => {
+    // A shallow copy (messages are frozen): a client may keep what it was sent. It costs one
+    // pointer per message, far below the machine's own per-turn work even at 1,000 turns.
+    const messages = session.messages.slice();
+    const turn = await readModelStream(client.chatCompletion(messages, tools, { signal }), (delta) => {
       throwIfAborted(signal);
       return bus.emit(AgentEvent.textDelta(delta));
     });

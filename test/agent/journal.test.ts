@@ -66,3 +66,42 @@ describe('Agent journal', () => {
     await collect(first);
   });
 });
+
+describe('Agent run lifecycle', () => {
+  it('starts at run(): abort() before the first event is read ends the run as aborted', async () => {
+    const client = new ScriptedClient([toolTurn('c1', 'checkpoint', { step: 1 }), textTurn('complete')]);
+    const { agent } = makeAgent(client, [() => new CheckpointTool()], { cwd: tempWorkspace() });
+    const run = agent.run('go');
+    agent.abort('changed my mind');
+    const events = await collect(run);
+    expect(events.at(-1)).toEqual({ type: 'agent_error', data: { reason: 'aborted', message: 'changed my mind' } });
+  });
+
+  it('finishes and frees the agent even when nobody reads the events', async () => {
+    const client = new ScriptedClient([textTurn('one'), textTurn('two')]);
+    const { agent } = makeAgent(client, [], { cwd: tempWorkspace() });
+    const done = new Promise<void>((resolve) => {
+      agent.events.subscribe((event) => {
+        if (event.type === 'agent_end') resolve();
+      });
+    });
+    void agent.run('unread');
+    await done;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const events = await collect(agent.run('read'));
+    expect(events.at(-1)).toMatchObject({ type: 'agent_end', data: { response: 'two' } });
+  });
+
+  it('hands each request its own snapshot of the messages', async () => {
+    const kept: (readonly unknown[])[] = [];
+    const client = {
+      async *chatCompletion(messages: readonly unknown[]) {
+        kept.push(messages);
+        yield* kept.length === 1 ? toolTurn('c1', 'checkpoint', { step: 1 }) : textTurn('done');
+      },
+    };
+    const { agent } = makeAgent(client, [() => new CheckpointTool()], { cwd: tempWorkspace() });
+    await collect(agent.run('go'));
+    expect(kept.map((messages) => messages.length)).toEqual([1, 3]);
+  });
+});
