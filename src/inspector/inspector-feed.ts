@@ -80,15 +80,23 @@ export class InspectorFeed {
     };
     sync();
     // Entries appended right after a record (a turn_start on entering awaitingModel) have no
-    // record of their own until the model answers; a deferred sync shows them at once.
+    // record of their own until the model answers; a deferred sync shows them at once. Streamed
+    // text waits for that deferred flush too, so a burst of deltas is one update, not hundreds.
     let deferred: ReturnType<typeof setImmediate> | undefined;
+    let pending: TimelineStep[] = [];
+    const flush = (): void => {
+      const steps = pending;
+      pending = [];
+      feed.notify(steps);
+    };
     const subscription = agent.stream$.subscribe((record: StreamRecord) => {
-      const changed = sync();
-      if (record.entry.type !== 'transition') changed.push(...feed.builder.addEvent(record.entry, record.at));
-      feed.notify(changed);
+      pending.push(...sync());
+      if (record.entry.type !== 'transition') pending.push(...feed.builder.addEvent(record.entry, record.at));
+      if (record.entry.type !== 'text_delta') flush();
       deferred ??= setImmediate(() => {
         deferred = undefined;
-        feed.notify(sync());
+        pending.push(...sync());
+        flush();
       });
     });
     const detach = (): void => {

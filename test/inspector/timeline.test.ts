@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Budget, type JournalEntry, ScriptedClient } from '../../src/index.js';
+import { Budget, type JournalEntry, ScriptedClient, StreamEvent } from '../../src/index.js';
 import { InspectorFeed } from '../../src/inspector/inspector-feed.js';
 import { TimelineBuilder } from '../../src/inspector/timeline-builder.js';
 import type { TimelineStep } from '../../src/inspector/timeline-step.js';
@@ -123,6 +123,24 @@ describe('InspectorFeed.ofAgent (live)', () => {
     expect(feed.snapshot().steps).toEqual(saved.snapshot().steps);
     expect(feed.snapshot().live).toBe(true);
     expect(durations.length).toBeGreaterThanOrEqual(RECORDED_CALLS.length);
+  });
+
+  it('sends a burst of streamed text as one update', async () => {
+    const words = Array.from({ length: 50 }, (_, i) => `w${i} `);
+    const deltas = words.map((word) => StreamEvent.textDelta(word));
+    const { agent } = makeAgent(new ScriptedClient([[...deltas, StreamEvent.messageComplete()]]), [], {
+      cwd: process.cwd(),
+    });
+    const { feed, detach } = InspectorFeed.ofAgent(agent);
+    const updates: string[] = [];
+    feed.subscribe((steps) => {
+      for (const step of steps) if (step.kind === 'turn' && step.text !== undefined) updates.push(step.text);
+    });
+    await collect(agent.run('go'));
+    detach();
+    expect(updates.length).toBeLessThan(deltas.length);
+    expect(updates.at(-1)).toBe(words.join(''));
+    expect(feed.snapshot().steps.at(-1)).toMatchObject({ kind: 'answer', text: updates.at(-1) });
   });
 
   it('tells listeners of each change as it happens: running tools, streamed text, then the result', async () => {
