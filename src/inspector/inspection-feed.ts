@@ -37,17 +37,27 @@ function parseDefinition(definition: unknown): MachineGraph | undefined {
  * state changes and child actors.
  */
 export class InspectionFeed {
-  title = 'waiting for an XState app';
-  graph: MachineGraph = NO_MACHINE;
+  private currentTitle = 'waiting for an XState app';
+  private currentGraph: MachineGraph = NO_MACHINE;
   private steps: TimelineStep[] = [];
   private root: string | undefined;
   private state: string | null = null;
   private readonly listeners = new Set<StepListener>();
   private readonly snapshotListeners = new Set<(snapshot: InspectorSnapshot) => void>();
 
+  /** The followed actor's name (its machine id). */
+  get title(): string {
+    return this.currentTitle;
+  }
+
+  /** The followed actor's machine, read from the definition it sent (empty before one connects). */
+  get graph(): MachineGraph {
+    return this.currentGraph;
+  }
+
   /** The graph and every step so far. */
   snapshot(): InspectorSnapshot {
-    return { title: this.title, live: true, graph: this.graph, steps: this.steps.slice() };
+    return { title: this.currentTitle, live: true, graph: this.currentGraph, steps: this.steps.slice() };
   }
 
   /** Calls `listener` with each new step; returns the function that stops it. */
@@ -75,13 +85,13 @@ export class InspectionFeed {
     const name = typeof message.name === 'string' ? message.name : sessionId;
     if (message.parentId === undefined || message.parentId === null) {
       this.root = sessionId;
-      this.graph = parseDefinition(message.definition) ?? { ...NO_MACHINE, id: name };
-      this.title = name;
+      this.currentGraph = parseDefinition(message.definition) ?? { ...NO_MACHINE, id: name };
+      this.currentTitle = name;
       this.steps = [];
       // The machine's initial state: the snapshot in this message may be read later than the
       // actor's creation (the inspector serialises lazily), so it can be ahead of the events.
       const value = isObject(message.snapshot) ? message.snapshot.value : undefined;
-      this.state = this.graph.initial || stateName(value);
+      this.state = this.currentGraph.initial || stateName(value);
       this.push({ kind: 'actor', title: `actor started: ${name}` }, false);
       const snapshot = this.snapshot();
       for (const listener of this.snapshotListeners) listener(snapshot);

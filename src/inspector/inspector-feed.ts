@@ -38,7 +38,9 @@ export interface InspectorFeedOptions {
  * (live), with listeners told of every change.
  */
 export class InspectorFeed {
+  /** Shown as the page title. */
   readonly title: string;
+  /** The machine drawn on the page. */
   readonly graph: MachineGraph;
   private readonly live: boolean;
   private readonly builder: TimelineBuilder;
