@@ -60,8 +60,9 @@ export function transitionsChain(run: JournalRun): LoopViolation[] {
   const problems: LoopViolation[] = [];
   let at = 'awaitingModel';
   run.entries.forEach((entry, i) => {
-    if (entry.type === 'user_message' && entry.author === undefined) at = 'awaitingModel';
     if (entry.type !== 'transition') return;
+    // A resumed run's machine starts afresh: its first recorded move is made on `xstate.init`.
+    if (entry.event === 'xstate.init') at = 'awaitingModel';
     if (entry.from !== at)
       problems.push(
         violation('transitions', `${entryName(run, i)} leaves '${entry.from}' but the machine was in '${at}'`),

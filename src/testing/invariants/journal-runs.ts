@@ -14,16 +14,39 @@ export function isEndEntry(entry: JournalEntry): boolean {
   return entry.type === 'agent_end' || entry.type === 'agent_error';
 }
 
-/** Splits a journal after each end entry. A trailing slice without an end is an unfinished run. */
+/**
+ * True for an entry that starts a new run of the machine: a user's message; a machine start
+ * recorded by `resume()` (a move on `xstate.init`); or a model request that does not follow a
+ * move into `awaitingModel` (nor start its run), which only a fresh machine makes: a `resume()`
+ * with nothing left to run records no other marker. `lastMove` is `request` after a request.
+ */
+function startsRun(entry: JournalEntry, lastMove: string | undefined): boolean {
+  if (entry.type === 'user_message') return entry.author === undefined;
+  if (entry.type === 'turn_start') return lastMove !== undefined && lastMove !== 'awaitingModel';
+  return entry.type === 'transition' && entry.event === 'xstate.init';
+}
+
+/**
+ * Splits a journal into runs: after each end entry, and where a new run starts while one had not
+ * ended (an interrupted run, then `run()` or `resume()`). Only the last run is unfinished when
+ * the journal stops in the middle of one.
+ */
 export function splitRuns(journal: readonly JournalEntry[]): JournalRun[] {
   const runs: JournalRun[] = [];
   let start = 0;
+  let lastMove: string | undefined;
+  const cut = (end: number, ended: boolean): void => {
+    if (end > start) runs.push({ offset: start, entries: journal.slice(start, end), ended });
+    start = end;
+    lastMove = undefined;
+  };
   journal.forEach((entry, i) => {
-    if (!isEndEntry(entry)) return;
-    runs.push({ offset: start, entries: journal.slice(start, i + 1), ended: true });
-    start = i + 1;
+    if (startsRun(entry, lastMove) && i > start) cut(i, false);
+    if (entry.type === 'transition') lastMove = entry.to;
+    if (entry.type === 'turn_start') lastMove = 'request';
+    if (isEndEntry(entry)) cut(i + 1, true);
   });
-  if (start < journal.length) runs.push({ offset: start, entries: journal.slice(start), ended: false });
+  cut(journal.length, false);
   return runs;
 }
 
