@@ -154,7 +154,9 @@ export class Agent {
 
   /** Ends the run in progress with reason `aborted`; tools in flight see their signal. */
   abort(reason = 'run aborted'): void {
-    this.active?.actor.send({ type: 'ABORT', reason: 'aborted', message: reason });
+    const run = this.active;
+    if (run === undefined || run.finished) return; // nothing left to stop
+    run.actor.send({ type: 'ABORT', reason: 'aborted', message: reason });
   }
 
   private begin(input: string | undefined, options: RunOptions): ActiveRun {
