@@ -1,4 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+const ROOT = `${pathToFileURL(process.cwd()).href}/`;
 
 /** The parts of a V8 `.cpuprofile` this script reads. */
 interface CpuProfile {
@@ -13,12 +16,12 @@ interface CpuProfile {
 
 function keyOf(node: CpuProfile['nodes'][number]): string {
   const { functionName, url, lineNumber } = node.callFrame;
-  const file = url.replace(/^.*node_modules\//, '~/').replace(/^file:\/\/.*?\/work\/main\//, '');
+  const file = url.replace(/^.*node_modules\//, '~/').replace(ROOT, '');
   return `${functionName || '(anonymous)'} ${file}:${lineNumber + 1}`;
 }
 
 /** Time in each function including its callees, counting a function once per stack. */
-function inclusiveTimes(profile: CpuProfile, _self: Map<string, number>): Map<string, number> {
+function inclusiveTimes(profile: CpuProfile): Map<string, number> {
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -54,10 +57,8 @@ function main(): void {
     const key = keyOf(node);
     self.set(key, (self.get(key) ?? 0) + delta);
   });
-  const inclusive = inclusiveTimes(profile, self);
-  const top = [...(process.env.INCLUSIVE ? inclusive : self).entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, Number(count));
+  const times = process.env.INCLUSIVE ? inclusiveTimes(profile) : self;
+  const top = [...times.entries()].sort((a, b) => b[1] - a[1]).slice(0, Number(count));
   for (const [key, us] of top) console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${key}`);
 }
 
