@@ -1,5 +1,6 @@
-import { type Agent, Config, Session, ToolRegistry } from '../../src/index.js';
+import { Agent, Config, Session, ToolRegistry } from '../../src/index.js';
 import { bareLoop } from '../bare-loop.js';
+import { GatedClient } from '../gated-client.js';
 import { newAgent, runAgent, sharedSetup } from '../harness-contender.js';
 import { LeanClient } from '../lean-client.js';
 import { canCollectGarbage, collectGarbage } from '../support/measure.js';
@@ -19,6 +20,25 @@ async function bytesPerItem(count: number, make: () => Promise<unknown> | unknow
   collectGarbage();
   const after = process.memoryUsage().heapUsed;
   if (kept.length !== count) throw new Error('unreachable: keeps the items alive until measured');
+  return (after - before) / count;
+}
+
+/** Heap bytes per session held mid-run (waiting for its 6th model request of 11). */
+async function inFlightBytes(count: number): Promise<number> {
+  const client = new GatedClient(TOOL_TURNS, 6);
+  const config = new Config({ maxTurns: TOOL_TURNS + 1 });
+  const registry = new ToolRegistry(config).register(checkpointTool());
+  collectGarbage();
+  const before = process.memoryUsage().heapUsed;
+  const runs = Array.from({ length: count }, () =>
+    runAgent(new Agent(config, { session: new Session(config, { client, registry }) })),
+  );
+  await new Promise((resolve) => setImmediate(resolve)); // the runs reach the gate in microtasks
+  collectGarbage();
+  const after = process.memoryUsage().heapUsed;
+  if (client.waiting !== count) throw new Error(`in-flight heap: ${client.waiting} of ${count} runs reached the gate`);
+  client.open();
+  await Promise.all(runs);
   return (after - before) / count;
 }
 
@@ -65,6 +85,15 @@ export async function heapCase(settings: BenchSettings): Promise<ResultRow[]> {
     impl: 'bare loop',
     metric: 'bytes/session (messages kept)',
     summary: summarise(await samplesOf(settings, () => bareLoop(client, PROMPT, TOOL_TURNS + 1))),
+  });
+  await inFlightBytes(settings.heapSessions); // warm-up
+  const inFlight: number[] = [];
+  for (let i = 0; i < settings.batchSamples; i++) inFlight.push(await inFlightBytes(settings.heapSessions));
+  rows.push({
+    case: '3 heap, in-flight session',
+    impl: 'agent-harness',
+    metric: 'bytes/session (held at turn 6 of 11)',
+    summary: summarise(inFlight),
   });
   rows.push({
     case: '3 heap, idle session',
