@@ -67,9 +67,7 @@ export function runGuarded(tool: AnyTool, call: GuardedCall): Promise<ToolResult
     }
     let pending: Promise<unknown>;
     try {
-      pending = Promise.resolve(
-        tool.execute({ params: call.params, callId: call.callId, cwd: call.cwd, signal }),
-      );
+      pending = Promise.resolve(tool.execute({ params: call.params, callId: call.callId, cwd: call.cwd, signal }));
     } catch (error) {
       pending = Promise.reject(error);
     }
