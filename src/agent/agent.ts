@@ -164,15 +164,21 @@ export class Agent {
       throw new HarnessError('already_running', 'this agent is already running; await the current run first');
     if (this.session.client === undefined) throw new HarnessError('no_client', 'the session has no model client');
     const queue = new AsyncQueue<AgentEvent>();
+    const own = new WeakSet<AgentEvent>();
     const unsubscribe = this.events.subscribe((event) => {
+      if (!own.has(event)) return; // another agent's run on a shared bus
       queue.push(event);
       if (isTerminal(event)) void this.close(run); // also when nobody reads the events
     });
+    const emit = (event: AgentEvent): Promise<void> => {
+      own.add(event);
+      return this.events.emit(event);
+    };
     if (input !== undefined) {
       this.closeUnansweredCalls();
       this.session.addUserMessage(input);
     }
-    void this.events.emit(AgentEvent.agentStart(input ?? '', input === undefined));
+    void emit(AgentEvent.agentStart(input ?? '', input === undefined));
     const actor: Actor<AnyActorLogic> = createActor(this.machine, {
       input: { budget: this.config.budget, resume: this.pendingCalls() },
       ...(this.inspect ? { inspect: this.inspect } : {}),
@@ -189,6 +195,7 @@ export class Agent {
       finished: false,
       settled: Promise.resolve(),
       release: unsubscribe,
+      emit,
     };
     this.active = run;
     run.settled = new Promise<void>((resolve) => {
@@ -249,6 +256,6 @@ export class Agent {
     run.controller.abort('internal error');
     const message = `internal error: ${errorMessage(error)}`;
     this.session.recordError('internal_error', message);
-    void this.events.emit(AgentEvent.agentError('internal_error', message));
+    void run.emit(AgentEvent.agentError('internal_error', message));
   }
 }

@@ -30,6 +30,8 @@ export interface RunHandle {
   settled: Promise<void>;
   /** Undoes the run's subscriptions. */
   release: () => void;
+  /** Emits an event of this run on the bus (runs of agents sharing a bus tell theirs apart). */
+  readonly emit: (event: AgentEvent) => Promise<void>;
 }
 
 /** What the provided implementations need. */
@@ -82,10 +84,10 @@ function modelActor() {
     const messages = session.messages.slice();
     const turn = await readModelStream(client.chatCompletion(messages, tools, { signal }), (delta) => {
       throwIfAborted(signal);
-      return bus.emit(AgentEvent.textDelta(delta));
+      return run.emit(AgentEvent.textDelta(delta));
     });
     throwIfAborted(signal);
-    if (turn.text !== '') await bus.emit(AgentEvent.textComplete(turn.text));
+    if (turn.text !== '') await run.emit(AgentEvent.textComplete(turn.text));
     return {
       ...turn,
       concurrencySafe: turn.toolCalls.map((call) => session.registry.isConcurrencySafe(call.name)),
@@ -97,7 +99,7 @@ function modelActor() {
 function toolActor() {
   return fromCallback<ToolSettledEvent, ToolActorInput>(({ input, sendBack, system }) => {
     const deps = depsOf(system);
-    const { session, bus } = deps;
+    const { session } = deps;
     const run = activeRun(deps);
     // The run's own signal, not AbortSignal.any per call (on Node 20 that cost ~16 µs and a
     // WeakRef per call, a fifth of the harness's CPU per turn, see docs/performance.md).
@@ -106,12 +108,12 @@ function toolActor() {
     let invoked = false;
     const { call, index } = input;
     void (async () => {
-      await bus.emit(AgentEvent.toolCallStart(call));
+      await run.emit(AgentEvent.toolCallStart(call));
       const result = input.withheld
         ? ToolResult.error(TOOLS_WITHHELD_ERROR)
         : await session.registry.invoke(call.name, call.arguments, { callId: call.callId, signal });
       invoked = true;
-      await bus.emit(AgentEvent.toolCallComplete(call, result));
+      await run.emit(AgentEvent.toolCallComplete(call, result));
       if (live) sendBack({ type: 'TOOL_SETTLED', index, result, elapsedMs: deps.now() - run.startedAt });
     })();
     return () => {
@@ -153,14 +155,17 @@ export function provideAgentMachine() {
       },
       recordObservations: ({ context, system }) => recordObservations(depsOf(system).session, context),
       warnBudget: ({ context, system }) => {
-        const { session, bus } = depsOf(system);
+        const deps = depsOf(system);
+        const { session } = deps;
         const hit = context.budget.softLimit(context.turns, context.usage, context.elapsedMs);
         if (hit === null) return;
         const message = softLimitMessage(hit);
         session.recordBudgetWarning(hit.budget, hit.used);
         session.addHarnessMessage(message);
         const softLimitRatio = context.budget.softLimitRatio ?? 1;
-        void bus.emit(AgentEvent.budgetWarning({ budget: hit.budget, used: hit.used, softLimitRatio, message }));
+        void activeRun(deps).emit(
+          AgentEvent.budgetWarning({ budget: hit.budget, used: hit.used, softLimitRatio, message }),
+        );
       },
       cancelInFlight: ({ context, system }) => {
         const run = activeRun(depsOf(system));
@@ -169,21 +174,21 @@ export function provideAgentMachine() {
       },
       finish: ({ context, system }) => {
         const deps = depsOf(system);
-        const { session, bus } = deps;
+        const { session } = deps;
         const run = activeRun(deps);
         run.finished = true;
         const response = context.response ?? '';
         session.recordEnd(response);
-        void bus.emit(AgentEvent.agentEnd(response, session.totalUsage, session.turnCount));
+        void run.emit(AgentEvent.agentEnd(response, session.totalUsage, session.turnCount));
       },
       fail: ({ context, system }) => {
         const deps = depsOf(system);
-        const { session, bus } = deps;
+        const { session } = deps;
         const run = activeRun(deps);
         run.finished = true;
         const stop = context.stop ?? { reason: 'internal_error' as const, message: 'the run stopped without a reason' };
         session.recordError(stop.reason, stop.message);
-        void bus.emit(AgentEvent.agentError(stop.reason, stop.message));
+        void run.emit(AgentEvent.agentError(stop.reason, stop.message));
       },
     },
   });

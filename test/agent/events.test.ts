@@ -102,3 +102,29 @@ describe('Agent events', () => {
     expect(records.at(-1)?.type).toBe('agent_end');
   });
 });
+
+describe('Agents sharing one EventBus', () => {
+  it('each run yields only its own events, while subscribers see both runs', async () => {
+    const bus = new EventBus();
+    const seen: string[] = [];
+    bus.subscribe((event) => {
+      if (event.type === 'agent_end') seen.push(event.data.response);
+    });
+    const one = makeAgent(
+      new ScriptedClient([toolTurn('a1', 'checkpoint', { step: 1 }), textTurn('from one')]),
+      [() => new CheckpointTool()],
+      { cwd: tempWorkspace() },
+    );
+    const two = makeAgent(new ScriptedClient([textTurn('from two')]), [], { cwd: tempWorkspace() });
+    const agentOne = new Agent(one.config, { session: one.session, events: bus });
+    const agentTwo = new Agent(two.config, { session: two.session, events: bus });
+    const [eventsOne, eventsTwo] = await Promise.all([collect(agentOne.run('1')), collect(agentTwo.run('2'))]);
+    expect(eventsOne.filter((event) => event.type === 'agent_start')).toEqual([
+      { type: 'agent_start', data: { input: '1' } },
+    ]);
+    expect(eventsOne.at(-1)).toMatchObject({ type: 'agent_end', data: { response: 'from one' } });
+    expect(eventsTwo.map((event) => event.type)).toEqual(['agent_start', 'text_delta', 'text_complete', 'agent_end']);
+    expect(eventsTwo.at(-1)).toMatchObject({ data: { response: 'from two' } });
+    expect(seen.sort()).toEqual(['from one', 'from two']);
+  });
+});
