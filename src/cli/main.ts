@@ -1,4 +1,4 @@
-import { errorMessage } from '../core/errors.js';
+import { errorMessage, HarnessError } from '../core/errors.js';
 import { DEMO_HELP, demoCommand } from './commands/demo.js';
 import { GRAPH_HELP, graphCommand } from './commands/graph.js';
 import { INSPECT_HELP, inspectCommand } from './commands/inspect.js';
@@ -37,9 +37,13 @@ export async function main(
   err: Output = process.stderr,
 ): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  if (name === undefined) {
+    err.write(HELP);
+    return EXIT_USAGE;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
     out.write(HELP);
-    return name === undefined ? EXIT_USAGE : 0;
+    return 0;
   }
   const command = COMMANDS[name];
   if (command === undefined) {
@@ -54,7 +58,10 @@ export async function main(
     return await command.run(rest, out, undefined, err);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    const usage = typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+    // A bad option value that a library refused (a model name, a budget) is a usage mistake too.
+    const usage =
+      (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) ||
+      (HarnessError.isInstance(error) && error.reason === 'invalid_config');
     err.write(`agent-harness ${name}: ${errorMessage(error)}\n`);
     return usage ? EXIT_USAGE : 1;
   }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { InspectorServerOptions } from '../inspector/inspector-server.js';
 import { portOption } from './commands/inspect.js';
+import { journalPath } from './journal-path.js';
 import { parseDuration } from './parse-duration.js';
 import { UsageError } from './usage-error.js';
 
@@ -90,7 +91,7 @@ export function parseRunOptions(argv: readonly string[]): RunCliOptions {
     maxCost: positiveNumber(values['max-cost'], '--max-cost', false),
     timeoutMs: timeout === undefined ? undefined : parseDuration(timeout, '--timeout'),
     cwd: workspace(values.cwd),
-    journal: values.journal === undefined ? undefined : resolve(values.journal),
+    journal: values.journal === undefined ? undefined : journalPath(values.journal),
     json: values.json,
     inspect: values.inspect ? { host: values.host, port: portOption(values.port) } : undefined,
   };

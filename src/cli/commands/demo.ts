@@ -1,21 +1,21 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { writeJournalFile } from '../../adapters/journal-store.js';
 import { ScriptedClient } from '../../adapters/scripted-client.js';
 import { Agent } from '../../agent/agent.js';
 import { Config } from '../../config/config.js';
 import type { AgentEvent } from '../../core/agent-event.js';
-import { collectToolTimings, writeTimingFile } from '../../inspector/tool-timings.js';
+import { collectToolTimings, type ToolTiming } from '../../inspector/tool-timings.js';
 import { Session } from '../../session/session.js';
 import { ReadFileTool } from '../../tools/read-file.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { DEMO_FILES, DEMO_TASK, demoScript } from '../demo-script.js';
+import { journalPath } from '../journal-path.js';
 import { humanRenderer, type Output } from '../render-human.js';
-import { outcomeOf, summaryLine } from '../summary.js';
+import { reportRun } from '../report-run.js';
 import { SERVE_OPTIONS, serveOptions } from './inspect.js';
-import { serveAgentLive } from './live-inspector.js';
+import { type LiveInspector, serveAgentLive } from './live-inspector.js';
 
 /** Help text of `agent-harness demo`. */
 export const DEMO_HELP = `Usage: agent-harness demo [--journal FILE] [--json] [--inspect [--port N]]
@@ -44,15 +44,18 @@ export async function demoCommand(argv: readonly string[], out: Output, signal?:
     strict: true,
   });
   const serve = serveOptions(values);
+  const journal = journalPath(values.journal);
   const workspace = mkdtempSync(join(tmpdir(), 'agent-harness-demo-'));
+  let live: LiveInspector | undefined;
+  let timing: { timings: ToolTiming[]; stop: () => void } | undefined;
   try {
     for (const [name, text] of Object.entries(DEMO_FILES)) writeFileSync(join(workspace, name), text);
     const config = new Config({ cwd: workspace, maxTurns: 4 });
     const registry = new ToolRegistry(config).register(new ReadFileTool(config));
     const session = new Session(config, { client: new ScriptedClient(demoScript()), registry });
     const agent = new Agent(config, { session });
-    const timing = collectToolTimings(agent.stream$);
-    const live = values.inspect ? await serveAgentLive(agent, 'demo (live)', serve, out, values.json) : undefined;
+    timing = collectToolTimings(agent.stream$);
+    live = values.inspect ? await serveAgentLive(agent, 'demo (live)', serve, out, values.json) : undefined;
     const render = values.json ? (e: AgentEvent) => out.write(`${JSON.stringify(e)}\n`) : humanRenderer(out);
     const started = performance.now();
     let last: AgentEvent | undefined;
@@ -60,22 +63,13 @@ export async function demoCommand(argv: readonly string[], out: Output, signal?:
       render(event);
       last = event;
     }
-    const journalPath = resolve(values.journal);
-    await writeJournalFile(journalPath, session.journal);
-    await writeTimingFile(journalPath, timing.timings);
     timing.stop();
-    const summary = {
-      ...outcomeOf(last),
-      turns: session.turnCount,
-      usage: session.totalUsage,
-      cost: config.budget.usageCost(session.totalUsage),
-      wallMs: performance.now() - started,
-    };
-    if (values.json) out.write(`${JSON.stringify({ type: 'summary', data: { ...summary, journal: journalPath } })}\n`);
-    else out.write(`${summaryLine(summary)}\njournal: ${journalPath} (${session.journal.length} entries)\n`);
+    const code = await reportRun({ agent, last, started, journal, timings: timing.timings, json: values.json }, out);
     await live?.keepServing(signal);
-    return summary.outcome === 'answer' ? 0 : 1;
+    return code;
   } finally {
+    timing?.stop();
+    await live?.close();
     rmSync(workspace, { recursive: true, force: true });
   }
 }

@@ -9,6 +9,8 @@ export interface LiveInspector {
   readonly url: string;
   /** After the run: keeps the page up until Ctrl-C (or `signal`), then stops it. */
   keepServing(signal?: AbortSignal): Promise<void>;
+  /** Stops serving now (idempotent): for a run that failed before `keepServing`. */
+  close(): Promise<void>;
 }
 
 /**
@@ -27,13 +29,21 @@ export async function serveAgentLive(
   out.write(
     json ? `${JSON.stringify({ type: 'inspector', data: { url: server.url } })}\n` : `inspector: ${server.url}\n`,
   );
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      detach();
+      await server.close();
+    })();
+    return closing;
+  };
   return {
     url: server.url,
     async keepServing(signal) {
       if (!json) out.write('inspector: run finished; serving until Ctrl-C\n');
       await waitForStop(signal);
-      detach();
-      await server.close();
+      await close();
     },
+    close,
   };
 }

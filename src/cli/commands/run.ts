@@ -1,18 +1,17 @@
 import type { RetryOptions } from '../../adapters/http/retry-policy.js';
 import type { RetryNotice } from '../../adapters/http/with-retries.js';
-import { writeJournalFile } from '../../adapters/journal-store.js';
 import { MODEL_PRICES, PriceTable } from '../../adapters/prices.js';
 import { Agent } from '../../agent/agent.js';
 import { Config } from '../../config/config.js';
 import type { AgentEvent } from '../../core/agent-event.js';
-import { collectToolTimings, writeTimingFile } from '../../inspector/tool-timings.js';
+import { collectToolTimings } from '../../inspector/tool-timings.js';
 import { Session } from '../../session/session.js';
 import { ReadFileTool } from '../../tools/read-file.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { type Env, makeClient } from '../make-client.js';
 import { humanRenderer, type Output } from '../render-human.js';
+import { reportRun } from '../report-run.js';
 import { parseRunOptions, type RunCliOptions } from '../run-options.js';
-import { outcomeOf, type RunSummary, summaryLine } from '../summary.js';
 import { type Ticker, ToolSpinner } from '../tool-spinner.js';
 import { serveAgentLive } from './live-inspector.js';
 
@@ -130,30 +129,21 @@ export function createRunCommand(deps: RunDeps = {}) {
       ? await serveAgentLive(agent, options.task, options.inspect, out, options.json)
       : undefined;
     const timing = collectToolTimings(agent.stream$);
-    const started = performance.now();
-    const last = await drive(agent, options.task, render, deps.handleSigint ?? true, signal);
-    const { session, config } = agent;
-    timing.stop();
-    if (options.journal !== undefined) {
-      await writeJournalFile(options.journal, session.journal);
-      await writeTimingFile(options.journal, timing.timings);
+    try {
+      const started = performance.now();
+      const last = await drive(agent, options.task, render, deps.handleSigint ?? true, signal);
+      timing.stop();
+      const { journal, json, model } = options;
+      const code = await reportRun(
+        { agent, last, started, journal, timings: timing.timings, json, extra: { model } },
+        out,
+      );
+      await live?.keepServing(signal);
+      return code;
+    } finally {
+      timing.stop();
+      await live?.close();
     }
-    const summary: RunSummary = {
-      ...outcomeOf(last),
-      turns: session.turnCount,
-      usage: session.totalUsage,
-      cost: config.budget.usageCost(session.totalUsage),
-      wallMs: performance.now() - started,
-    };
-    if (options.json) {
-      const data = { ...summary, model: options.model, ...(options.journal ? { journal: options.journal } : {}) };
-      out.write(`${JSON.stringify({ type: 'summary', data })}\n`);
-    } else {
-      out.write(`${summaryLine(summary)}\n`);
-      if (options.journal) out.write(`journal: ${options.journal} (${session.journal.length} entries)\n`);
-    }
-    await live?.keepServing(signal);
-    return summary.outcome === 'answer' ? 0 : 1;
   };
 }
 
