@@ -88,6 +88,7 @@ export function acceptWebSocket(request: IncomingMessage, socket: Duplex, onText
   );
   let buffer = Buffer.alloc(0);
   let fragments: Buffer[] = [];
+  let fragmentBytes = 0;
   let fragmentOpcode: number = OPCODE.text;
   const close = (code: number): void => {
     const payload = Buffer.alloc(2);
@@ -106,9 +107,15 @@ export function acceptWebSocket(request: IncomingMessage, socket: Duplex, onText
     if (opcode === OPCODE.pong) return;
     if (opcode !== OPCODE.continuation) fragmentOpcode = opcode;
     fragments.push(payload);
+    fragmentBytes += payload.length;
+    if (fragmentBytes > MAX_MESSAGE_BYTES) {
+      close(1009); // the limit holds for a whole fragmented message, not only for one frame
+      return;
+    }
     if (!fin) return;
     const message = Buffer.concat(fragments);
     fragments = [];
+    fragmentBytes = 0;
     if (fragmentOpcode === OPCODE.text) onText(message.toString('utf8'));
   };
   socket.on('data', (chunk: Buffer) => {

@@ -6,7 +6,7 @@ import { Agent, agentMachine, machineGraph, ScriptedClient } from '../../src/ind
 import { InspectionFeed } from '../../src/inspector/inspection-feed.js';
 import { InspectorFeed } from '../../src/inspector/inspector-feed.js';
 import { type InspectorServer, startInspector } from '../../src/inspector/inspector-server.js';
-import { encodeFrame, parseFrame } from '../../src/inspector/websocket-server.js';
+import { encodeFrame, MAX_MESSAGE_BYTES, parseFrame } from '../../src/inspector/websocket-server.js';
 import { collect, makeAgent, textTurn, toolTurn } from '../support/fixtures.js';
 import { lookupTool } from './support/recorded-run.js';
 
@@ -100,6 +100,34 @@ describe('the @statelyai/inspect WebSocket protocol', () => {
     expect(titles).toContain('child actor: tool-1-0');
     expect(titles).toContain('awaitingModel → executingTools');
     expect(titles).toContain('event TOOL_SETTLED');
+  });
+
+  it('closes a connection whose fragmented message grows past the size limit (1009)', async () => {
+    const { url } = await listening();
+    const http = url.replace(/^ws/, 'http');
+    const closeCode = await new Promise<number>((resolve, reject) => {
+      const req = request(http, {
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          origin: http,
+        },
+      });
+      req.on('upgrade', (_response, socket) => {
+        socket.on('data', (chunk: Buffer) => {
+          if (((chunk[0] ?? 0) & 0x0f) === 8) resolve(chunk.readUInt16BE(2));
+        });
+        socket.on('error', () => {});
+        const piece = 'x'.repeat(1024 * 1024);
+        const pieces = MAX_MESSAGE_BYTES / piece.length + 1;
+        for (let i = 0; i < pieces; i++) socket.write(clientFrame(i === 0 ? 1 : 0, piece, false));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(closeCode).toBe(1009);
   });
 
   it('is refused for a journal feed, and for pages of another origin', async () => {
