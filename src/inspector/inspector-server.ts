@@ -61,6 +61,16 @@ function hostCheck(boundHost: string): (host: string | undefined, port: number) 
     [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${bound}:${port}`].includes(host.toLowerCase());
 }
 
+/**
+ * Whether a page's Origin is this server itself (or a loopback name of it). Checked apart from
+ * the Host check, so that binding every interface does not let other sites' pages connect.
+ */
+function sameOrigin(origin: string | undefined, host: string | undefined, port: number): boolean {
+  if (origin === undefined) return true; // not a browser page: Node clients send no Origin
+  const from = origin.replace(/^https?:\/\//, '').toLowerCase();
+  return from === host?.toLowerCase() || [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(from);
+}
+
 function streamEvents(feed: InspectorSource, request: IncomingMessage, response: ServerResponse): void {
   response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream', connection: 'keep-alive' });
   const write = (event: string, data: unknown): void => {
@@ -109,8 +119,7 @@ function handle({
 /** Accepts `@statelyai/inspect` WebSocket clients (same host checks; no cross-site pages). */
 function upgrade({ feed, allowedHost, port }: Routes): (request: IncomingMessage, socket: Duplex) => void {
   return (request, socket) => {
-    const origin = request.headers.origin;
-    const sameSite = origin === undefined || allowedHost(origin.replace(/^https?:\/\//, ''), port());
+    const sameSite = sameOrigin(request.headers.origin, request.headers.host, port());
     if (feed.receive === undefined || !allowedHost(request.headers.host, port()) || !sameSite) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
       return;

@@ -130,6 +130,19 @@ describe('the @statelyai/inspect WebSocket protocol', () => {
     expect(closeCode).toBe(1009);
   });
 
+  it('refuses pages of another origin even when bound to every interface', async () => {
+    const feed = new InspectionFeed();
+    const open = await startInspector(feed, { host: '0.0.0.0' });
+    try {
+      const port = new URL(open.url).port;
+      const http = `http://127.0.0.1:${port}`;
+      expect(await upgradeStatus(http, { origin: 'https://evil.example' })).toBe(403);
+      expect(await upgradeStatus(http, { origin: http })).toBe(101);
+    } finally {
+      await open.close();
+    }
+  });
+
   it('is refused for a journal feed, and for pages of another origin', async () => {
     const saved = await startInspector(InspectorFeed.fromJournal([], { title: 'x' }));
     try {
