@@ -6,8 +6,18 @@ export interface Output {
   write(text: string): void;
 }
 
+// C0 and C1 control characters other than tab and newline: model text and tool output must not
+// drive the terminal (escape sequences can rewrite the screen or the title).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Text safe to print on a terminal: control characters removed, tabs and newlines kept. */
+export function printable(text: string): string {
+  return text.replace(CONTROL, '');
+}
+
 function oneLine(value: unknown, max = 80): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const text = printable(typeof value === 'string' ? value : JSON.stringify(value));
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
@@ -46,7 +56,7 @@ export function humanRenderer(output: Output, options: HumanRendererOptions = {}
   return (event) => {
     switch (event.type) {
       case 'text_delta':
-        out.write(event.data.content);
+        out.write(printable(event.data.content));
         midText = true;
         return;
       case 'text_complete':
@@ -77,7 +87,7 @@ export function humanRenderer(output: Output, options: HumanRendererOptions = {}
       case 'agent_error':
         endText();
         spinner?.stop();
-        out.write(`✗ stopped (${event.data.reason}): ${event.data.message}\n`);
+        out.write(`✗ stopped (${event.data.reason}): ${printable(event.data.message)}\n`);
         return;
       case 'agent_start':
         endText();

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { humanRenderer, printable } from '../../src/cli/render-human.js';
+import { AgentEvent, ToolResult } from '../../src/index.js';
+import { captured } from './support/cli-harness.js';
+
+describe('humanRenderer', () => {
+  it('never passes terminal escape sequences from model text or tool output through', () => {
+    const out = captured();
+    const render = humanRenderer(out);
+    render(AgentEvent.textDelta('hi \u001b]0;pwned\u0007there\u009b2J\n'));
+    render(AgentEvent.toolCallComplete({ callId: 'c', name: 'read_file' }, ToolResult.success('a\u001b[31mred')));
+    expect(out.text()).toBe('hi ]0;pwnedthere2J\n✓ read_file: a[31mred\n');
+    expect(printable('tab\tand\nnewline')).toBe('tab\tand\nnewline');
+  });
+});
