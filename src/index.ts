@@ -18,6 +18,7 @@ export type { RecordedRequest, ScriptedEvents, ScriptedTurn } from './adapters/s
 export { ScriptedClient } from './adapters/scripted-client.js';
 export type { AgentOptions, MachineClock, RunOptions } from './agent/agent.js';
 export { Agent } from './agent/agent.js';
+export type { ProvidedAgentMachine } from './agent/provide-machine.js';
 export type { BudgetOptions, BudgetStopReason, SoftLimitHit } from './config/budget.js';
 export { Budget } from './config/budget.js';
 export type { ConfigOptions } from './config/config.js';
