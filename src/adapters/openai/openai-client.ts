@@ -1,7 +1,7 @@
-import { HarnessError } from '../../core/errors.js';
 import type { Message } from '../../core/messages.js';
 import type { StreamEvent } from '../../core/stream-event.js';
 import type { ToolDefinition } from '../../tools/tool-params.js';
+import { resolveEndpoint } from '../http/endpoint.js';
 import { loadSdk } from '../http/load-sdk.js';
 import { requestTimeout } from '../http/request-timeout.js';
 import type { RetryOptions } from '../http/retry-policy.js';
@@ -63,17 +63,16 @@ export class OpenAIClient implements ModelClient {
   private loaded: Promise<Loaded> | undefined;
 
   constructor(options: OpenAIClientOptions) {
-    if (typeof options?.model !== 'string' || options.model === '') {
-      throw new HarnessError('invalid_config', 'OpenAIClient needs a model name');
-    }
+    const endpoint = resolveEndpoint(options, {
+      client: 'OpenAIClient',
+      defaultURL: OPENAI_BASE_URL,
+      keyVar: 'OPENAI_API_KEY',
+      urlVar: 'OPENAI_BASE_URL',
+    });
     this.options = options;
-    this.model = options.model;
-    this.baseURL = (options.baseURL ?? process.env.OPENAI_BASE_URL ?? OPENAI_BASE_URL).replace(/\/+$/, '');
-    const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
-    if ((apiKey === undefined || apiKey === '') && this.baseURL === OPENAI_BASE_URL) {
-      throw new HarnessError('invalid_config', `no API key for ${OPENAI_BASE_URL}: pass apiKey or set OPENAI_API_KEY`);
-    }
-    this.apiKey = apiKey || 'no-key';
+    this.model = endpoint.model;
+    this.baseURL = endpoint.baseURL;
+    this.apiKey = endpoint.apiKey;
     this.timeoutMs = requestTimeout(options.timeoutMs);
   }
 
