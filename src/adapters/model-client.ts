@@ -14,6 +14,7 @@ export interface ChatCompletionOptions {
  * empty when tools are withheld.
  */
 export interface ModelClient {
+  /** Streams one model turn for the context (and tools, unless withheld); honours `options.signal`. */
   chatCompletion(
     messages: readonly Message[],
     tools?: readonly ToolDefinition[],

@@ -30,7 +30,9 @@ const INTERRUPTED = 'the run was interrupted before this call finished, and it w
 
 /** A clock for the machine's delayed events (XState's `SimulatedClock` fits). */
 export interface MachineClock {
+  /** Calls `fn` after `timeout` ms; returns an id for `clearTimeout`. */
   setTimeout(fn: (...args: unknown[]) => void, timeout: number): unknown;
+  /** Cancels a pending `setTimeout`. */
   clearTimeout(id: unknown): void;
 }
 

@@ -29,6 +29,7 @@ export interface BudgetOptions {
 
 /** Which budget crossed the soft limit, and how far it is used. */
 export interface SoftLimitHit {
+  /** The budget that crossed the limit. */
   readonly budget: BudgetKind;
   /** Fraction of that budget used. */
   readonly used: number;

@@ -31,15 +31,20 @@ export type BudgetKind = 'turns' | 'cost' | 'tokens' | 'time';
 
 /** Payload of each {@link AgentEventType}. */
 export interface AgentEventDataMap {
+  /** A run began. */
   agent_start: {
     /** The user message the run started with (empty for a resumed run). */
     readonly input: string;
     /** Present and true when the run resumes an interrupted one. */
     readonly resumed?: true;
   };
+  /** A piece of the model's text, as it streams. */
   text_delta: { readonly content: string };
+  /** The model's whole text of one turn. */
   text_complete: { readonly content: string };
+  /** A tool call is about to run. */
   tool_call_start: { readonly callId: string; readonly name: string; readonly arguments: ToolCall['arguments'] };
+  /** A tool call finished (success or error). */
   tool_call_complete: {
     readonly callId: string;
     readonly name: string;
@@ -47,6 +52,7 @@ export interface AgentEventDataMap {
     readonly output?: string;
     readonly error?: string;
   };
+  /** A soft budget limit was crossed; tools are withheld from now on. */
   budget_warning: {
     /** The budget that crossed the soft limit first. */
     readonly budget: BudgetKind;
@@ -56,7 +62,9 @@ export interface AgentEventDataMap {
     readonly softLimitRatio: number;
     readonly message: string;
   };
+  /** The run ended with a final answer (the last event). */
   agent_end: { readonly response: string; readonly usage: TokenUsage; readonly turnCount: number };
+  /** The run ended without one (the last event). */
   agent_error: { readonly reason: StopReason; readonly message: string };
 }
 

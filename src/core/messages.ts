@@ -22,18 +22,23 @@ export interface ToolResultMessage {
   /** The `callId` of the call this answers. */
   readonly callId: string;
   /** The tool's output, or `Error: …` for a failed call. */
+  /** The text. */
   readonly content: string;
 }
 
 /** Instructions for the model, set from `Config.systemPrompt`. */
 export interface SystemMessage {
+  /** Always `'system'`. */
   readonly role: 'system';
+  /** The text. */
   readonly content: string;
 }
 
 /** A message from the user (or, with `author: 'harness'`, written by the harness itself). */
 export interface UserMessage {
+  /** Always `'user'`. */
   readonly role: 'user';
+  /** The text. */
   readonly content: string;
   /** Present only on messages the harness wrote, such as a budget warning. */
   readonly author?: 'harness';
@@ -41,7 +46,9 @@ export interface UserMessage {
 
 /** A model turn: its text and the tool calls it asked for. */
 export interface AssistantMessage {
+  /** Always `'assistant'`. */
   readonly role: 'assistant';
+  /** The text. */
   readonly content: string;
   /** Present, and non-empty, only when the turn asked for tools. */
   readonly toolCalls?: readonly ToolCall[];
@@ -49,9 +56,11 @@ export interface AssistantMessage {
 
 /** A tool observation. Tool output only ever appears in this role, verbatim. */
 export interface ToolMessage {
+  /** Always `'tool'`. */
   readonly role: 'tool';
   /** The call this observation answers. */
   readonly callId: string;
+  /** The text. */
   readonly content: string;
 }
 

@@ -16,6 +16,7 @@ export type StreamEventType = (typeof StreamEventType)[keyof typeof StreamEventT
 
 /** A piece of streamed assistant text. */
 export interface TextDelta {
+  /** The text. */
   readonly content: string;
 }
 
@@ -36,6 +37,7 @@ export interface StreamError {
  * `tool_call_start`/`tool_call_delta` are progress hints it ignores.
  */
 export interface StreamEvent {
+  /** What kind of chunk this is. */
   readonly type: StreamEventType;
   /** With `text_delta`. A bare string is accepted too. */
   readonly textDelta?: TextDelta | string;

@@ -6,7 +6,9 @@ import { checkJournalVersion, JOURNAL_VERSION } from './journal-version.js';
 
 /** The first line of a journal file. */
 export interface JournalHeader {
+  /** Marks the file as a journal. */
   readonly format: 'agent-harness-journal';
+  /** The journal format version (see `JOURNAL_VERSION`). */
   readonly version: number;
 }
 

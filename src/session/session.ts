@@ -31,6 +31,7 @@ export interface SessionSnapshot {
   readonly version: number;
   /** ISO-8601 time of saving. Never part of journal-derived state. */
   readonly savedAt: string;
+  /** The journal: everything the session's state folds from. */
   readonly journal: readonly JournalEntry[];
 }
 

@@ -69,11 +69,17 @@ export abstract class Tool<S extends z.ZodType = z.ZodType> implements ToolLike<
 
 /** The fields of {@link defineTool}. */
 export interface ToolSpec<S extends z.ZodType> {
+  /** Unique name the model calls it by. */
   readonly name: string;
+  /** What the tool does, for the model. */
   readonly description: string;
+  /** What it does to the world. */
   readonly kind: ToolKind;
+  /** Argument schema; also sent to the model as JSON Schema. */
   readonly schema: S;
+  /** May run at the same time as other safe calls. Default: `kind === 'read'`. */
   readonly concurrencySafe?: boolean;
+  /** Per-call time limit overriding `Config.toolTimeoutMs`. */
   readonly timeoutMs?: number;
   /** Runs the call; may return a {@link ToolResult} or, for success, just the output text. */
   execute(invocation: ToolInvocation<z.output<S>>): Promise<ToolResult | string> | ToolResult | string;
