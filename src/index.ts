@@ -2,6 +2,7 @@
 
 export type { AnthropicClientOptions } from './adapters/anthropic/anthropic-client.js';
 export { ANTHROPIC_BASE_URL, AnthropicClient } from './adapters/anthropic/anthropic-client.js';
+export type { HttpClientOptions } from './adapters/http/client-options.js';
 export type { ModelErrorKind, ModelErrorOptions } from './adapters/http/model-error.js';
 export { ModelError } from './adapters/http/model-error.js';
 export type { RetryOptions } from './adapters/http/retry-policy.js';

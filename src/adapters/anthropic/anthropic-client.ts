@@ -1,13 +1,12 @@
 import type { Message } from '../../core/messages.js';
 import type { StreamEvent } from '../../core/stream-event.js';
 import type { ToolDefinition } from '../../tools/tool-params.js';
+import type { HttpClientOptions } from '../http/client-options.js';
 import { resolveEndpoint } from '../http/endpoint.js';
 import { loadSdk } from '../http/load-sdk.js';
 import { requestTimeout } from '../http/request-timeout.js';
-import type { RetryOptions } from '../http/retry-policy.js';
 import type { SdkErrorClasses } from '../http/sdk-errors.js';
 import { streamRequest } from '../http/stream-request.js';
-import type { RetryNotice } from '../http/with-retries.js';
 import type { ChatCompletionOptions, ModelClient } from '../model-client.js';
 import { toAnthropicPrompt } from './convert-messages.js';
 import { mapAnthropicStream } from './map-stream.js';
@@ -20,25 +19,9 @@ export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
 
 /** Options of {@link AnthropicClient}. */
-export interface AnthropicClientOptions {
-  /** Model name, e.g. `claude-sonnet-4-5`. */
-  readonly model: string;
-  /** API key; default `ANTHROPIC_API_KEY`. */
-  readonly apiKey?: string;
-  /** Default `ANTHROPIC_BASE_URL`, else Anthropic's. */
-  readonly baseURL?: string;
-  /** Extra HTTP headers sent with every request (e.g. `anthropic-beta`). */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Milliseconds to wait for the response to start, and between two chunks of it. Default 120000. */
-  readonly timeoutMs?: number;
-  /** Retries of 429, 5xx (529 overloaded included) and dropped connections. */
-  readonly retry?: RetryOptions;
-  /** Called before each retry (for logging). */
-  readonly onRetry?: (notice: RetryNotice) => void;
+export interface AnthropicClientOptions extends HttpClientOptions {
   /** `max_tokens` of each turn. Default 4096. */
   readonly maxTokens?: number;
-  /** Sampling temperature, when set. */
-  readonly temperature?: number;
 }
 
 type AnthropicSdk = typeof import('@anthropic-ai/sdk');

@@ -1,13 +1,12 @@
 import type { Message } from '../../core/messages.js';
 import type { StreamEvent } from '../../core/stream-event.js';
 import type { ToolDefinition } from '../../tools/tool-params.js';
+import type { HttpClientOptions } from '../http/client-options.js';
 import { resolveEndpoint } from '../http/endpoint.js';
 import { loadSdk } from '../http/load-sdk.js';
 import { requestTimeout } from '../http/request-timeout.js';
-import type { RetryOptions } from '../http/retry-policy.js';
 import type { SdkErrorClasses } from '../http/sdk-errors.js';
 import { streamRequest } from '../http/stream-request.js';
-import type { RetryNotice } from '../http/with-retries.js';
 import type { ChatCompletionOptions, ModelClient } from '../model-client.js';
 import { toOpenAIMessages } from './convert-messages.js';
 import { mapOpenAIStream } from './map-stream.js';
@@ -17,27 +16,11 @@ import { toOpenAITools } from './prepare-tools.js';
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
 /** Options of {@link OpenAIClient}. */
-export interface OpenAIClientOptions {
-  /** Model name, e.g. `gpt-4.1-mini`, or whatever the server serves. */
-  readonly model: string;
-  /** API key; default `OPENAI_API_KEY`. May be omitted for a self-hosted `baseURL`. */
-  readonly apiKey?: string;
-  /** Any OpenAI-compatible server (vLLM, llama.cpp, Ollama, LM Studio, OpenRouter). Default OpenAI's. */
-  readonly baseURL?: string;
-  /** Extra HTTP headers sent with every request. */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Milliseconds to wait for the response to start, and between two chunks of it. Default 120000. */
-  readonly timeoutMs?: number;
-  /** Retries of 429, 5xx and dropped connections. */
-  readonly retry?: RetryOptions;
-  /** Called before each retry (for logging). */
-  readonly onRetry?: (notice: RetryNotice) => void;
+export interface OpenAIClientOptions extends HttpClientOptions {
   /** Ask for usage in the last chunk (`stream_options.include_usage`). Default true; turn off for servers that refuse it. */
   readonly includeUsage?: boolean;
   /** `max_completion_tokens`, when set. */
   readonly maxTokens?: number;
-  /** Sampling temperature, when set. */
-  readonly temperature?: number;
 }
 
 type OpenAISdk = typeof import('openai');
