@@ -8,6 +8,14 @@ import type { Output } from './render-human.js';
 /** A CLI command: parses its own arguments, returns the exit code. `err` takes warnings. */
 export type Command = (argv: readonly string[], out: Output, signal?: AbortSignal, err?: Output) => Promise<number>;
 
+/** Library errors that mean the command line asked for something impossible. */
+const USAGE_REASONS = new Set([
+  'invalid_config',
+  'nothing_to_resume',
+  'invalid_journal',
+  'unsupported_journal_version',
+]);
+
 /** Exit code for bad usage. */
 export const EXIT_USAGE = 2;
 
@@ -61,7 +69,7 @@ export async function main(
     // A bad option value that a library refused (a model name, a budget) is a usage mistake too.
     const usage =
       (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) ||
-      (HarnessError.isInstance(error) && error.reason === 'invalid_config');
+      (HarnessError.isInstance(error) && USAGE_REASONS.has(error.reason));
     err.write(`agent-harness ${name}: ${errorMessage(error)}\n`);
     return usage ? EXIT_USAGE : 1;
   }

@@ -21,7 +21,10 @@ export const DEFAULT_MODELS: Readonly<Record<Provider, string>> = {
 
 /** What `agent-harness run` was asked to do. */
 export interface RunCliOptions {
+  /** The new user message; empty with `--resume` alone (continue the interrupted run). */
   readonly task: string;
+  /** `--resume FILE`: the journal of the session to continue. */
+  readonly resume: string | undefined;
   readonly provider: Provider;
   readonly model: string;
   /** From `--base-url`; the client falls back to the provider's environment variable. */
@@ -39,6 +42,7 @@ export interface RunCliOptions {
 }
 
 const FLAGS = {
+  resume: { type: 'string' },
   provider: { type: 'string' },
   model: { type: 'string' },
   'base-url': { type: 'string' },
@@ -68,6 +72,14 @@ function provider(text: string | undefined): Provider {
   throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}, got '${text}'`);
 }
 
+function existingFile(text: string, flag: string): string {
+  const path = resolve(text);
+  if (!(statSync(path, { throwIfNoEntry: false })?.isFile() ?? false)) {
+    throw new UsageError(`${flag} must be an existing journal file, got '${text}'`);
+  }
+  return path;
+}
+
 function workspace(text: string | undefined): string {
   const dir = resolve(text ?? '.');
   const isDir = statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false;
@@ -79,11 +91,15 @@ function workspace(text: string | undefined): string {
 export function parseRunOptions(argv: readonly string[]): RunCliOptions {
   const { values, positionals } = parseArgs({ args: [...argv], options: FLAGS, allowPositionals: true, strict: true });
   const task = positionals.join(' ').trim();
-  if (task === '') throw new UsageError('missing the task, e.g. agent-harness run "Summarise README.md"');
+  const resume = values.resume === undefined ? undefined : existingFile(values.resume, '--resume');
+  if (task === '' && resume === undefined) {
+    throw new UsageError('missing the task, e.g. agent-harness run "Summarise README.md"');
+  }
   const chosen = provider(values.provider);
   const timeout = values.timeout;
   return {
     task,
+    resume,
     provider: chosen,
     model: values.model ?? DEFAULT_MODELS[chosen],
     baseURL: values['base-url'],
@@ -91,7 +107,8 @@ export function parseRunOptions(argv: readonly string[]): RunCliOptions {
     maxCost: positiveNumber(values['max-cost'], '--max-cost', false),
     timeoutMs: timeout === undefined ? undefined : parseDuration(timeout, '--timeout'),
     cwd: workspace(values.cwd),
-    journal: values.journal === undefined ? undefined : journalPath(values.journal),
+    // A resumed session's journal goes on in its own file unless told otherwise.
+    journal: values.journal === undefined ? resume : journalPath(values.journal),
     json: values.json,
     inspect: values.inspect ? { host: values.host, port: portOption(values.port) } : undefined,
   };

@@ -1,5 +1,6 @@
 import type { RetryOptions } from '../../adapters/http/retry-policy.js';
 import type { RetryNotice } from '../../adapters/http/with-retries.js';
+import { readJournalFile } from '../../adapters/journal-store.js';
 import { MODEL_PRICES, PriceTable } from '../../adapters/prices.js';
 import { Agent } from '../../agent/agent.js';
 import { Config } from '../../config/config.js';
@@ -30,6 +31,9 @@ Options:
   --timeout T      wall-clock budget of the run: 90s, 5m, 1500ms (a bare number is seconds)
   --cwd DIR        the workspace the tools may read (default: the current directory)
   --journal FILE   save the run's journal (JSON Lines) to FILE
+  --resume FILE    continue the session saved in FILE: without a task, finish its interrupted
+                   run (recorded tool results are not re-run); with one, ask a follow-up.
+                   The journal goes on in FILE unless --journal says otherwise
   --json           print events as NDJSON (one JSON object per line) for piping
   --inspect        serve the live inspector page (machine, timeline, time travel) during the run
                    and after it until Ctrl-C; --port N / --host H choose where (default 127.0.0.1)
@@ -41,6 +45,7 @@ Examples:
   agent-harness run "What does src/index.ts export?" --provider anthropic --max-cost 0.05
   agent-harness run "List the TODOs" --base-url http://127.0.0.1:11434/v1 --model qwen2.5:7b
   agent-harness run "Explain package.json" --json --journal run.jsonl | jq -c .type
+  agent-harness run --resume run.jsonl            # after a model_error or Ctrl-C
 
 Exit codes: 0 final answer, 1 agent error (budget, model failure, abort), 2 bad usage.
 `;
@@ -64,7 +69,7 @@ function retryLine(err: Output): (notice: RetryNotice) => void {
     err.write(`retry ${retry} in ${(delayMs / 1000).toFixed(1)} s after: ${error.message}\n`);
 }
 
-function setUp(options: RunCliOptions, deps: RunDeps, err: Output): Agent {
+async function setUp(options: RunCliOptions, deps: RunDeps, err: Output): Promise<Agent> {
   const client = makeClient(
     {
       provider: options.provider,
@@ -86,7 +91,11 @@ function setUp(options: RunCliOptions, deps: RunDeps, err: Output): Agent {
     },
   });
   const registry = new ToolRegistry(config).register(new ReadFileTool(config));
-  return new Agent(config, { session: new Session(config, { client, registry }) });
+  const session =
+    options.resume === undefined
+      ? new Session(config, { client, registry })
+      : Session.replay(await readJournalFile(options.resume), config, { client, registry });
+  return new Agent(config, { session });
 }
 
 async function drive(
@@ -100,7 +109,9 @@ async function drive(
   if (sigint) process.once('SIGINT', onSigint);
   let last: AgentEvent | undefined;
   try {
-    for await (const event of agent.run(task, signal ? { signal } : {})) {
+    const options = signal ? { signal } : {};
+    // No task: continue the interrupted run of a resumed session (SPEC §8).
+    for await (const event of task === '' ? agent.resume(options) : agent.run(task, options)) {
       render(event);
       last = event;
     }
@@ -119,7 +130,7 @@ export function createRunCommand(deps: RunDeps = {}) {
     err: Output = process.stderr,
   ): Promise<number> => {
     const options = parseRunOptions(argv);
-    const agent = setUp(options, deps, err);
+    const agent = await setUp(options, deps, err);
     const tty = deps.isTTY ?? (out as { isTTY?: boolean }).isTTY === true;
     const spinner = !options.json && tty ? new ToolSpinner(out, deps.ticker) : undefined;
     const render = options.json

@@ -1,0 +1,69 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { readJournalFile } from '../../src/index.js';
+import { type FakeResponse, type FakeServer, fixture, startFakeServer } from '../adapters/support/fake-server.js';
+import { captured, cliWorkspace } from './support/cli-harness.js';
+
+let server: FakeServer | undefined;
+beforeEach(() => {
+  vi.stubEnv('OPENAI_API_KEY', 'sk-test');
+  vi.stubEnv('OPENAI_BASE_URL', undefined);
+});
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  await server?.close();
+  server = undefined;
+});
+
+async function cli(args: string[], answers: FakeResponse[], cwd: string) {
+  server = await startFakeServer(answers);
+  const out = captured();
+  const err = captured();
+  const code = await main(['run', ...args, '--base-url', `${server.url}/v1`, '--cwd', cwd], out, err);
+  const requests = server.requests;
+  await server.close();
+  server = undefined;
+  return { code, out: out.text(), err: err.text(), requests };
+}
+
+describe('agent-harness run --resume', () => {
+  it('continues a run cut by a model error from its journal, and keeps writing that journal', async () => {
+    const cwd = cliWorkspace();
+    const file = join(cwd, 'run.jsonl');
+    const first = await cli(
+      ['Read app.py', '--journal', file],
+      [{ chunks: [fixture('openai/cut.sse')], cut: true }],
+      cwd,
+    );
+    expect(first.code).toBe(1);
+    const before = await readJournalFile(file);
+
+    const second = await cli(['--resume', file], [{ chunks: [fixture('openai/text.sse')] }], cwd);
+    expect(second.code).toBe(0);
+    expect(second.out).toMatch(/done: final answer · 2 turns/);
+    const after = await readJournalFile(file);
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.at(-1)?.type).toBe('agent_end');
+    expect(second.requests[0]?.body).toMatchObject({ messages: [{ role: 'user', content: 'Read app.py' }] });
+  });
+
+  it('asks a follow-up on a finished session, and refuses to resume it without one (exit 2)', async () => {
+    const cwd = cliWorkspace();
+    const file = join(cwd, 'done.jsonl');
+    expect((await cli(['Say hi', '--journal', file], [{ chunks: [fixture('openai/text.sse')] }], cwd)).code).toBe(0);
+    const refused = await cli(['--resume', file], [], cwd);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/ended with a final answer/);
+    const followUp = await cli(['And again?', '--resume', file], [{ chunks: [fixture('openai/text.sse')] }], cwd);
+    expect(followUp.code).toBe(0);
+    const users = (await readJournalFile(file)).filter((entry) => entry.type === 'user_message');
+    expect(users.map((entry) => entry.content)).toEqual(['Say hi', 'And again?']);
+  });
+
+  it('refuses a --resume file that does not exist (exit 2)', async () => {
+    const { code, err } = await cli(['--resume', join(cliWorkspace(), 'nope.jsonl')], [], cliWorkspace());
+    expect(code).toBe(2);
+    expect(err).toMatch(/--resume must be an existing journal file/);
+  });
+});
