@@ -66,9 +66,10 @@ export async function main(
     return await command.run(rest, out, undefined, err);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    // A bad option value that a library refused (a model name, a budget) is a usage mistake too.
+    // A bad option value that a library refused (a model name, a budget), or a file named on the
+    // command line that is missing or is not a journal, is a usage mistake too.
     const usage =
-      (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) ||
+      (typeof code === 'string' && (code.startsWith('ERR_PARSE_ARGS') || code === 'ENOENT')) ||
       (HarnessError.isInstance(error) && USAGE_REASONS.has(error.reason));
     err.write(`agent-harness ${name}: ${errorMessage(error)}\n`);
     return usage ? EXIT_USAGE : 1;

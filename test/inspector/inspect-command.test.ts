@@ -62,13 +62,13 @@ describe('agent-harness inspect', () => {
     expect(err.text()).toContain("--port must be a number from 0 to 65535, got 'http'");
   });
 
-  it('fails with the journal error for an unreadable journal', async () => {
+  it('fails with the journal error for an unreadable or missing journal (bad usage, exit 2)', async () => {
     const path = join(dir, 'bad.jsonl');
     writeFileSync(path, 'not a journal\n');
     const err = capture();
-    expect(await main(['inspect', path], capture(), err)).toBe(1);
+    expect(await main(['inspect', path], capture(), err)).toBe(2);
     expect(err.text()).toContain('line 1 is not JSON');
-    expect(await main(['inspect', join(dir, 'missing.jsonl')], capture(), err)).toBe(1);
+    expect(await main(['inspect', join(dir, 'missing.jsonl')], capture(), err)).toBe(2);
     expect(err.text()).toContain('ENOENT');
   });
 });
