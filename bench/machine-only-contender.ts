@@ -1,13 +1,5 @@
-import { createActor, fromCallback, fromPromise, toPromise } from 'xstate';
-import {
-  agentMachine,
-  Budget,
-  type ModelActorInput,
-  type ModelTurn,
-  type ToolActorInput,
-  ToolResult,
-  type ToolSettledEvent,
-} from '../src/index.js';
+import { createActor, toPromise } from 'xstate';
+import { agentMachine, Budget, type ModelTurn, ToolResult, toolActorLogic } from '../src/index.js';
 import { type Contender, expectComplete } from './contender.js';
 import { callIdOf, FINAL_ANSWER, TURN_USAGE } from './workload.js';
 
@@ -32,12 +24,17 @@ export function machineOnlyContender(): Contender {
       let step = 0;
       const machine = agentMachine.provide({
         actors: {
-          callModel: fromPromise<ModelTurn, ModelActorInput>(async () => scriptedTurn(++step, toolTurns)),
-          runTool: fromCallback<ToolSettledEvent, ToolActorInput>(({ input, sendBack }) => {
+          runTool: toolActorLogic((input, settle) => {
             void Promise.resolve().then(() =>
-              sendBack({ type: 'TOOL_SETTLED', index: input.index, result: OK, elapsedMs: 0 }),
+              settle({ type: 'TOOL_SETTLED', index: input.index, result: OK, elapsedMs: 0 }),
             );
           }),
+        },
+        actions: {
+          requestModel: ({ self }) => {
+            const turn = scriptedTurn(++step, toolTurns);
+            void Promise.resolve().then(() => self.send({ type: 'MODEL_TURN', turn }));
+          },
         },
       });
       const actor = createActor(machine, { input: { budget: new Budget({ maxTurns: toolTurns + 1 }) } });

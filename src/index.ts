@@ -80,6 +80,8 @@ export {
 // The machine and the agent
 export { agentMachine, toolActorId } from './machines/agent-machine.js';
 export type * from './machines/agent-machine-types.js';
+export type { ToolActorLogic, ToolActorSnapshot, ToolCallRunner } from './machines/tool-actor-logic.js';
+export { toolActorLogic } from './machines/tool-actor-logic.js';
 export type * from './session/journal-entry.js';
 export type { JournalHeader } from './session/journal-file.js';
 // Journals on disk

@@ -48,6 +48,45 @@ function toolArguments(raw: unknown): ToolCall['arguments'] {
   return JSON.stringify(raw) ?? String(raw);
 }
 
+/** Adds up the events of one model stream. */
+class TurnReader {
+  text = '';
+  complete = false;
+  private readonly toolCalls: ToolCall[] = [];
+  private readonly seen = new Set<string>();
+  private usage = ZERO_USAGE;
+  private finishReason: FinishReason | undefined;
+
+  /** Takes one event; returns its text delta when it has one. Throws on an `error` event. */
+  read(event: StreamEvent): string | undefined {
+    if (event.type === 'text_delta') {
+      const delta = textOf(event.textDelta);
+      if (delta === '') return undefined;
+      this.text += delta;
+      return delta;
+    }
+    if (event.type === 'tool_call_complete') {
+      this.toolCalls.push(checkToolCall(event.toolCall, this.seen));
+    } else if (event.type === 'message_complete') {
+      if (event.usage) this.usage = event.usage;
+      this.finishReason = event.finishReason;
+      this.complete = true;
+    } else if (event.type === 'error') {
+      throw new HarnessError('model_error', streamErrorText(event.error));
+    }
+    return undefined;
+  }
+
+  turn(): StreamedTurn {
+    const { text, toolCalls, usage, finishReason } = this;
+    return finishReason === undefined ? { text, toolCalls, usage } : { text, toolCalls, usage, finishReason };
+  }
+}
+
+function isSyncIterable(events: object): events is Iterable<StreamEvent> {
+  return !(Symbol.asyncIterator in events) && Symbol.iterator in events;
+}
+
 /**
  * Reads one model stream to its end (or `message_complete`), calling `onText` for each text
  * delta (awaited: backpressure). Throws on an `error` event; the caller discards the turn.
@@ -56,26 +95,20 @@ export async function readModelStream(
   events: AsyncIterable<StreamEvent> | Iterable<StreamEvent>,
   onText: (delta: string) => Promise<void>,
 ): Promise<StreamedTurn> {
-  let text = '';
-  const toolCalls: ToolCall[] = [];
-  const seen = new Set<string>();
-  let usage = ZERO_USAGE;
-  let finishReason: FinishReason | undefined;
-  for await (const event of events) {
-    if (event.type === 'text_delta') {
-      const delta = textOf(event.textDelta);
-      if (delta === '') continue;
-      text += delta;
-      await onText(delta);
-    } else if (event.type === 'tool_call_complete') {
-      toolCalls.push(checkToolCall(event.toolCall, seen));
-    } else if (event.type === 'message_complete') {
-      if (event.usage) usage = event.usage;
-      finishReason = event.finishReason;
-      break;
-    } else if (event.type === 'error') {
-      throw new HarnessError('model_error', streamErrorText(event.error));
+  const reader = new TurnReader();
+  if (isSyncIterable(events)) {
+    // A client that has the whole turn at hand (a script, a cache): no promise per event.
+    for (const event of events) {
+      const delta = reader.read(event);
+      if (delta !== undefined) await onText(delta);
+      if (reader.complete) break;
+    }
+  } else {
+    for await (const event of events) {
+      const delta = reader.read(event);
+      if (delta !== undefined) await onText(delta);
+      if (reader.complete) break;
     }
   }
-  return finishReason === undefined ? { text, toolCalls, usage } : { text, toolCalls, usage, finishReason };
+  return reader.turn();
 }

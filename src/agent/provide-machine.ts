@@ -1,16 +1,17 @@
-import { type Actor, type AnyActorLogic, fromCallback, fromPromise } from 'xstate';
+import type { Actor, AnyActorLogic, AnyActorRef } from 'xstate';
 import { AgentEvent } from '../core/agent-event.js';
-import { HarnessError } from '../core/errors.js';
+import { errorMessage, HarnessError } from '../core/errors.js';
 import type { EventBus } from '../events/event-bus.js';
 import { agentMachine } from '../machines/agent-machine.js';
 import type {
   AgentContext,
+  AgentMachineEvent,
   AgentStateName,
-  ModelActorInput,
   ModelTurn,
   ToolActorInput,
   ToolSettledEvent,
 } from '../machines/agent-machine-types.js';
+import { type ToolCallRunner, toolActorLogic } from '../machines/tool-actor-logic.js';
 import type { Session } from '../session/session.js';
 import { ToolResult, toolMessageContent } from '../tools/tool-result.js';
 import { softLimitMessage, TOOLS_WITHHELD_ERROR } from './budget-message.js';
@@ -69,60 +70,71 @@ function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new HarnessError('model_error', 'the model request was aborted');
 }
 
-function modelActor() {
-  return fromPromise<ModelTurn, ModelActorInput>(async ({ input, signal, system }) => {
-    const deps = depsOf(system);
-    const { session, bus } = deps;
-    const run = activeRun(deps);
-    await bus.idle(); // backpressure: subscribers catch up before the next request
-    throwIfAborted(signal);
-    const client = session.client;
-    if (client === undefined) throw new HarnessError('no_client', 'the session has no model client');
-    const tools = input.toolsWithheld ? undefined : session.registry.definitions();
-    // A shallow copy (messages are frozen): a client may keep what it was sent. It costs one
-    // pointer per message, far below the machine's own per-turn work even at 1,000 turns.
-    const messages = session.messages.slice();
-    const turn = await readModelStream(client.chatCompletion(messages, tools, { signal }), (delta) => {
+/** Streams one model request and annotates the turn for the machine. */
+async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boolean): Promise<ModelTurn> {
+  const { session, bus } = deps;
+  const { signal } = run.controller;
+  await bus.idle(); // backpressure: subscribers catch up before the next request
+  throwIfAborted(signal);
+  const client = session.client;
+  if (client === undefined) throw new HarnessError('no_client', 'the session has no model client');
+  const tools = toolsWithheld ? undefined : session.registry.definitions();
+  // A shallow copy (messages are frozen): a client may keep what it was sent. It costs one
+  // pointer per message, far below the machine's own per-turn work even at 1,000 turns.
+  const messages = session.messages.slice();
+  const { text, toolCalls, usage, finishReason } = await readModelStream(
+    client.chatCompletion(messages, tools, { signal }),
+    (delta) => {
       throwIfAborted(signal);
       return run.emit(AgentEvent.textDelta(delta));
-    });
-    throwIfAborted(signal);
-    if (turn.text !== '') await run.emit(AgentEvent.textComplete(turn.text));
-    return {
-      ...turn,
-      concurrencySafe: turn.toolCalls.map((call) => session.registry.isConcurrencySafe(call.name)),
-      elapsedMs: deps.now() - run.startedAt,
-    };
-  });
+    },
+  );
+  throwIfAborted(signal);
+  if (text !== '') await run.emit(AgentEvent.textComplete(text));
+  const concurrencySafe = toolCalls.map((call) => session.registry.isConcurrencySafe(call.name));
+  const elapsedMs = deps.now() - run.startedAt;
+  // Built whole rather than spread: on Node 20 a spread that adds keys costs ~1 µs.
+  return finishReason === undefined
+    ? { text, toolCalls, usage, concurrencySafe, elapsedMs }
+    : { text, toolCalls, usage, finishReason, concurrencySafe, elapsedMs };
 }
 
-function toolActor() {
-  return fromCallback<ToolSettledEvent, ToolActorInput>(({ input, sendBack, system }) => {
-    const deps = depsOf(system);
-    const { session } = deps;
-    const run = activeRun(deps);
-    // The run's own signal, not AbortSignal.any per call (on Node 20 that cost ~16 µs and a
-    // WeakRef per call, a fifth of the harness's CPU per turn, see docs/performance.md).
-    const { signal } = run.controller;
-    let live = true;
-    let invoked = false;
-    const { call, index } = input;
-    void (async () => {
-      await run.emit(AgentEvent.toolCallStart(call));
-      const result = input.withheld
-        ? ToolResult.error(TOOLS_WITHHELD_ERROR)
-        : await session.registry.invoke(call.name, call.arguments, { callId: call.callId, signal });
-      invoked = true;
-      await run.emit(AgentEvent.toolCallComplete(call, result));
-      if (live) sendBack({ type: 'TOOL_SETTLED', index, result, elapsedMs: deps.now() - run.startedAt });
-    })();
-    return () => {
-      live = false;
-      // Only a stopping machine stops a call still in flight (a settled call is stopped after
-      // its result is stored), so cancelling the whole run's signal is what is meant.
-      if (!invoked && !signal.aborted) run.controller.abort('tool actor stopped');
-    };
-  });
+/** Sends the request's outcome, unless the run already ended (a late answer changes nothing). */
+function answer(self: AnyActorRef, event: AgentMachineEvent): void {
+  if (self.getSnapshot().status === 'active') self.send(event);
+}
+
+/** The `requestModel` effect: journal the turn's start and stream the request in the background. */
+function requestModel(self: AnyActorRef, system: object, toolsWithheld: boolean): void {
+  const deps = depsOf(system);
+  const run = activeRun(deps);
+  deps.session.startTurn();
+  requestTurn(deps, run, toolsWithheld).then(
+    (turn) => answer(self, { type: 'MODEL_TURN', turn }),
+    (error: unknown) => answer(self, { type: 'MODEL_ERROR', message: errorMessage(error) }),
+  );
+}
+
+/** Runs one tool call of the run bound to `system`: announce, invoke, announce the result, settle. */
+const runToolCall: ToolCallRunner = (input, settle, system) => {
+  const deps = depsOf(system);
+  void invokeAnnounced(deps, activeRun(deps), input).then(settle);
+};
+
+async function invokeAnnounced(deps: MachineDeps, run: RunHandle, input: ToolActorInput): Promise<ToolSettledEvent> {
+  const { call, index } = input;
+  await run.emit(AgentEvent.toolCallStart(call));
+  // The run's own signal, not AbortSignal.any per call (on Node 20 that cost ~16 µs and a
+  // WeakRef per call, a fifth of the harness's CPU per turn, see docs/performance.md). A run
+  // that stops aborts it (`cancelInFlight`), which is the only way a call in flight is stopped.
+  const result = input.withheld
+    ? ToolResult.error(TOOLS_WITHHELD_ERROR)
+    : await deps.session.registry.invoke(call.name, call.arguments, {
+        callId: call.callId,
+        signal: run.controller.signal,
+      });
+  await run.emit(AgentEvent.toolCallComplete(call, result));
+  return { type: 'TOOL_SETTLED', index, result, elapsedMs: deps.now() - run.startedAt };
 }
 
 function recordObservations(session: Session, context: AgentContext): void {
@@ -138,7 +150,7 @@ function recordObservations(session: Session, context: AgentContext): void {
  */
 export function provideAgentMachine() {
   return agentMachine.provide({
-    actors: { callModel: modelActor(), runTool: toolActor() },
+    actors: { runTool: toolActorLogic(runToolCall) },
     actions: {
       recordTransition: ({ event, system }, { to }) => {
         const deps = depsOf(system);
@@ -147,7 +159,7 @@ export function provideAgentMachine() {
         run.state = to;
         if (from !== undefined) deps.bus.record(deps.session.recordTransition(from, to, event.type));
       },
-      recordTurnStart: ({ system }) => depsOf(system).session.startTurn(),
+      requestModel: ({ self, system }, { toolsWithheld }) => requestModel(self, system, toolsWithheld),
       recordModelTurn: ({ system }, { turn }) => {
         const { session } = depsOf(system);
         session.trackUsage(turn.usage);

@@ -38,6 +38,13 @@ const logSubscriberError: SubscriberErrorHandler = (error, event) => {
   console.error(`[agent-harness] a subscriber failed on '${event.type}':`, error);
 };
 
+/** What `emit` returns when every subscriber handled the event synchronously. */
+const DELIVERED: Promise<void> = Promise.resolve();
+
+function isThenable(value: unknown): value is PromiseLike<void> {
+  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<void>).then === 'function';
+}
+
 /**
  * The agent's event bus, built on one RxJS stream.
  *
@@ -50,9 +57,12 @@ export class EventBus {
   /** Every transition and event, in order. Hot: late subscribers see only what follows. */
   readonly stream$: Observable<StreamRecord>;
   private readonly subject = new Subject<StreamRecord>();
-  private readonly subscribers: Subscriber[] = [];
+  // Replaced, never mutated: a delivery in progress keeps the list it started with, so
+  // subscribing or unsubscribing during delivery affects the next event only.
+  private subscribers: readonly Subscriber[] = [];
   private readonly queue: Pending[] = [];
-  private draining = false;
+  /** An event is being delivered; later ones wait in `queue`. */
+  private delivering = false;
   private seq = 0;
   private readonly onSubscriberError: SubscriberErrorHandler;
   private readonly now: () => number;
@@ -67,10 +77,10 @@ export class EventBus {
 
   /** Adds a subscriber; returns the function that removes it (also callable as `.unsubscribe()`). */
   subscribe(subscriber: Subscriber): Unsubscribe {
-    this.subscribers.push(subscriber);
+    this.subscribers = [...this.subscribers, subscriber];
     const unsubscribe = (): void => {
       const index = this.subscribers.indexOf(subscriber);
-      if (index >= 0) this.subscribers.splice(index, 1);
+      if (index >= 0) this.subscribers = this.subscribers.filter((_, i) => i !== index);
     };
     return Object.assign(unsubscribe, { unsubscribe });
   }
@@ -82,10 +92,17 @@ export class EventBus {
    */
   emit(event: AgentEvent): Promise<void> {
     this.publish(event);
-    return new Promise<void>((resolve) => {
-      this.queue.push({ event, resolve });
-      if (!this.draining) void this.drain();
-    });
+    if (this.delivering) return this.enqueue(event);
+    // Nothing ahead of it: deliver now, and go asynchronous only when a subscriber is.
+    this.delivering = true;
+    const subscribers = this.subscribers;
+    for (let i = 0; i < subscribers.length; i++) {
+      const pending = this.call(subscribers[i] as Subscriber, event);
+      if (pending !== undefined) return this.finishAsync(pending, event, subscribers, i + 1);
+    }
+    if (this.queue.length > 0) return this.drain(); // a subscriber emitted while it ran
+    this.delivering = false;
+    return DELIVERED;
   }
 
   /** Publishes a machine transition on `stream$` (subscribers receive only lifecycle events). */
@@ -95,36 +112,72 @@ export class EventBus {
 
   /** Resolves once every event emitted so far has reached every subscriber. */
   idle(): Promise<void> {
-    if (!this.draining && this.queue.length === 0) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      this.queue.push({ event: IDLE_MARKER, resolve });
-    });
+    if (!this.delivering) return DELIVERED;
+    return this.enqueue(IDLE_MARKER);
   }
 
   private publish(entry: TransitionEntry | AgentEvent): void {
-    this.subject.next({ seq: this.seq++, at: this.now() - this.origin, entry });
+    const seq = this.seq++;
+    // Nobody listening: no record to build and no clock to read. `seq` still counts every
+    // record, so a late subscriber sees the positions an early one would.
+    if (this.subject.observed) this.subject.next({ seq, at: this.now() - this.origin, entry });
   }
 
+  private enqueue(event: AgentEvent): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.queue.push({ event, resolve });
+    });
+  }
+
+  /** Calls one subscriber; returns its promise when it is asynchronous. */
+  private call(subscriber: Subscriber, event: AgentEvent): PromiseLike<void> | undefined {
+    try {
+      const result = subscriber(event);
+      return isThenable(result) ? result : undefined;
+    } catch (error) {
+      this.reportSubscriberError(error, event);
+      return undefined;
+    }
+  }
+
+  /** Awaits an asynchronous subscriber, delivers to the rest, then to whatever queued meanwhile. */
+  private async finishAsync(
+    pending: PromiseLike<void>,
+    event: AgentEvent,
+    subscribers: readonly Subscriber[],
+    next: number,
+  ): Promise<void> {
+    await this.settle(pending, event);
+    for (let i = next; i < subscribers.length; i++) {
+      const more = this.call(subscribers[i] as Subscriber, event);
+      if (more !== undefined) await this.settle(more, event);
+    }
+    await this.drain();
+  }
+
+  /** Delivers the queued events in order; ends with `delivering` false. */
   private async drain(): Promise<void> {
-    this.draining = true;
     let pending = this.queue.shift();
     while (pending !== undefined) {
       if (pending.event !== IDLE_MARKER) await this.deliver(pending.event);
       pending.resolve();
       pending = this.queue.shift();
     }
-    this.draining = false;
+    this.delivering = false;
   }
 
   private async deliver(event: AgentEvent): Promise<void> {
-    // A copy, so that subscribing or unsubscribing during delivery affects the next event only.
-    for (const subscriber of this.subscribers.slice()) {
-      try {
-        const result = subscriber(event);
-        if (result !== undefined && typeof (result as Promise<void>).then === 'function') await result;
-      } catch (error) {
-        this.reportSubscriberError(error, event);
-      }
+    for (const subscriber of this.subscribers) {
+      const pending = this.call(subscriber, event);
+      if (pending !== undefined) await this.settle(pending, event);
+    }
+  }
+
+  private async settle(pending: PromiseLike<void>, event: AgentEvent): Promise<void> {
+    try {
+      await pending;
+    } catch (error) {
+      this.reportSubscriberError(error, event);
     }
   }
 

@@ -69,12 +69,18 @@ function spawnedBy(action: unknown): string[] {
   return [...collect.toString().matchAll(/\.spawnChild\(\s*['"`]([^'"`]+)['"`]/g)].flatMap((m) => (m[1] ? [m[1]] : []));
 }
 
-/** Actors spawned on entering the state or by its own transitions. */
+/** Actors a state declares in `meta.spawns` (for spawns made inside `assign`, which cannot be read). */
+function declaredSpawns(node: AnyStateNode): string[] {
+  const spawns: unknown = (node.meta as { spawns?: unknown } | undefined)?.spawns;
+  return Array.isArray(spawns) ? spawns.filter((src): src is string => typeof src === 'string') : [];
+}
+
+/** Actors spawned on entering the state or by its own transitions, or declared in its `meta.spawns`. */
 function stateSpawns(node: AnyStateNode): string[] {
   const actions: unknown[] = [...node.entry];
   for (const transitions of node.transitions.values()) for (const t of transitions) actions.push(...t.actions);
   for (const t of node.always ?? []) actions.push(...t.actions);
-  return [...new Set(actions.flatMap(spawnedBy))];
+  return [...new Set([...declaredSpawns(node), ...actions.flatMap(spawnedBy)])];
 }
 
 function edge(from: string, event: string, transition: AnyTransitionDefinition): GraphEdge {

@@ -32,7 +32,7 @@ export interface StopInfo {
 /** The machine's context: small, plain, and everything its guards decide on. */
 export interface AgentContext {
   readonly budget: Budget;
-  /** Model requests made in this run. */
+  /** Model turns completed in this run (a request is counted when its answer arrives). */
   readonly turns: number;
   /** Usage of this run. */
   readonly usage: TokenUsage;
@@ -78,11 +78,24 @@ export interface ToolSettledEvent {
   readonly elapsedMs: number;
 }
 
-/** Events the machine accepts from outside and from its tool actors. */
-export type AgentMachineEvent = AbortEvent | ToolSettledEvent;
+/** The model request started on entering `awaitingModel` completed a turn. */
+export interface ModelTurnEvent {
+  readonly type: 'MODEL_TURN';
+  readonly turn: ModelTurn;
+}
 
-/** Input of the model actor. */
-export interface ModelActorInput {
+/** The model request failed (the stream reported an error, or the client threw). */
+export interface ModelErrorEvent {
+  readonly type: 'MODEL_ERROR';
+  /** Why, for the run's `agent_error`. */
+  readonly message: string;
+}
+
+/** Events the machine accepts: from the model request, its tool actors, and from outside. */
+export type AgentMachineEvent = ModelTurnEvent | ModelErrorEvent | ToolSettledEvent | AbortEvent;
+
+/** Parameters of the `requestModel` effect. */
+export interface ModelRequestParams {
   /** True once a soft limit withheld tools: send no tool definitions. */
   readonly toolsWithheld: boolean;
 }

@@ -1,19 +1,19 @@
-import { assign, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
+import { assign, enqueueActions, setup, stopChild } from 'xstate';
 import { Budget } from '../config/budget.js';
 import { DEFAULT_MAX_TURNS } from '../config/config.js';
-import { errorMessage } from '../core/errors.js';
 import { addUsage, ZERO_USAGE } from '../core/usage.js';
 import type {
   AgentContext,
   AgentMachineEvent,
   AgentMachineInput,
   AgentStateName,
-  ModelActorInput,
+  ModelRequestParams,
   ModelTurn,
   ToolActorInput,
   ToolSettledEvent,
 } from './agent-machine-types.js';
 import { budgetStop, hardStop } from './budget-rules.js';
+import { toolActorLogic } from './tool-actor-logic.js';
 import { readyRange } from './tool-schedule.js';
 
 function notProvided(name: string): never {
@@ -25,8 +25,13 @@ export function toolActorId(turn: number, index: number): string {
   return `tool-${turn}-${index}`;
 }
 
-function isNewResult(context: AgentContext, event: ToolSettledEvent): boolean {
-  return event.index >= 0 && event.index < context.calls.length && context.results[event.index] === undefined;
+function isNewResult(context: AgentContext, event: AgentMachineEvent): event is ToolSettledEvent {
+  return (
+    event.type === 'TOOL_SETTLED' &&
+    event.index >= 0 &&
+    event.index < context.calls.length &&
+    context.results[event.index] === undefined
+  );
 }
 
 const enter = (state: AgentStateName) => ({ type: 'recordTransition', params: { to: state } }) as const;
@@ -38,21 +43,23 @@ const machineSetup = setup({
     input: {} as AgentMachineInput | undefined,
   },
   actors: {
-    callModel: fromPromise<ModelTurn, ModelActorInput>(async () => notProvided('callModel')),
-    runTool: fromCallback<ToolSettledEvent, ToolActorInput>(() => notProvided('runTool')),
+    runTool: toolActorLogic(() => notProvided('runTool')),
   },
   actions: {
     /** Effect: a state was entered (the agent journals the transition). */
     recordTransition: (_, _params: { to: AgentStateName }) => {},
-    /** Effect: a model request is about to start. */
-    recordTurnStart: () => {},
+    /**
+     * Effect: start a model request (the agent journals the turn's start and streams the
+     * request); it answers with `MODEL_TURN` or `MODEL_ERROR`.
+     */
+    requestModel: (_, _params: ModelRequestParams) => {},
     /** Effect: a model turn completed (usage, and the assistant message when it asked for tools). */
     recordModelTurn: (_, _params: { turn: ModelTurn }) => {},
     /** Effect: append the turn's observations, in the model's order. */
     recordObservations: () => {},
     /** Effect: a soft limit was crossed; warn and ask for a final answer. */
     warnBudget: () => {},
-    /** Effect: abort whatever is in flight (tools see their AbortSignal). */
+    /** Effect: abort whatever is in flight (the model request, and tools through their AbortSignal). */
     cancelInFlight: () => {},
     /** Effect: the run ended with an answer. */
     finish: () => {},
@@ -60,9 +67,9 @@ const machineSetup = setup({
     fail: () => {},
   },
   guards: {
-    turnAskedForTools: (_, params: { turn: ModelTurn }) => params.turn.toolCalls.length > 0,
-    settlesLastTool: ({ context, event }) =>
-      event.type === 'TOOL_SETTLED' && isNewResult(context, event) && context.settled + 1 >= context.calls.length,
+    turnAskedForTools: ({ event }) => event.type === 'MODEL_TURN' && event.turn.toolCalls.length > 0,
+    settlesNewResult: ({ context, event }) => isNewResult(context, event),
+    settlesLastTool: ({ context, event }) => isNewResult(context, event) && context.settled + 1 >= context.calls.length,
     isAborting: ({ context }) => context.aborting !== undefined,
     isResuming: ({ context }) => context.resuming,
     hardLimitReached: ({ context }) => hardStop(context) !== null,
@@ -71,46 +78,105 @@ const machineSetup = setup({
   },
 });
 
-/** Starts the next calls the schedule allows, each as a spawned child actor. */
-const startReadyTools = machineSetup.enqueueActions(({ context, enqueue }) => {
-  const { from, to } = readyRange(context.concurrencySafe, context.nextToStart, context.running);
-  if (from === to) return;
-  enqueue.assign({ nextToStart: to, running: context.running + (to - from) });
+type SpawnTool = (src: 'runTool', options: { id: string; input: ToolActorInput }) => unknown;
+type ToolProgress = Pick<AgentContext, 'results' | 'settled' | 'nextToStart' | 'running'>;
+
+/**
+ * Starts the calls the schedule allows, each as a spawned child actor, and returns the new
+ * progress. Called from inside an `assign`, so starting a batch and the context change that
+ * goes with it cost XState one snapshot copy, not one per child plus one.
+ */
+function startReadyTools(
+  context: AgentContext,
+  progress: ToolProgress,
+  spawn: SpawnTool,
+  turns = context.turns,
+): ToolProgress {
+  const { from, to } = readyRange(context.concurrencySafe, progress.nextToStart, progress.running);
   for (let index = from; index < to; index++) {
     const call = context.calls[index];
     if (call === undefined) continue;
-    enqueue.spawnChild('runTool', {
-      id: toolActorId(context.turns, index),
-      input: { call, index, withheld: context.toolsWithheld },
-    });
+    spawn('runTool', { id: toolActorId(turns, index), input: { call, index, withheld: context.toolsWithheld } });
   }
-});
+  return {
+    results: progress.results,
+    settled: progress.settled,
+    nextToStart: to,
+    running: progress.running + (to - from),
+  };
+}
 
-/** Counts a model request, unless the run resumes with pending tool calls (no request then). */
-const startTurn = machineSetup.enqueueActions(({ context, enqueue }) => {
-  if (context.resuming) return;
-  enqueue.assign({ turns: context.turns + 1 });
-  enqueue('recordTurnStart');
-});
+/** A resumed run: hand the pending calls to `executingTools` and start the first batch. */
+const startPendingCalls = machineSetup.assign(({ context, spawn }) => ({
+  resuming: false,
+  ...startReadyTools(context, context, spawn),
+}));
 
-/** Keeps a settled call's result and stops its actor. */
-const storeResult = machineSetup.enqueueActions(({ context, event, enqueue }) => {
-  if (event.type !== 'TOOL_SETTLED' || !isNewResult(context, event)) return;
+/** Keeps a settled call's result, then starts whatever the schedule now allows. */
+const storeResult = machineSetup.assign(({ context, event, spawn }) => {
+  if (!isNewResult(context, event)) return {};
   const results = context.results.slice();
   results[event.index] = event.result;
-  enqueue.assign({
+  const progress = {
     results,
     settled: context.settled + 1,
+    nextToStart: context.nextToStart,
     running: context.running - 1,
-    elapsedMs: Math.max(context.elapsedMs, event.elapsedMs),
-  });
-  enqueue.stopChild(toolActorId(context.turns, event.index));
+  };
+  return { elapsedMs: Math.max(context.elapsedMs, event.elapsedMs), ...startReadyTools(context, progress, spawn) };
+});
+
+/** Stops the actor of the call that just settled. */
+const stopSettledTool = stopChild<AgentContext, AgentMachineEvent, undefined, AgentMachineEvent>(({ context, event }) =>
+  toolActorId(context.turns, event.type === 'TOOL_SETTLED' ? event.index : -1),
+);
+
+/** Starts a model request, unless the run resumes with pending tool calls. */
+const startTurn = machineSetup.enqueueActions(({ context, enqueue }) => {
+  if (!context.resuming) enqueue({ type: 'requestModel', params: { toolsWithheld: context.toolsWithheld } });
 });
 
 /**
+ * A turn that asked for tools: count it, add its usage, adopt its calls and start the first
+ * batch. (A turn is counted when its answer arrives: budgets are only checked after that.)
+ */
+const acceptToolTurn = machineSetup.assign(({ context, event, spawn }) => {
+  if (event.type !== 'MODEL_TURN') return {};
+  const { turn } = event;
+  const adopted = { ...context, calls: turn.toolCalls, concurrencySafe: turn.concurrencySafe };
+  const fresh = { results: turn.toolCalls.map(() => undefined), settled: 0, nextToStart: 0, running: 0 };
+  const turns = context.turns + 1;
+  return {
+    turns,
+    usage: addUsage(context.usage, turn.usage),
+    elapsedMs: turn.elapsedMs,
+    calls: turn.toolCalls,
+    concurrencySafe: turn.concurrencySafe,
+    ...startReadyTools(adopted, fresh, spawn, turns),
+  };
+});
+
+/** A turn that answered: count it, add its usage, keep the answer. */
+const acceptAnswer = machineSetup.assign(({ context, event }) => {
+  if (event.type !== 'MODEL_TURN') return {};
+  const { turn } = event;
+  return {
+    turns: context.turns + 1,
+    usage: addUsage(context.usage, turn.usage),
+    elapsedMs: turn.elapsedMs,
+    response: turn.text,
+  };
+});
+
+const recordModelTurn = {
+  type: 'recordModelTurn',
+  params: ({ event }: { event: AgentMachineEvent }) => ({ turn: (event as { turn: ModelTurn }).turn }),
+} as const;
+
+/**
  * The agent loop as an XState v5 machine: the one place where the loop decides.
- * Actors (`callModel`, `runTool`) and effect actions (`record*`, `finish`, `fail`, …) are named
- * here and implemented by `Agent` via `.provide()`; tests may provide their own.
+ * The tool actor (`runTool`) and the effects (`requestModel`, `record*`, `finish`, `fail`, …) are
+ * named here and implemented by `Agent` via `.provide()`; tests may provide their own.
  */
 export const agentMachine = machineSetup.createMachine({
   id: 'agent',
@@ -147,57 +213,27 @@ export const agentMachine = machineSetup.createMachine({
   states: {
     awaitingModel: {
       entry: [enter('awaitingModel'), startTurn],
-      always: { guard: 'isResuming', target: 'executingTools', actions: assign({ resuming: false }) },
-      invoke: {
-        id: 'model',
-        src: 'callModel',
-        input: ({ context }) => ({ toolsWithheld: context.toolsWithheld }),
-        onDone: [
-          {
-            guard: { type: 'turnAskedForTools', params: ({ event }) => ({ turn: event.output }) },
-            target: 'executingTools',
-            actions: [
-              assign(({ context, event }) => ({
-                usage: addUsage(context.usage, event.output.usage),
-                elapsedMs: event.output.elapsedMs,
-                calls: event.output.toolCalls,
-                concurrencySafe: event.output.concurrencySafe,
-                results: event.output.toolCalls.map(() => undefined),
-                settled: 0,
-                nextToStart: 0,
-                running: 0,
-              })),
-              { type: 'recordModelTurn', params: ({ event }) => ({ turn: event.output }) },
-            ],
-          },
-          {
-            target: 'done',
-            actions: [
-              assign(({ context, event }) => ({
-                usage: addUsage(context.usage, event.output.usage),
-                elapsedMs: event.output.elapsedMs,
-                response: event.output.text,
-              })),
-              { type: 'recordModelTurn', params: ({ event }) => ({ turn: event.output }) },
-            ],
-          },
+      always: { guard: 'isResuming', target: 'executingTools', actions: startPendingCalls },
+      on: {
+        MODEL_TURN: [
+          { guard: 'turnAskedForTools', target: 'executingTools', actions: [acceptToolTurn, recordModelTurn] },
+          { target: 'done', actions: [acceptAnswer, recordModelTurn] },
         ],
-        onError: {
+        MODEL_ERROR: {
           target: 'error',
-          actions: assign({ stop: ({ event }) => ({ reason: 'model_error', message: errorMessage(event.error) }) }),
+          actions: assign({ stop: ({ event }) => ({ reason: 'model_error', message: event.message }) }),
         },
       },
     },
     executingTools: {
-      entry: [enter('executingTools'), startReadyTools],
+      // Tool actors are spawned by the transitions into this state and by its own (one batch
+      // at a time, see startReadyTools); `meta.spawns` names them for diagrams.
+      meta: { spawns: ['runTool'] },
+      entry: enter('executingTools'),
       on: {
         TOOL_SETTLED: [
-          {
-            guard: 'settlesLastTool',
-            target: 'observing',
-            actions: storeResult,
-          },
-          { actions: [storeResult, startReadyTools] },
+          { guard: 'settlesLastTool', target: 'observing', actions: [storeResult, stopSettledTool] },
+          { guard: 'settlesNewResult', actions: [storeResult, stopSettledTool] },
         ],
         ABORT: {
           actions: [

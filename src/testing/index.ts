@@ -9,7 +9,7 @@ export type { LoopInvariantOptions } from './invariants/loop-invariants.js';
 export { assertLoopInvariants, checkLoopInvariants } from './invariants/loop-invariants.js';
 export type { LoopRule, LoopViolation } from './invariants/loop-violation.js';
 export { LoopInvariantError } from './invariants/loop-violation.js';
-export type { AlphabetOptions, ExploredEvent, ModelDoneEvent, ModelErrorEvent } from './model-check/alphabet.js';
+export type { AlphabetOptions, ExploredEvent } from './model-check/alphabet.js';
 export { modelCheckAgentMachine } from './model-check/model-check.js';
 export type { MachineViolation, ModelCheckOptions, ModelCheckReport } from './model-check/model-check-types.js';
 export type { RunScriptOptions, ScriptRun } from './run-script.js';

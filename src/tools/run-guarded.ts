@@ -1,4 +1,5 @@
 import { errorMessage } from '../core/errors.js';
+import { watchAbort } from './abort-watchers.js';
 import type { AnyTool } from './registry.js';
 import { ToolResult } from './tool-result.js';
 
@@ -52,7 +53,7 @@ export function runGuarded(tool: AnyTool, call: GuardedCall): Promise<ToolResult
       if (settled) return;
       settled = true;
       if (timer !== undefined) clearTimeout(timer);
-      outer?.removeEventListener('abort', onAbort);
+      unwatch?.();
       if (abortReason !== undefined) controller?.abort(abortReason);
       resolve(result);
     };
@@ -60,7 +61,7 @@ export function runGuarded(tool: AnyTool, call: GuardedCall): Promise<ToolResult
       const why = reasonText(outer as AbortSignal);
       finish(ToolResult.error(`Tool '${tool.name}' was aborted: ${why}`), why);
     };
-    outer?.addEventListener('abort', onAbort, { once: true });
+    const unwatch = outer === undefined ? undefined : watchAbort(outer, onAbort);
     if (call.timeoutMs !== undefined) {
       const ms = call.timeoutMs;
       timer = setTimeout(() => finish(ToolResult.error(`Tool '${tool.name}' timed out after ${ms} ms`), 'timeout'), ms);

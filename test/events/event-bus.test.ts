@@ -95,4 +95,50 @@ describe('EventBus', () => {
     expect(a).toHaveLength(1);
     expect(b).toEqual(['text_delta', 'again text_delta', 'text_delta']);
   });
+
+  it('delivers an event emitted by a subscriber after the current one reached every subscriber', async () => {
+    const bus = new EventBus();
+    const seen: string[] = [];
+    bus.subscribe((event) => {
+      seen.push(`first:${event.type}`);
+      if (event.type === 'text_delta') void bus.emit(AgentEvent.textComplete('a'));
+    });
+    bus.subscribe((event) => {
+      seen.push(`second:${event.type}`);
+    });
+    await bus.emit(AgentEvent.textDelta('a'));
+    await bus.idle();
+    expect(seen).toEqual(['first:text_delta', 'second:text_delta', 'first:text_complete', 'second:text_complete']);
+  });
+
+  it('goes asynchronous only from the first async subscriber on, and later emits wait for it', async () => {
+    const bus = new EventBus();
+    const seen: string[] = [];
+    let release: () => void = () => {};
+    bus.subscribe((event) => {
+      seen.push(`sync:${event.type}`);
+    });
+    bus.subscribe(async (event) => {
+      if (event.type === 'text_delta') await new Promise<void>((resolve) => (release = resolve));
+      seen.push(`async:${event.type}`);
+    });
+    const first = bus.emit(AgentEvent.textDelta('a'));
+    const second = bus.emit(AgentEvent.textComplete('a'));
+    const idle = bus.idle();
+    expect(seen).toEqual(['sync:text_delta']);
+    release();
+    await Promise.all([first, second, idle]);
+    expect(seen).toEqual(['sync:text_delta', 'async:text_delta', 'sync:text_complete', 'async:text_complete']);
+  });
+
+  it('counts records nobody observed, so a late observer sees positions from where the stream is', async () => {
+    const bus = new EventBus();
+    await bus.emit(AgentEvent.textDelta('unseen'));
+    bus.record({ type: 'transition', from: 'awaitingModel', to: 'done', event: 'e' });
+    const seqs: number[] = [];
+    const subscription = bus.stream$.subscribe((record) => seqs.push(record.seq));
+    await bus.emit(AgentEvent.textComplete('seen'));
+    subscription.unsubscribe();
+    expect(seqs).toEqual([2]);
+  });
 });

@@ -11,14 +11,14 @@ describe('toMermaid', () => {
 
   it('is a stateDiagram-v2 with one line per edge, labelled event [guard]', () => {
     expect(mermaid.startsWith('stateDiagram-v2\n  [*] --> awaitingModel\n')).toBe(true);
-    expect(mermaid).toContain('  awaitingModel --> executingTools : done(model) [turnAskedForTools]\n');
+    expect(mermaid).toContain('  awaitingModel --> executingTools : MODEL_TURN [turnAskedForTools]\n');
     expect(mermaid.split('\n').filter((l) => l.includes(' --> ') && !l.includes('[*]'))).toHaveLength(
       graph.edges.length,
     );
   });
 
-  it('labels states with the actors they invoke and spawn', () => {
-    expect(mermaid).toContain('  awaitingModel : awaitingModel\\ninvoke callModel\n');
+  it('labels states with the actors they spawn, and only those', () => {
+    expect(mermaid).not.toContain('awaitingModel : awaitingModel');
     expect(mermaid).toContain('  executingTools : executingTools\\nspawn runTool\n');
     expect(mermaid).toContain('  done --> [*]\n');
   });
@@ -36,7 +36,7 @@ describe('toDot', () => {
 
   it('labels guards and actors, and marks final states with a double border', () => {
     expect(dot).toContain('"budgetCheck" -> "error" [label="always [hardLimitReached]"];');
-    expect(dot).toContain('"awaitingModel" [label="awaitingModel\\ninvoke callModel"];');
+    expect(dot).toContain('"awaitingModel" [label="awaitingModel"];');
     expect(dot).toContain('"executingTools" [label="executingTools\\nspawn runTool"];');
     expect(dot).toContain('"done" [label="done", peripheries=2];');
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMachine, setup, spawnChild } from 'xstate';
+import { createMachine, fromPromise, setup, spawnChild } from 'xstate';
 import { agentMachine, machineGraph } from '../../src/index.js';
 
 describe('machineGraph(agentMachine)', () => {
@@ -11,16 +11,13 @@ describe('machineGraph(agentMachine)', () => {
     expect(graph.states.filter((s) => s.final).map((s) => s.id)).toEqual(['done', 'error']);
   });
 
-  it('labels the invoked model actor and the spawned tool actors on their states', () => {
+  it('labels the spawned tool actors on executingTools (the model request is an effect, not an actor)', () => {
     const byId = Object.fromEntries(graph.states.map((s) => [s.id, s]));
-    expect(byId.awaitingModel?.invokes).toEqual(['callModel']);
+    expect(byId.awaitingModel?.invokes).toEqual([]);
     expect(byId.executingTools?.spawns).toEqual(['runTool']);
     expect(byId.awaitingModel?.spawns).toEqual([]);
     expect(byId.observing?.spawns).toEqual([]);
-    expect(graph.actors).toEqual([
-      { src: 'callModel', invokedIn: ['awaitingModel'], spawned: false },
-      { src: 'runTool', invokedIn: [], spawned: true },
-    ]);
+    expect(graph.actors).toEqual([{ src: 'runTool', invokedIn: [], spawned: true }]);
   });
 
   it('names the guard on each guarded transition, and every setup guard is used by some edge', () => {
@@ -53,6 +50,14 @@ describe('machineGraph on other machines', () => {
     expect(graph.actors).toEqual([]);
     expect(graph.guards).toEqual([]);
     expect(graph.edges).toContainEqual({ from: 'off', to: 'off', event: 'PING', actions: [] });
+  });
+
+  it('reads the actors a state declares in meta.spawns (spawns made inside assign cannot be read)', () => {
+    const machine = setup({ actors: { job: fromPromise(async () => 1) } }).createMachine({
+      initial: 'busy',
+      states: { busy: { meta: { spawns: ['job', 42] } }, idle: {} },
+    });
+    expect(machineGraph(machine).states.map((s) => s.spawns)).toEqual([['job'], []]);
   });
 
   it('spawns nothing when every setup actor is invoked', () => {

@@ -9,6 +9,7 @@ import {
   type ModelTurn,
   type ToolCall,
   ToolResult,
+  toolActorId,
 } from '../../src/index.js';
 
 type Snapshot = ReturnType<typeof initialTransition<typeof agentMachine>>[0];
@@ -26,11 +27,8 @@ function modelTurn(calls: number, safe = true, text = ''): ModelTurn {
   };
 }
 
-/** The done event of the invoked model actor (not part of the public event union). */
-const modelDone = (output: ModelTurn) =>
-  ({ type: 'xstate.done.actor.model', output, actorId: 'model' }) as unknown as AgentMachineEvent;
-const modelError = (error: unknown) =>
-  ({ type: 'xstate.error.actor.model', error, actorId: 'model' }) as unknown as AgentMachineEvent;
+const modelDone = (turn: ModelTurn): AgentMachineEvent => ({ type: 'MODEL_TURN', turn });
+const modelError = (message: string): AgentMachineEvent => ({ type: 'MODEL_ERROR', message });
 const settled = (index: number, result = ToolResult.success('ok')): AgentMachineEvent => ({
   type: 'TOOL_SETTLED',
   index,
@@ -46,8 +44,13 @@ function start(budget: BudgetOptions = { maxTurns: 5 }) {
 function step(snapshot: Snapshot, ...events: AgentMachineEvent[]) {
   let current = snapshot;
   let actions: { type: string }[] = [];
-  for (const event of events) [current, actions] = transition(agentMachine, current, event);
-  return { snapshot: current, actions: actions.map((action) => action.type) };
+  const spawned: string[] = [];
+  for (const event of events) {
+    const before = current.children;
+    [current, actions] = transition(agentMachine, current, event);
+    spawned.push(...Object.keys(current.children).filter((id) => !(id in before)));
+  }
+  return { snapshot: current, actions: actions.map((action) => action.type), spawned };
 }
 
 describe('agentMachine (pure transitions)', () => {
@@ -57,11 +60,14 @@ describe('agentMachine (pure transitions)', () => {
     expect(snapshot.context.budget.maxTurns).toBe(10);
   });
 
-  it('starts in awaitingModel with its first turn counted', () => {
+  it('starts in awaitingModel with a model request; a turn counts when its answer arrives', () => {
     const [snapshot, actions] = start();
     expect(snapshot.value).toBe('awaitingModel');
-    expect(snapshot.context.turns).toBe(1);
-    expect(actions.map((action) => action.type)).toContain('recordTurnStart');
+    expect(snapshot.context.turns).toBe(0);
+    expect(actions.filter((action) => action.type === 'requestModel')).toEqual([
+      expect.objectContaining({ params: { toolsWithheld: false } }),
+    ]);
+    expect(step(snapshot, modelDone(modelTurn(1))).snapshot.context.turns).toBe(1);
   });
 
   it('a turn without tool calls goes to done with the response', () => {
@@ -73,9 +79,9 @@ describe('agentMachine (pure transitions)', () => {
   });
 
   it('a turn with tool calls spawns a safe batch together and waits for every result', () => {
-    const { snapshot, actions } = step(start()[0], modelDone(modelTurn(3)));
+    const { snapshot, spawned } = step(start()[0], modelDone(modelTurn(3)));
     expect(snapshot.value).toBe('executingTools');
-    expect(actions.filter((type) => type === 'xstate.spawnChild')).toHaveLength(3);
+    expect(spawned).toEqual([toolActorId(1, 0), toolActorId(1, 1), toolActorId(1, 2)]);
     const after2 = step(snapshot, settled(2), settled(0));
     expect(after2.snapshot.value).toBe('executingTools');
     expect(after2.snapshot.context.settled).toBe(2);
@@ -83,17 +89,19 @@ describe('agentMachine (pure transitions)', () => {
 
   it('runs unsafe calls one at a time', () => {
     const first = step(start()[0], modelDone(modelTurn(2, false)));
-    expect(first.actions.filter((type) => type === 'xstate.spawnChild')).toHaveLength(1);
+    expect(first.spawned).toEqual([toolActorId(1, 0)]);
     const second = step(first.snapshot, settled(0));
-    expect(second.actions.filter((type) => type === 'xstate.spawnChild')).toHaveLength(1);
+    expect(second.spawned).toEqual([toolActorId(1, 1)]);
+    expect(Object.keys(second.snapshot.children)).toEqual([toolActorId(1, 1)]); // the settled one is stopped
     expect(second.snapshot.context.nextToStart).toBe(2);
   });
 
   it('after the last result passes observing and budgetCheck to the next turn', () => {
     const { snapshot, actions } = step(start()[0], modelDone(modelTurn(2)), settled(1), settled(0));
     expect(snapshot.value).toBe('awaitingModel');
-    expect(snapshot.context.turns).toBe(2);
-    expect(actions).toEqual(expect.arrayContaining(['recordObservations', 'recordTurnStart']));
+    expect(snapshot.context.turns).toBe(1);
+    expect(snapshot.children).toEqual({});
+    expect(actions).toEqual(expect.arrayContaining(['recordObservations', 'requestModel']));
   });
 
   it('ignores a duplicate or out-of-range result', () => {
@@ -125,7 +133,7 @@ describe('agentMachine (pure transitions)', () => {
   });
 
   it('a model error ends in error with model_error', () => {
-    const { snapshot } = step(start()[0], modelError(new Error('cut')));
+    const { snapshot } = step(start()[0], modelError('cut'));
     expect(snapshot.value).toBe('error');
     expect(snapshot.context.stop).toEqual({ reason: 'model_error', message: 'cut' });
   });

@@ -19,8 +19,8 @@ describe('SPEC §5 the exported machine', () => {
     const [start] = initialTransition(agentMachine, { budget: new Budget({ maxTurns: 3 }) });
     expect(start.value).toBe('awaitingModel');
     const turn = (toolCalls: { callId: string; name: string; arguments: Record<string, never> }[]) => ({
-      type: 'xstate.done.actor.model',
-      output: {
+      type: 'MODEL_TURN',
+      turn: {
         text: 'hi',
         toolCalls,
         concurrencySafe: toolCalls.map(() => true),

@@ -100,6 +100,39 @@ describe('ToolRegistry', () => {
     expect(already.error).toBe("Tool 'deaf' was aborted before it started: user stop");
   });
 
+  it('answers every call in flight on one shared signal when it aborts, and none after it settled', async () => {
+    const deaf = defineTool({
+      name: 'deaf',
+      description: '',
+      kind: 'read',
+      schema: z.object({ n: z.number() }),
+      execute: ({ params }) => (params.n === 0 ? 'quick' : new Promise<string>(() => {})),
+    });
+    const reg = new ToolRegistry().register(deaf);
+    const controller = new AbortController();
+    const quick = await reg.invoke('deaf', { n: 0 }, { signal: controller.signal });
+    const pending = [1, 2, 3].map((n) => reg.invoke('deaf', { n }, { signal: controller.signal }));
+    controller.abort('run over');
+    expect(quick).toEqual(ToolResult.success('quick'));
+    expect(await Promise.all(pending)).toEqual(
+      [1, 2, 3].map(() => ToolResult.error("Tool 'deaf' was aborted: run over")),
+    );
+  });
+
+  it('turns a schema refinement that throws into an internal error instead of rejecting', async () => {
+    const picky = defineTool({
+      name: 'picky',
+      description: '',
+      kind: 'read',
+      schema: z.object({ n: z.number() }).refine(() => {
+        throw new Error('refinement broke');
+      }),
+      execute: () => 'never',
+    });
+    const result = await new ToolRegistry().register(picky).invoke('picky', { n: 1 });
+    expect(result).toEqual(ToolResult.error('Internal error: refinement broke'));
+  });
+
   it('caps long output with a marker that says how much was cut', async () => {
     const big = defineTool({
       name: 'big',

@@ -1,24 +1,16 @@
 import type { ToolCall } from '../../core/messages.js';
 import type { TokenUsage } from '../../core/usage.js';
-import type { AgentContext, AgentMachineEvent, ModelTurn } from '../../machines/agent-machine-types.js';
+import type {
+  AgentContext,
+  AgentMachineEvent,
+  ModelErrorEvent,
+  ModelTurn,
+  ModelTurnEvent,
+} from '../../machines/agent-machine-types.js';
 import type { ToolResult } from '../../tools/tool-result.js';
 
-/** The invoke's done event: the model actor finished a turn. */
-export interface ModelDoneEvent {
-  readonly type: 'xstate.done.actor.model';
-  /** The completed turn. */
-  readonly output: ModelTurn;
-}
-
-/** The invoke's error event: the model stream failed. */
-export interface ModelErrorEvent {
-  readonly type: 'xstate.error.actor.model';
-  /** Why the stream failed. */
-  readonly error: Error;
-}
-
-/** Any event the explorer sends: the machine's own and its model actor's. */
-export type ExploredEvent = AgentMachineEvent | ModelDoneEvent | ModelErrorEvent;
+/** Any event the explorer sends: the machine's own (the model's answers, tool results, aborts). */
+export type ExploredEvent = AgentMachineEvent;
 
 /** An event of the alphabet with a short printable label and whether it must have an effect. */
 export interface LabelledEvent {
@@ -64,16 +56,16 @@ function callsOf(pattern: string): ToolCall[] {
   return [...pattern].map((kind, i) => ({ callId: `c${i}`, name: kind === 'S' ? 'look' : 'change', arguments: {} }));
 }
 
-function modelTurn(pattern: string, usage: TokenUsage, elapsedMs: number): ModelDoneEvent {
+function modelTurn(pattern: string, usage: TokenUsage, elapsedMs: number): ModelTurnEvent {
   const toolCalls = callsOf(pattern);
-  const output: ModelTurn = {
+  const turn: ModelTurn = {
     text: pattern === '' ? 'final answer' : '',
     toolCalls,
     concurrencySafe: [...pattern].map((kind) => kind === 'S'),
     usage,
     elapsedMs,
   };
-  return { type: 'xstate.done.actor.model', output };
+  return { type: 'MODEL_TURN', turn };
 }
 
 function reachableTimes(options: AlphabetOptions, context: AgentContext): number[] {
@@ -103,8 +95,8 @@ function modelEvents(options: AlphabetOptions, context: AgentContext): LabelledE
       }
     }
   }
-  const error = new Error('model stream failed');
-  events.push({ label: 'model(error)', role: 'matters', event: { type: 'xstate.error.actor.model', error } });
+  const error: ModelErrorEvent = { type: 'MODEL_ERROR', message: 'model stream failed' };
+  events.push({ label: 'model(error)', role: 'matters', event: error });
   return events;
 }
 

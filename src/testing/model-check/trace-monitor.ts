@@ -1,4 +1,9 @@
-import type { AgentContext, AgentStateName, ModelTurn } from '../../machines/agent-machine-types.js';
+import type {
+  AgentContext,
+  AgentStateName,
+  ModelRequestParams,
+  ModelTurn,
+} from '../../machines/agent-machine-types.js';
 
 /** What the monitor remembers about the path so far. Small, so the product with states stays small. */
 export interface MonitorState {
@@ -32,7 +37,7 @@ export const INITIAL_MONITOR: MonitorState = {
 /** One effect in a transition's trace, with the context of the microstep it ran in. */
 export interface TraceStep {
   /**
-   * The action's type (`recordTransition`, `recordTurnStart`, `xstate.spawnChild`, …), or
+   * The action's type (`recordTransition`, `requestModel`, `xstate.stopChild`, …), or
    * {@link ABORT_ACCEPTED} at the start of a trace whose event was an abort that took effect.
    */
   readonly action: string;
@@ -83,7 +88,10 @@ function requested(monitor: MonitorState, context: AgentContext, limits: Monitor
   if (limits.maxTurns !== undefined && requests > limits.maxTurns) {
     problems.push(`model request ${requests} exceeds maxTurns ${limits.maxTurns}`);
   }
-  if (requests !== context.turns) problems.push(`request ${requests} but the context counts ${context.turns} turns`);
+  // A turn is counted when its answer arrives: request n is made with n - 1 turns counted.
+  if (requests !== context.turns + 1) {
+    problems.push(`request ${requests} but the context counts ${context.turns} completed turns`);
+  }
   return [{ ...monitor, requests }, problems];
 }
 
@@ -98,21 +106,23 @@ function observed(monitor: MonitorState, context: AgentContext): [MonitorState, 
 }
 
 function modelInput(monitor: MonitorState, params: unknown): string[] {
-  const spawn = params as { src?: unknown; input?: { toolsWithheld?: boolean } } | undefined;
-  if (spawn?.src !== 'callModel' || !monitor.warned) return [];
-  return spawn.input?.toolsWithheld === true ? [] : ['tools were offered to the model after a soft-limit warning'];
+  if (!monitor.warned) return [];
+  const withheld = (params as Partial<ModelRequestParams> | undefined)?.toolsWithheld === true;
+  return withheld ? [] : ['tools were offered to the model after a soft-limit warning'];
 }
 
 const steps: Record<string, Step> = {
   recordTransition: (m, s) => entered(m, (s.params as { to: AgentStateName }).to, s.context),
-  recordTurnStart: (m, s, limits) => requested(m, s.context, limits),
+  requestModel: (m, s, limits) => {
+    const [monitor, problems] = requested(m, s.context, limits);
+    return [monitor, [...problems, ...modelInput(m, s.params)]];
+  },
   recordModelTurn: (m, s) => {
     const calls = (s.params as { turn: ModelTurn }).turn.toolCalls.length;
     return [{ ...m, pendingCalls: calls, lastTurnHadTools: calls > 0 }, []];
   },
   recordObservations: (m, s) => observed(m, s.context),
   warnBudget: (m) => [{ ...m, warned: true }, m.warned ? ['a second soft-limit warning on one path'] : []],
-  'xstate.spawnChild': (m, s) => [m, modelInput(m, s.params)],
   [ABORT_ACCEPTED]: (m) => [{ ...m, abortRequested: true }, []],
   finish: (m) => [{ ...m, ended: true }, m.abortRequested ? ['the run finished with an answer after an abort'] : []],
   fail: (m) => [{ ...m, ended: true }, []],

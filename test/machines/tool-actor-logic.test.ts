@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { assign, createActor, setup, stopChild } from 'xstate';
+import { ToolResult, type ToolSettledEvent, toolActorLogic } from '../../src/index.js';
+
+const call = { callId: 'a', name: 'look', arguments: {} };
+
+function harness() {
+  const settles: ((event: ToolSettledEvent) => void)[] = [];
+  const logic = toolActorLogic((_input, settle) => settles.push(settle));
+  const machine = setup({
+    types: { context: {} as { received: number[] }, events: {} as ToolSettledEvent | { type: 'STOP' } },
+    actors: { tool: logic },
+  }).createMachine({
+    context: { received: [] },
+    entry: assign(({ spawn }) => {
+      spawn('tool', { id: 't0', input: { call, index: 0, withheld: false } });
+      spawn('tool', { id: 't1', input: { call, index: 1, withheld: false } });
+      return {};
+    }),
+    on: {
+      TOOL_SETTLED: { actions: assign({ received: ({ context, event }) => [...context.received, event.index] }) },
+      STOP: { actions: stopChild('t1') },
+    },
+  });
+  return { actor: createActor(machine).start(), settles };
+}
+
+const settled = (index: number): ToolSettledEvent => ({
+  type: 'TOOL_SETTLED',
+  index,
+  result: ToolResult.success('ok'),
+  elapsedMs: 0,
+});
+
+describe('toolActorLogic', () => {
+  it('starts its call once per spawned actor and sends the settled result to the machine', () => {
+    const { actor, settles } = harness();
+    expect(settles).toHaveLength(2);
+    settles[0]?.(settled(0));
+    expect(actor.getSnapshot().context.received).toEqual([0]);
+    expect(actor.getSnapshot().children.t0?.getSnapshot().status).toBe('active');
+  });
+
+  it('drops a result that settles after the machine stopped the actor', () => {
+    const { actor, settles } = harness();
+    const t1 = actor.getSnapshot().children.t1;
+    actor.send({ type: 'STOP' });
+    expect(t1?.getSnapshot().status).toBe('stopped');
+    settles[1]?.(settled(1));
+    expect(actor.getSnapshot().context.received).toEqual([]);
+  });
+});
