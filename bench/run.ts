@@ -8,6 +8,7 @@ import { turnCostCase } from './cases/turn-cost.js';
 import type { Contender } from './contender.js';
 import { harnessContender } from './harness-contender.js';
 import { machineOnlyContender } from './machine-only-contender.js';
+import { benchDir } from './support/bench-dir.js';
 import { machineInfo } from './support/machine.js';
 import { canCollectGarbage } from './support/measure.js';
 import { loadPeers } from './support/peers-loader.js';
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
   }
   const heading = `${settings.quick ? 'quick run' : 'full run'}, ${startedAt}: ${machine.nproc} × ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}`;
   console.log(`${heading}\n\n${markdownTable(rows)}`);
-  const dir = new URL('./results/', import.meta.url);
+  const dir = new URL('results/', benchDir());
   mkdirSync(dir, { recursive: true });
   const json = JSON.stringify({ startedAt, settings, machine, rows }, null, 2);
   writeFileSync(new URL(`bench-${startedAt.replace(/[:.]/g, '-')}.json`, dir), json);
