@@ -8,6 +8,7 @@ import { turnCostCase } from './cases/turn-cost.js';
 import type { Contender } from './contender.js';
 import { harnessContender } from './harness-contender.js';
 import { machineOnlyContender } from './machine-only-contender.js';
+import { skeletonContender } from './skeleton-machine.js';
 import { benchDir } from './support/bench-dir.js';
 import { machineInfo } from './support/machine.js';
 import { canCollectGarbage } from './support/measure.js';
@@ -30,13 +31,15 @@ async function main(): Promise<void> {
   const wants = (n: string): boolean => only === undefined || only.includes(n);
   if (!canCollectGarbage()) console.error('warning: run node with --expose-gc for heap figures');
   const peers = args.includes('--peers') ? await loadPeers() : [];
-  const contenders: Contender[] = [harnessContender(), bareContender(), machineOnlyContender(), ...peers];
+  // The XState skeleton is the floor under the harness for the machine's shape (docs/performance.md).
+  const [harness, bare, skeleton] = [harnessContender(), bareContender(), skeletonContender()];
+  const contenders: Contender[] = [harness, bare, machineOnlyContender(), skeleton, ...peers];
   const machine = machineInfo();
   const startedAt = new Date().toISOString();
   const rows: ResultRow[] = [];
   const phases: [string, string, () => Promise<ResultRow[]>][] = [
     ['1', 'CPU per turn', () => turnCostCase(contenders, settings)],
-    ['2', 'concurrent sessions', () => concurrencyPhase(contenders.slice(0, 2), peers, settings)],
+    ['2', 'concurrent sessions', () => concurrencyPhase([harness, bare, skeleton], peers, settings)],
     ['3', 'heap per session', () => heapCase(settings)],
     ['4', 'EventBus', () => eventBusCase(settings)],
     ['5', 'replay and journal size', () => replayCase(settings)],
