@@ -180,7 +180,6 @@ export class Agent {
       this.closeUnansweredCalls();
       this.session.addUserMessage(input);
     }
-    void emit(AgentEvent.agentStart(input ?? '', input === undefined));
     const actor: Actor<AnyActorLogic> = createActor(this.machine, {
       input: { budget: this.config.budget, resume: this.pendingCalls() },
       ...(this.inspect ? { inspect: this.inspect } : {}),
@@ -218,6 +217,9 @@ export class Agent {
         options.signal?.removeEventListener('abort', onAbort);
       };
     }
+    // Announced once the run is in place, so that a subscriber may already abort it (the ABORT
+    // waits in the actor's mailbox and is taken right after the machine's first step).
+    void emit(AgentEvent.agentStart(input ?? '', input === undefined));
     actor.start();
     if (options.signal?.aborted) onAbort();
     return run;

@@ -87,6 +87,10 @@ function isSyncIterable(events: object): events is Iterable<StreamEvent> {
   return !(Symbol.asyncIterator in events) && Symbol.iterator in events;
 }
 
+function isThenable(value: unknown): value is PromiseLike<StreamEvent> {
+  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
+}
+
 /**
  * Reads one model stream to its end (or `message_complete`), calling `onText` for each text
  * delta (awaited: backpressure). Throws on an `error` event; the caller discards the turn.
@@ -97,8 +101,10 @@ export async function readModelStream(
 ): Promise<StreamedTurn> {
   const reader = new TurnReader();
   if (isSyncIterable(events)) {
-    // A client that has the whole turn at hand (a script, a cache): no promise per event.
-    for (const event of events) {
+    // A client that has the whole turn at hand (a script, a cache): no promise per event. An
+    // element that is a promise is awaited, as `for await` would.
+    for (const item of events) {
+      const event = isThenable(item) ? await item : item;
       const delta = reader.read(event);
       if (delta !== undefined) await onText(delta);
       if (reader.complete) break;

@@ -68,8 +68,8 @@ function stateEdges(key: string, node: Json): GraphEdge[] {
 /**
  * Reads the top-level states and transitions of a machine from its serialised config (what
  * `@statelyai/inspect` sends as an actor's `definition`). Functions arrive as `{type: name}`, so
- * guards keep their names; which actors a state spawns cannot be known. Undefined when the
- * value has no states.
+ * guards keep their names; which actors a state spawns is known only when the state declares
+ * them in `meta.spawns`. Undefined when the value has no states.
  */
 export function graphFromDefinition(definition: unknown): MachineGraph | undefined {
   if (!isObject(definition) || !isObject(definition.states)) return undefined;
@@ -80,7 +80,7 @@ export function graphFromDefinition(definition: unknown): MachineGraph | undefin
     invokes: list(node.invoke).flatMap((invoke) =>
       isObject(invoke) && nameOf(invoke.src) ? [nameOf(invoke.src) ?? ''] : [],
     ),
-    spawns: [],
+    spawns: isObject(node.meta) ? list(node.meta.spawns).filter((src): src is string => typeof src === 'string') : [],
     entry: list(node.entry)
       .map(nameOf)
       .filter((name): name is string => name !== undefined && !BUILT_IN_ACTIONS.has(name)),

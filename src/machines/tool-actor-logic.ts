@@ -1,4 +1,4 @@
-import type { ActorLogic, EventObject, Snapshot } from 'xstate';
+import type { ActorLogic, AnyActorRef, EventObject, Snapshot } from 'xstate';
 import type { ToolActorInput, ToolSettledEvent } from './agent-machine-types.js';
 
 /** A tool actor's snapshot: `active` while its call runs, `stopped` once the machine stops it. */
@@ -10,6 +10,11 @@ export type ToolActorSnapshot = Snapshot<undefined> & { readonly input: ToolActo
  * agent binds its run to).
  */
 export type ToolCallRunner = (input: ToolActorInput, settle: (event: ToolSettledEvent) => void, system: object) => void;
+
+/** XState's internal relay (not in its types): sends an event with its source, for inspection. */
+interface RelayingSystem {
+  readonly _relay?: (source: AnyActorRef, target: AnyActorRef, event: EventObject) => void;
+}
 
 /** The actor logic of one tool call, spawned by the agent machine. */
 export type ToolActorLogic = ActorLogic<ToolActorSnapshot, EventObject, ToolActorInput>;
@@ -25,7 +30,12 @@ export function toolActorLogic(runCall: ToolCallRunner): ToolActorLogic {
     getInitialSnapshot: (_, input) => ({ status: 'active', output: undefined, error: undefined, input }),
     start: (snapshot, { self, system }) => {
       const settle = (event: ToolSettledEvent): void => {
-        if (self.getSnapshot().status === 'active') self._parent?.send(event);
+        const parent = self._parent;
+        if (parent === undefined || self.getSnapshot().status !== 'active') return;
+        // As `fromCallback`'s `sendBack` does, so that inspection shows the tool actor as the source.
+        const relay = (system as RelayingSystem)._relay;
+        if (relay === undefined) parent.send(event);
+        else relay(self, parent, event);
       };
       runCall(snapshot.input, settle, system);
     },

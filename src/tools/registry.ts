@@ -93,7 +93,12 @@ export class ToolRegistry {
   /** Validates and runs one call. Never throws; never rejects. */
   invoke(name: string, params: unknown, options: InvokeOptions = {}): Promise<ToolResult> {
     // Not `async`: a call costs one promise chain, not three (this is the loop's hot path).
-    return this.invokeUncapped(name, params, options).then((result) => this.cap(result));
+    try {
+      return this.invokeUncapped(name, params, options ?? {}).then((result) => this.cap(result));
+    } catch (error) {
+      // Only arguments of the wrong type get here (a JavaScript caller's `null` options, say).
+      return Promise.resolve(ToolResult.error(`Internal error: ${errorMessage(error)}`));
+    }
   }
 
   private invokeUncapped(name: string, params: unknown, options: InvokeOptions): Promise<ToolResult> {

@@ -88,4 +88,17 @@ describe('Agent.abort and the wall-clock budget', () => {
     expect(toolResults(session)).toHaveLength(1);
     expect(agent.state).toBeUndefined();
   });
+
+  it('a subscriber may abort the run on agent_start: it ends as aborted before the model is asked', async () => {
+    const client = new ScriptedClient([textTurn('never')]);
+    const config = new Config({ cwd: tempWorkspace() });
+    const agent = new Agent(config, { session: new Session(config, { client }) });
+    agent.events.subscribe((event) => {
+      if (event.type === 'agent_start') agent.abort('changed my mind');
+    });
+    const events = await collect(agent.run('go'));
+    expect(events.map((event) => event.type)).toEqual(['agent_start', 'agent_error']);
+    expect(events.at(-1)).toEqual({ type: 'agent_error', data: { reason: 'aborted', message: 'changed my mind' } });
+    expect(client.calls).toBe(0);
+  });
 });

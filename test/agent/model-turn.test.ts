@@ -60,4 +60,11 @@ describe('readModelStream', () => {
       await expect(read(source([nameless]))).rejects.toMatchObject({ reason: 'model_error' });
     }
   });
+
+  it('awaits elements that are promises in a synchronous iterable, as for await does', async () => {
+    const promised = [StreamEvent.textDelta('hello'), StreamEvent.messageComplete()].map((e) => Promise.resolve(e));
+    const { result, deltas } = await read(promised as unknown as StreamEvent[]);
+    expect(deltas).toEqual(['hello']);
+    expect(result.text).toBe('hello');
+  });
 });

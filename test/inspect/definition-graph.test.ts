@@ -16,8 +16,8 @@ describe('graphFromDefinition', () => {
     const fromDefinition = graphFromDefinition(serialised(agentMachine.config));
     const fromMachine = machineGraph(agentMachine);
     expect(fromDefinition?.initial).toBe(fromMachine.initial);
-    expect(fromDefinition?.states.map((s) => [s.id, s.final, s.invokes])).toEqual(
-      fromMachine.states.map((s) => [s.id, s.final, s.invokes]),
+    expect(fromDefinition?.states.map((s) => [s.id, s.final, s.invokes, s.spawns])).toEqual(
+      fromMachine.states.map((s) => [s.id, s.final, s.invokes, s.spawns]),
     );
     const shape = (e: { from: string; to: string; event: string; guard?: string }) => [e.from, e.to, e.event, e.guard];
     expect(fromDefinition?.edges.map(shape)).toEqual(fromMachine.edges.map(shape));

@@ -49,4 +49,26 @@ describe('toolActorLogic', () => {
     settles[1]?.(settled(1));
     expect(actor.getSnapshot().context.received).toEqual([]);
   });
+
+  it('sends the result as coming from the tool actor, for inspection', () => {
+    const sources: unknown[] = [];
+    const settles: ((event: ToolSettledEvent) => void)[] = [];
+    const machine = setup({
+      types: { events: {} as ToolSettledEvent },
+      actors: { tool: toolActorLogic((_input, settle) => settles.push(settle)) },
+    }).createMachine({
+      entry: assign(({ spawn }) => {
+        spawn('tool', { id: 't0', input: { call, index: 0, withheld: false } });
+        return {};
+      }),
+    });
+    createActor(machine, {
+      inspect: (event) => {
+        if (event.type === '@xstate.event' && event.event.type === 'TOOL_SETTLED')
+          sources.push((event.sourceRef as { id?: string } | undefined)?.id);
+      },
+    }).start();
+    settles[0]?.(settled(0));
+    expect(sources).toEqual(['t0']);
+  });
 });

@@ -133,6 +133,15 @@ describe('ToolRegistry', () => {
     expect(result).toEqual(ToolResult.error('Internal error: refinement broke'));
   });
 
+  it('answers arguments of the wrong type from JavaScript callers with a result, never a throw', async () => {
+    const reg = registry();
+    const nullOptions = reg.invoke('echo', { text: 'a' }, null as unknown as undefined);
+    expect(await nullOptions).toEqual(ToolResult.success('a'));
+    const symbolName = () => reg.invoke(Symbol('echo') as unknown as string, {});
+    expect(symbolName).not.toThrow();
+    expect((await symbolName()).error).toMatch(/^Internal error: /);
+  });
+
   it('caps long output with a marker that says how much was cut', async () => {
     const big = defineTool({
       name: 'big',

@@ -4,7 +4,7 @@ import type { agentMachine } from '../../machines/agent-machine.js';
 import type { AgentContext, AgentMachineEvent, AgentMachineInput } from '../../machines/agent-machine-types.js';
 import { type AlphabetOptions, alphabetFor, type LabelledEvent } from './alphabet.js';
 import { type ExploredState, stateKey } from './state-key.js';
-import { ABORT_ACCEPTED, type TraceStep } from './trace-monitor.js';
+import { ABORT_ACCEPTED, SPAWNED, type TraceStep } from './trace-monitor.js';
 
 type Machine = typeof agentMachine;
 /** A snapshot of the agent machine. */
@@ -32,15 +32,35 @@ export function snapshotKey(snapshot: Snapshot): string {
   return stateKey(state);
 }
 
-/** The effects of a transition, in order; each sees the context as it was when it ran (`info`). */
-export function traceOf(microsteps: Microsteps, event?: AgentMachineEvent, role?: LabelledEvent['role']): TraceStep[] {
-  const steps = microsteps.flatMap(([snapshot, actions]) =>
-    actions.map((action) => ({
+/** Pseudo-steps for the children a microstep spawned (spawns inside `assign` leave no action). */
+function spawnSteps(snapshot: Snapshot, before: Readonly<Record<string, unknown>>): TraceStep[] {
+  return Object.keys(snapshot.children)
+    .filter((id) => !(id in before))
+    .map((id) => ({ action: SPAWNED, params: { id }, context: snapshot.context }));
+}
+
+/**
+ * The effects of a transition, in order; each sees the context as it was when it ran (`info`).
+ * Children spawned in a microstep follow its effects as {@link SPAWNED} steps; `children` are
+ * those of the state the transition started from.
+ */
+export function traceOf(
+  microsteps: Microsteps,
+  event?: AgentMachineEvent,
+  role?: LabelledEvent['role'],
+  children: Readonly<Record<string, unknown>> = {},
+): TraceStep[] {
+  let before = children;
+  const steps = microsteps.flatMap(([snapshot, actions]) => {
+    const effects: TraceStep[] = actions.map((action) => ({
       action: action.type,
       params: action.params,
       context: (action.info?.context as AgentContext | undefined) ?? snapshot.context,
-    })),
-  );
+    }));
+    const spawned = spawnSteps(snapshot, before);
+    before = snapshot.children;
+    return [...effects, ...spawned];
+  });
   const first = microsteps[0]?.[0];
   if (event?.type !== 'ABORT' || role !== 'matters' || first === undefined) return steps;
   return [{ action: ABORT_ACCEPTED, params: event, context: first.context }, ...steps];
@@ -70,7 +90,7 @@ export function buildStateGraph(
       if (snapshot.status !== 'active') return snapshot;
       const microsteps = getMicrosteps(machine, snapshot, event);
       const key = edgeKey(snapshot, event);
-      traces.set(key, traceOf(microsteps, event, labels.get(key)?.role));
+      traces.set(key, traceOf(microsteps, event, labels.get(key)?.role, snapshot.children));
       return microsteps.at(-1)?.[0] ?? snapshot;
     },
   };

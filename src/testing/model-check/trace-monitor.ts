@@ -37,8 +37,9 @@ export const INITIAL_MONITOR: MonitorState = {
 /** One effect in a transition's trace, with the context of the microstep it ran in. */
 export interface TraceStep {
   /**
-   * The action's type (`recordTransition`, `requestModel`, `xstate.stopChild`, …), or
-   * {@link ABORT_ACCEPTED} at the start of a trace whose event was an abort that took effect.
+   * The action's type (`recordTransition`, `requestModel`, `xstate.stopChild`, …),
+   * {@link ABORT_ACCEPTED} at the start of a trace whose event was an abort that took effect, or
+   * {@link SPAWNED} for a child actor a microstep spawned.
    */
   readonly action: string;
   /** The action's parameters. */
@@ -55,6 +56,9 @@ export interface MonitorLimits {
 
 /** Pseudo-action that opens the trace of an accepted `ABORT`. */
 export const ABORT_ACCEPTED = 'event:ABORT';
+
+/** Pseudo-action for a child actor a microstep spawned (`params.id`). */
+export const SPAWNED = 'spawned';
 
 const STOP_REASONS = new Set(['turn_budget', 'cost_budget', 'token_budget', 'time_budget', 'aborted', 'model_error']);
 
@@ -124,6 +128,7 @@ const steps: Record<string, Step> = {
   recordObservations: (m, s) => observed(m, s.context),
   warnBudget: (m) => [{ ...m, warned: true }, m.warned ? ['a second soft-limit warning on one path'] : []],
   [ABORT_ACCEPTED]: (m) => [{ ...m, abortRequested: true }, []],
+  [SPAWNED]: (m) => [m, m.pendingCalls > 0 ? [] : ['a tool actor was spawned with no tool call awaiting a result']],
   finish: (m) => [{ ...m, ended: true }, m.abortRequested ? ['the run finished with an answer after an abort'] : []],
   fail: (m) => [{ ...m, ended: true }, []],
 };
