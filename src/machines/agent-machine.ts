@@ -86,17 +86,15 @@ type ToolProgress = Pick<AgentContext, 'results' | 'settled' | 'nextToStart' | '
  * progress. Called from inside an `assign`, so starting a batch and the context change that
  * goes with it cost XState one snapshot copy, not one per child plus one.
  */
-function startReadyTools(
-  context: AgentContext,
-  progress: ToolProgress,
-  spawn: SpawnTool,
-  turns = context.turns,
-): ToolProgress {
+function startReadyTools(context: AgentContext, progress: ToolProgress, spawn: SpawnTool): ToolProgress {
   const { from, to } = readyRange(context.concurrencySafe, progress.nextToStart, progress.running);
   for (let index = from; index < to; index++) {
     const call = context.calls[index];
     if (call === undefined) continue;
-    spawn('runTool', { id: toolActorId(turns, index), input: { call, index, withheld: context.toolsWithheld } });
+    spawn('runTool', {
+      id: toolActorId(context.turns, index),
+      input: { call, index, withheld: context.toolsWithheld },
+    });
   }
   return {
     results: progress.results,
@@ -143,17 +141,16 @@ const startTurn = machineSetup.enqueueActions(({ context, enqueue }) => {
 const acceptToolTurn = machineSetup.assign(({ context, event, spawn }) => {
   if (event.type !== 'MODEL_TURN') return {};
   const { turn } = event;
-  const adopted = { ...context, calls: turn.toolCalls, concurrencySafe: turn.concurrencySafe };
-  const fresh = { results: turn.toolCalls.map(() => undefined), settled: 0, nextToStart: 0, running: 0 };
-  const turns = context.turns + 1;
-  return {
-    turns,
+  const adopted: AgentContext = {
+    ...context,
+    turns: context.turns + 1,
     usage: addUsage(context.usage, turn.usage),
     elapsedMs: turn.elapsedMs,
     calls: turn.toolCalls,
     concurrencySafe: turn.concurrencySafe,
-    ...startReadyTools(adopted, fresh, spawn, turns),
   };
+  const fresh = { results: turn.toolCalls.map(() => undefined), settled: 0, nextToStart: 0, running: 0 };
+  return { ...adopted, ...startReadyTools(adopted, fresh, spawn) };
 });
 
 /** A turn that answered: count it, add its usage, keep the answer. */
