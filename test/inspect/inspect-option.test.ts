@@ -27,7 +27,7 @@ describe("new Agent(config, { session, inspect }) passes XState's inspect option
     const eventTypes = events.flatMap((e) => (e.type === '@xstate.event' && e.actorRef === root ? [e.event.type] : []));
     expect(eventTypes).toContain('TOOL_SETTLED');
     const actorIds = events.flatMap((e) => (e.type === '@xstate.actor' ? [(e.actorRef as { id?: string }).id] : []));
-    expect(actorIds).toContain('tool-1-0');
+    expect(actorIds).toContain('tool-0');
   });
 
   it("works with @statelyai/inspect: createInspector's observer hands Stately events to its adapter", async () => {

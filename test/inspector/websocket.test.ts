@@ -97,7 +97,7 @@ describe('the @statelyai/inspect WebSocket protocol', () => {
       list.map((e) => `${e.from} -> ${e.to} on ${e.event}`).sort();
     expect(edges(snapshot.graph.edges)).toEqual(edges(machineGraph(agentMachine).edges));
     const titles = snapshot.steps.map((s) => s.title);
-    expect(titles).toContain('child actor: tool-1-0');
+    expect(titles).toContain('child actor: tool-0');
     expect(titles).toContain('awaitingModel → executingTools');
     expect(titles).toContain('event TOOL_SETTLED');
   });

@@ -81,7 +81,7 @@ describe('agentMachine (pure transitions)', () => {
   it('a turn with tool calls spawns a safe batch together and waits for every result', () => {
     const { snapshot, spawned } = step(start()[0], modelDone(modelTurn(3)));
     expect(snapshot.value).toBe('executingTools');
-    expect(spawned).toEqual([toolActorId(1, 0), toolActorId(1, 1), toolActorId(1, 2)]);
+    expect(spawned).toEqual([toolActorId(0), toolActorId(1), toolActorId(2)]);
     const after2 = step(snapshot, settled(2), settled(0));
     expect(after2.snapshot.value).toBe('executingTools');
     expect(after2.snapshot.context.settled).toBe(2);
@@ -89,10 +89,10 @@ describe('agentMachine (pure transitions)', () => {
 
   it('runs unsafe calls one at a time', () => {
     const first = step(start()[0], modelDone(modelTurn(2, false)));
-    expect(first.spawned).toEqual([toolActorId(1, 0)]);
+    expect(first.spawned).toEqual([toolActorId(0)]);
     const second = step(first.snapshot, settled(0));
-    expect(second.spawned).toEqual([toolActorId(1, 1)]);
-    expect(Object.keys(second.snapshot.children)).toEqual([toolActorId(1, 1)]); // the settled one is stopped
+    expect(second.spawned).toEqual([toolActorId(1)]);
+    expect(Object.keys(second.snapshot.children)).toEqual([toolActorId(1)]); // the settled one is stopped
     expect(second.snapshot.context.nextToStart).toBe(2);
   });
 

@@ -22,7 +22,7 @@ describe('the model checker trace of spawns', () => {
     const microsteps = getMicrosteps(agentMachine, start, { type: 'MODEL_TURN', turn });
     const trace = traceOf(microsteps, undefined, undefined, start.children);
     const spawned = trace.filter((step) => step.action === SPAWNED).map((step) => step.params);
-    expect(spawned).toEqual([{ id: 'tool-1-0' }, { id: 'tool-1-1' }]);
+    expect(spawned).toEqual([{ id: 'tool-0' }, { id: 'tool-1' }]);
     expect(trace.findIndex((step) => step.action === 'recordModelTurn')).toBeLessThan(
       trace.findIndex((step) => step.action === SPAWNED),
     );
@@ -35,7 +35,7 @@ describe('the model checker trace of spawns', () => {
 
   it('flags a spawn with no call awaiting a result, and one after the run ended', () => {
     const context = initialTransition(agentMachine, { budget: new Budget(limits) })[0].context;
-    const spawn = { action: SPAWNED, params: { id: 'tool-1-0' }, context };
+    const spawn = { action: SPAWNED, params: { id: 'tool-0' }, context };
     expect(monitorTrace(INITIAL_MONITOR, [spawn], limits)[1]).toEqual([
       'a tool actor was spawned with no tool call awaiting a result',
     ]);

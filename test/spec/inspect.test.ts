@@ -44,7 +44,7 @@ describe('SPEC §5/§9 tool calls as spawned child actors, seen through the insp
     const events = await drain(agent.run('go'));
     expect(events.at(-1)?.type).toBe('agent_end');
     // the root machine and one spawned actor per tool call (the model request is not an actor)
-    expect(actors.filter((id) => id === toolActorId(1, 0) || id === toolActorId(1, 1))).toHaveLength(2);
+    expect(actors.filter((id) => id === toolActorId(0) || id === toolActorId(1))).toHaveLength(2);
     expect(actors).toHaveLength(1 + 2);
   });
 });
