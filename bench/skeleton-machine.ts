@@ -55,11 +55,11 @@ function skeleton({ model, spawn, always }: Shape, turns: number) {
           ? { invoke: { src: 'model', onDone: [...answered] } }
           : { entry: 'request', on: { MODEL: [...answered] } },
       executing: {
-        entry: machineSetup.assign(({ context, spawn: spawnTool }) => {
-          spawnTool('tool', { id: `t${context.turns}` });
+        entry: machineSetup.assign(({ spawn: spawnTool }) => {
+          spawnTool('tool', { id: 'tool-0' }); // the agent machine reuses ids per position
           return {};
         }),
-        on: { SETTLED: { target: afterTools, actions: stopChild(({ context }) => `t${context.turns}`) } },
+        on: { SETTLED: { target: afterTools, actions: stopChild('tool-0') } },
       },
       observing: { always: 'check' },
       check: { always: 'awaiting' },
