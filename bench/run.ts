@@ -32,14 +32,19 @@ async function main(): Promise<void> {
   if (!canCollectGarbage()) console.error('warning: run node with --expose-gc for heap figures');
   const peers = args.includes('--peers') ? await loadPeers() : [];
   // The XState skeleton is the floor under the harness for the machine's shape (docs/performance.md).
-  const [harness, bare, skeleton] = [harnessContender(), bareContender(), skeletonContender()];
-  const contenders: Contender[] = [harness, bare, machineOnlyContender(), skeleton, ...peers];
+  const [harness, bare, machineOnly, skeleton] = [
+    harnessContender(),
+    bareContender(),
+    machineOnlyContender(),
+    skeletonContender(),
+  ];
+  const contenders: Contender[] = [harness, bare, machineOnly, skeleton, ...peers];
   const machine = machineInfo();
   const startedAt = new Date().toISOString();
   const rows: ResultRow[] = [];
   const phases: [string, string, () => Promise<ResultRow[]>][] = [
     ['1', 'CPU per turn', () => turnCostCase(contenders, settings)],
-    ['2', 'concurrent sessions', () => concurrencyPhase([harness, bare, skeleton], peers, settings)],
+    ['2', 'concurrent sessions', () => concurrencyPhase([harness, bare, machineOnly, skeleton], peers, settings)],
     ['3', 'heap per session', () => heapCase(settings)],
     ['4', 'EventBus', () => eventBusCase(settings)],
     ['5', 'replay and journal size', () => replayCase(settings)],
