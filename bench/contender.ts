@@ -17,3 +17,19 @@ export function expectComplete(name: string, answer: string | undefined, turns: 
   }
   return turns;
 }
+
+/**
+ * `make(toolTurns)`, made once per number of tool turns and reused after (a contender's setup,
+ * shared by its runs the way a server shares its config and machine across sessions).
+ */
+export function oncePerToolTurns<T>(make: (toolTurns: number) => T): (toolTurns: number) => T {
+  const made = new Map<number, T>();
+  return (toolTurns) => {
+    let value = made.get(toolTurns);
+    if (value === undefined) {
+      value = make(toolTurns);
+      made.set(toolTurns, value);
+    }
+    return value;
+  };
+}

@@ -1,5 +1,5 @@
 import { Agent, Config, Session, ToolRegistry } from '../src/index.js';
-import { type Contender, expectComplete } from './contender.js';
+import { type Contender, expectComplete, oncePerToolTurns } from './contender.js';
 import { LeanClient } from './lean-client.js';
 import { checkpointTool, PROMPT } from './workload.js';
 
@@ -35,16 +35,11 @@ export async function runAgent(agent: Agent): Promise<{ answer: string | undefin
 
 /** agent-harness on the workload, one new session and agent per run. */
 export function harnessContender(): Contender {
-  const setups = new Map<number, Shared>();
+  const setupFor = oncePerToolTurns(sharedSetup);
   return {
     name: 'agent-harness',
     async run(toolTurns) {
-      let shared = setups.get(toolTurns);
-      if (shared === undefined) {
-        shared = sharedSetup(toolTurns);
-        setups.set(toolTurns, shared);
-      }
-      const { answer, turns } = await runAgent(newAgent(shared));
+      const { answer, turns } = await runAgent(newAgent(setupFor(toolTurns)));
       return expectComplete('agent-harness', answer, turns, toolTurns);
     },
   };

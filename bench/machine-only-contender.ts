@@ -1,6 +1,6 @@
 import { createActor, toPromise } from 'xstate';
 import { agentMachine, Budget, type ModelTurn, ToolResult, toolActorLogic } from '../src/index.js';
-import { type Contender, expectComplete } from './contender.js';
+import { type Contender, expectComplete, oncePerToolTurns } from './contender.js';
 import { callIdOf, FINAL_ANSWER, TURN_USAGE } from './workload.js';
 
 const OK = ToolResult.success('ok');
@@ -39,15 +39,11 @@ function machineFor(toolTurns: number) {
  */
 export function machineOnlyContender(): Contender {
   // Provided once per T, as the harness provides its machine once for all agents.
-  const machines = new Map<number, ReturnType<typeof machineFor>>();
+  const machineOf = oncePerToolTurns(machineFor);
   return {
     name: 'agentMachine alone',
     async run(toolTurns) {
-      let machine = machines.get(toolTurns);
-      if (machine === undefined) {
-        machine = machineFor(toolTurns);
-        machines.set(toolTurns, machine);
-      }
+      const machine = machineOf(toolTurns);
       const actor = createActor(machine, { input: { budget: new Budget({ maxTurns: toolTurns + 1 }) } });
       actor.start();
       const output = (await toPromise(actor)) as { response?: string };

@@ -1,5 +1,5 @@
 import { type ActorLogic, createActor, type EventObject, fromPromise, setup, stopChild, toPromise } from 'xstate';
-import { type Contender, expectComplete } from './contender.js';
+import { type Contender, expectComplete, oncePerToolTurns } from './contender.js';
 
 /**
  * The agent machine's skeleton in XState with none of the harness's work: no journal, events,
@@ -87,15 +87,11 @@ export function skeletonRunner(shape: Shape, turns: number): () => Promise<numbe
 
 /** The skeleton of the agent machine as a contender: XState's floor beside the harness. */
 export function skeletonContender(): Contender {
-  const runners = new Map<number, () => Promise<number>>();
+  const runnerOf = oncePerToolTurns((toolTurns) => skeletonRunner(AGENT_SHAPE, toolTurns));
   return {
     name: 'XState skeleton',
     async run(toolTurns) {
-      let runOnce = runners.get(toolTurns);
-      if (runOnce === undefined) {
-        runOnce = skeletonRunner(AGENT_SHAPE, toolTurns);
-        runners.set(toolTurns, runOnce);
-      }
+      const runOnce = runnerOf(toolTurns);
       const counted = await runOnce();
       return expectComplete('XState skeleton', 'complete', counted + 1, toolTurns);
     },
