@@ -16,6 +16,7 @@ import {
   type ProvidedAgentMachine,
   type RunHandle,
 } from './provide-machine.js';
+import { RunEvents } from './run-events.js';
 
 /** A run in progress, with the queue its event stream reads from. */
 type ActiveRun = RunHandle & { readonly queue: AsyncQueue<AgentEvent>; closing: Promise<void> | undefined };
@@ -140,18 +141,7 @@ export class Agent {
     } catch (error) {
       return failing(error);
     }
-    return this.events$(run);
-  }
-
-  private async *events$(run: ActiveRun): AsyncGenerator<AgentEvent, void, undefined> {
-    try {
-      for await (const event of run.queue) {
-        yield event;
-        if (isTerminal(event)) break;
-      }
-    } finally {
-      await this.close(run, 'the caller stopped reading the run');
-    }
+    return new RunEvents(run.queue, (reason) => this.close(run, reason));
   }
 
   /** Ends the run in progress with reason `aborted`; tools in flight see their signal. */
@@ -217,11 +207,14 @@ export class Agent {
         options.signal?.removeEventListener('abort', onAbort);
       };
     }
-    // Announced once the run is in place, so that a subscriber may already abort it (the ABORT
-    // waits in the actor's mailbox and is taken right after the machine's first step).
-    void emit(AgentEvent.agentStart(input ?? '', input === undefined));
-    actor.start();
-    if (options.signal?.aborted) onAbort();
+    // Started on the next microtask: a subscriber added right after `run()`, before the first
+    // `next()`, still sees `agent_start`, while `abort()` already works (its ABORT waits in the
+    // actor's mailbox). Announced before the machine starts, so a subscriber may abort on it.
+    queueMicrotask(() => {
+      void emit(AgentEvent.agentStart(input ?? '', input === undefined));
+      actor.start();
+      if (options.signal?.aborted) onAbort();
+    });
     return run;
   }
 

@@ -1,8 +1,8 @@
-/** An unbounded single-consumer queue that an async iterator drains. */
-export class AsyncQueue<T> implements AsyncIterable<T> {
+/** An unbounded single-consumer queue, drained one `take()` at a time. */
+export class AsyncQueue<T> {
   private readonly items: T[] = [];
   private head = 0;
-  private waiter: ((result: IteratorResult<T>) => void) | undefined;
+  private waiter: ((result: IteratorResult<T, void>) => void) | undefined;
   private closed = false;
 
   /** Adds an item, handing it straight to a waiting consumer if there is one. */
@@ -25,22 +25,19 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
     waiter?.({ value: undefined, done: true });
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<T> {
-    return {
-      next: () => {
-        if (this.head < this.items.length) {
-          const value = this.items[this.head++] as T;
-          if (this.head === this.items.length) {
-            this.items.length = 0;
-            this.head = 0;
-          }
-          return Promise.resolve({ value, done: false });
-        }
-        if (this.closed) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => {
-          this.waiter = resolve;
-        });
-      },
-    };
+  /** The next item, or the end once the queue is closed and drained. */
+  take(): Promise<IteratorResult<T, void>> {
+    if (this.head < this.items.length) {
+      const value = this.items[this.head++] as T;
+      if (this.head === this.items.length) {
+        this.items.length = 0;
+        this.head = 0;
+      }
+      return Promise.resolve({ value, done: false });
+    }
+    if (this.closed) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve) => {
+      this.waiter = resolve;
+    });
   }
 }

@@ -83,8 +83,33 @@ describe('Agent.abort and the wall-clock budget', () => {
     for await (const event of agent.run('go')) {
       if (event.type === 'tool_call_start') break;
     }
-    expect(seen.aborted).toBeDefined();
+    // The break is seen before the tool starts: it never runs, and its call is answered as aborted.
+    expect(seen.aborted).toBeUndefined();
     expect(session.journal.at(-1)).toMatchObject({ type: 'agent_error', reason: 'aborted' });
+    expect(toolResults(session)).toEqual([
+      {
+        role: 'tool',
+        callId: 'h1',
+        content: "Error: Tool 'hang' was aborted before it started: the caller stopped reading the run",
+      },
+    ]);
+    expect(agent.state).toBeUndefined();
+  });
+
+  it('breaking out of the loop while a tool runs aborts the tool through its signal', async () => {
+    const seen: { aborted?: string } = {};
+    const { config, session } = setup([toolTurn('h1', 'hang', {}), textTurn('never')], seen);
+    const agent = new Agent(config, { session });
+    agent.events.subscribe(async (event) => {
+      if (event.type === 'tool_call_start') await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    for await (const event of agent.run('go')) {
+      if (event.type === 'tool_call_start') {
+        await new Promise((resolve) => setTimeout(resolve, 5)); // the tool is running by now
+        break;
+      }
+    }
+    expect(seen.aborted).toBe('the caller stopped reading the run');
     expect(toolResults(session)).toHaveLength(1);
     expect(agent.state).toBeUndefined();
   });

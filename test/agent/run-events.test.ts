@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { ScriptedClient } from '../../src/index.js';
+import { CheckpointTool, collect, makeAgent, textTurn, toolTurn } from '../support/fixtures.js';
+import { tempWorkspace } from '../support/workspace.js';
+
+function checkpointAgent() {
+  const client = new ScriptedClient([toolTurn('c1', 'checkpoint', { step: 1 }), textTurn('complete')]);
+  return makeAgent(client, [() => new CheckpointTool()], { cwd: tempWorkspace() });
+}
+
+describe("run()'s event stream", () => {
+  it('is its own async iterator', () => {
+    const { agent } = checkpointAgent();
+    const events = agent.run('go');
+    expect(events[Symbol.asyncIterator]()).toBe(events);
+    return collect(events);
+  });
+
+  it('ends only once the run has released the agent, so the next run can start at once', async () => {
+    const client = new ScriptedClient([textTurn('one'), textTurn('two')]);
+    const { agent } = makeAgent(client, [], { cwd: tempWorkspace() });
+    const first = agent.run('a');
+    const types: string[] = [];
+    for (let step = await first.next(); !step.done; step = await first.next()) types.push(step.value.type);
+    expect(types.at(-1)).toBe('agent_end');
+    expect(agent.state).toBeUndefined();
+    expect((await first.next()).done).toBe(true); // and stays ended
+    const second = await collect(agent.run('b'));
+    expect(second.at(-1)).toMatchObject({ type: 'agent_end', data: { response: 'two' } });
+  });
+
+  it('return() before reading ends the run as aborted and resolves once the agent is free', async () => {
+    const { agent, session } = checkpointAgent();
+    const events = agent.run('go');
+    await expect(events.return(undefined)).resolves.toEqual({ value: undefined, done: true });
+    expect(agent.state).toBeUndefined();
+    expect(session.journal.at(-1)).toMatchObject({ type: 'agent_error', reason: 'aborted' });
+    expect((await events.next()).done).toBe(true);
+  });
+
+  it('throw() ends the run as return() does and rejects with the error it was given', async () => {
+    const { agent, session } = checkpointAgent();
+    const events = agent.run('go');
+    await events.next();
+    const error = new Error('consumer failed');
+    await expect(events.throw(error)).rejects.toBe(error);
+    expect(agent.state).toBeUndefined();
+    expect(session.journal.at(-1)).toMatchObject({ type: 'agent_error', reason: 'aborted' });
+  });
+
+  it('yields the events that were queued while nobody was reading, in order', async () => {
+    const { agent } = checkpointAgent();
+    const events = agent.run('go');
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the run finishes unread
+    expect(agent.state).toBeUndefined();
+    const types = (await collect(events)).map((event) => event.type);
+    expect(types).toEqual([
+      'agent_start',
+      'tool_call_start',
+      'tool_call_complete',
+      'text_delta',
+      'text_complete',
+      'agent_end',
+    ]);
+  });
+
+  it('a subscriber added after run(), before the first next(), sees every event run() yields', async () => {
+    const { agent } = checkpointAgent();
+    const events = agent.run('go');
+    const seen: string[] = [];
+    agent.events.subscribe((event) => {
+      seen.push(event.type);
+    });
+    const yielded = (await collect(events)).map((event) => event.type);
+    expect(yielded[0]).toBe('agent_start');
+    expect(seen).toEqual(yielded);
+  });
+});
