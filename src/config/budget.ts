@@ -35,7 +35,8 @@ export interface SoftLimitHit {
   readonly used: number;
 }
 
-const BUDGET_KEYS = [
+/** The option keys of a {@link Budget}. */
+export const BUDGET_KEYS = [
   'maxTurns',
   'maxCost',
   'maxTotalTokens',

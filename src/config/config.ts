@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { HarnessError } from '../core/errors.js';
-import { Budget, type BudgetOptions } from './budget.js';
+import { BUDGET_KEYS, Budget, type BudgetOptions } from './budget.js';
 import { refuseMisspelledKeys } from './option-keys.js';
 
 /** Default `maxTurns` when neither the config nor the budget names one. */
@@ -8,10 +8,13 @@ export const DEFAULT_MAX_TURNS = 10;
 /** Default cap on one tool observation, in characters. */
 export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 100_000;
 
-const CONFIG_KEYS = ['cwd', 'maxTurns', 'budget', 'toolTimeoutMs', 'systemPrompt', 'maxToolOutputChars'] as const;
+const CONFIG_KEYS = ['cwd', 'budget', 'toolTimeoutMs', 'systemPrompt', 'maxToolOutputChars', ...BUDGET_KEYS] as const;
 
-/** Options of {@link Config}. */
-export interface ConfigOptions {
+/**
+ * Options of {@link Config}. Each budget option may also be given here, as a shorthand that
+ * fills the same key of `budget` when `budget` does not name it (`budget` wins).
+ */
+export interface ConfigOptions extends BudgetOptions {
   /** The workspace: file tools stay inside it. Defaults to `process.cwd()`. */
   readonly cwd?: string;
   /** Shorthand for `budget.maxTurns`; fills it when the budget has none. Default 10. */
@@ -48,9 +51,7 @@ export class Config {
       throw new HarnessError('invalid_config', `cwd must be a non-empty path, got ${String(options.cwd)}`);
     }
     this.cwd = resolve(options.cwd ?? process.cwd());
-    const budget = options.budget instanceof Budget ? options.budget : new Budget(options.budget ?? {});
-    this.budget =
-      budget.maxTurns === undefined ? budget.with({ maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS }) : budget;
+    this.budget = budgetOf(options);
     this.toolTimeoutMs = positiveOrUndefined(options.toolTimeoutMs, 'toolTimeoutMs');
     if (options.systemPrompt !== undefined && typeof options.systemPrompt !== 'string') {
       throw new HarnessError('invalid_config', 'systemPrompt must be a string');
@@ -64,6 +65,27 @@ export class Config {
   get maxTurns(): number {
     return this.budget.maxTurns ?? DEFAULT_MAX_TURNS;
   }
+}
+
+/** The keys of `options` among `keys` whose values are not undefined. */
+function definedKeys<K extends string>(options: Partial<Record<K, unknown>>, keys: readonly K[]): K[] {
+  return keys.filter((key) => options[key] !== undefined);
+}
+
+/** The budget, with the top-level shorthands filling what it does not name, and `maxTurns` always set. */
+function budgetOf(options: ConfigOptions): Budget {
+  const given = options.budget;
+  const shorthand: { -readonly [K in keyof BudgetOptions]: BudgetOptions[K] } = {};
+  for (const key of definedKeys(options, BUDGET_KEYS)) {
+    // A Budget always has its rates, so there a shorthand fills only the limits it lacks.
+    const named = given instanceof Budget ? given[key] : given?.[key];
+    if (named === undefined) Object.assign(shorthand, { [key]: options[key] });
+  }
+  if (given !== undefined && (typeof given !== 'object' || given === null)) {
+    throw new HarnessError('invalid_config', `budget must be a Budget or an options object, got ${String(given)}`);
+  }
+  const merged = given instanceof Budget ? given.with(shorthand) : new Budget({ ...given, ...shorthand });
+  return merged.maxTurns === undefined ? merged.with({ maxTurns: DEFAULT_MAX_TURNS }) : merged;
 }
 
 function positiveOrUndefined(value: number | undefined, name: string): number | undefined {

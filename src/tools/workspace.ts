@@ -1,12 +1,13 @@
 import { realpath } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 /** Why a path was refused, or the resolved absolute path. */
 export type WorkspacePath = { ok: true; path: string } | { ok: false; problem: string };
 
 function inside(root: string, target: string): boolean {
   const rel = relative(root, target);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  // `..name` is a file inside; only `..` itself or a path through it leaves the root.
+  return rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
 async function realOrSelf(path: string): Promise<string> {

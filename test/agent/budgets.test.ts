@@ -22,6 +22,14 @@ describe('Agent budgets', () => {
     expect(session.messages.at(-1)?.role).toBe('tool');
   });
 
+  it('enforces a limit given at the top level of Config as it does one given in budget', async () => {
+    const client = new ScriptedClient([...steps(5), textTurn('complete')]);
+    const { agent } = makeAgent(client, [() => new CheckpointTool()], { cwd: tempWorkspace(), maxCost: 0.00002 });
+    const last = (await collect(agent.run('go'))).at(-1);
+    expect(last?.type === 'agent_error' && last.data.reason).toBe('cost_budget');
+    expect(client.calls).toBe(3);
+  });
+
   it('does not stop when cost equals maxCost exactly', async () => {
     const { last } = await runWith({ maxCost: 0.00005 }, [
       toolTurn('c1', 'checkpoint', { step: 1 }, usage(30, 10)),

@@ -47,7 +47,25 @@ describe('Config', () => {
     expect(new Config({ budget: new Budget({ maxCost: 2 }), maxTurns: 4 }).budget.maxCost).toBe(2);
   });
 
+  it('takes every budget option at the top level too, filling what `budget` does not name', () => {
+    const flat = new Config({ maxCost: 0.5, maxTotalTokens: 900, maxWallClockMs: 1_000, softLimitRatio: 0.8 });
+    expect(flat.budget.options()).toMatchObject({
+      maxTurns: 10,
+      maxCost: 0.5,
+      maxTotalTokens: 900,
+      maxWallClockMs: 1_000,
+      softLimitRatio: 0.8,
+    });
+    expect(new Config({ inputRatePer1k: 0.01 }).budget.inputRatePer1k).toBe(0.01);
+    const both = new Config({ maxCost: 1, maxTotalTokens: 50, budget: { maxCost: 2 } });
+    expect([both.budget.maxCost, both.budget.maxTotalTokens]).toEqual([2, 50]);
+    const instance = new Config({ maxCost: 1, maxTurns: 3, budget: new Budget({ maxCost: 2, inputRatePer1k: 0.5 }) });
+    expect([instance.budget.maxCost, instance.budget.maxTurns, instance.budget.inputRatePer1k]).toEqual([2, 3, 0.5]);
+  });
+
   it('rejects bad options with invalid_config', () => {
+    expect(() => new Config({ maxCost: -1 })).toThrowError(/maxCost/);
+    expect(() => new Config({ budget: 5 } as never)).toThrowError(/budget must be a Budget or an options object/);
     expect(() => new Config({ maxTurns: 1.5 })).toThrowError(/maxTurns/);
     expect(() => new Config({ toolTimeoutMs: 0 })).toThrowError(/toolTimeoutMs/);
     expect(() => new Config({ cwd: '' })).toThrowError(/cwd/);
@@ -61,6 +79,9 @@ describe('misspelled options', () => {
     );
     expect(() => new Config({ max_turns: 2 } as never)).toThrowError(/did you mean 'maxTurns'/);
     expect(() => new Config({ budget: { max_cost: 1 } } as never)).toThrowError(/did you mean 'maxCost'/);
+    expect(() => new Config({ max_cost: 1 } as never)).toThrowError(
+      /unknown Config option 'max_cost': did you mean 'maxCost'/,
+    );
     expect(new Config({ somethingElse: true } as never).maxTurns).toBe(10);
   });
 });

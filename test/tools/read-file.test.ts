@@ -41,6 +41,15 @@ describe('ReadFileTool', () => {
     }
   });
 
+  it('accepts names that merely start with two dots, and refuses paths that climb out through ..', async () => {
+    const { workspace, read } = setup();
+    writeFileSync(join(workspace, '..dotdot.txt'), 'inside');
+    expect((await read({ path: '..dotdot.txt' })).output).toContain('inside');
+    for (const path of ['..', 'sub/../../secret.txt']) {
+      expect((await read({ path })).error).toMatch(/outside the workspace/);
+    }
+  });
+
   it('accepts an absolute path inside the workspace', async () => {
     const { workspace, read } = setup();
     expect((await read({ path: join(workspace, 'app.py') })).success).toBe(true);
