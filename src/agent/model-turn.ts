@@ -1,5 +1,6 @@
 import { HarnessError } from '../core/errors.js';
 import type { ToolCall } from '../core/messages.js';
+import { isPromiseLike } from '../core/promise-like.js';
 import { type FinishReason, type StreamEvent, textOf } from '../core/stream-event.js';
 import { type TokenUsage, ZERO_USAGE } from '../core/usage.js';
 
@@ -87,10 +88,6 @@ function isSyncIterable(events: object): events is Iterable<StreamEvent> {
   return !(Symbol.asyncIterator in events) && Symbol.iterator in events;
 }
 
-function isThenable(value: unknown): value is PromiseLike<StreamEvent> {
-  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
-}
-
 /**
  * Reads one model stream to its end (or `message_complete`), calling `onText` for each text
  * delta (awaited: backpressure). Throws on an `error` event; the caller discards the turn.
@@ -104,7 +101,7 @@ export async function readModelStream(
     // A client that has the whole turn at hand (a script, a cache): no promise per event. An
     // element that is a promise is awaited, as `for await` would.
     for (const item of events) {
-      const event = isThenable(item) ? await item : item;
+      const event = isPromiseLike(item) ? await item : item;
       const delta = reader.read(event);
       if (delta !== undefined) await onText(delta);
       if (reader.complete) break;

@@ -1,7 +1,8 @@
 import type { Actor, AnyActorLogic, AnyActorRef } from 'xstate';
 import { AgentEvent } from '../core/agent-event.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
-import type { EventBus } from '../events/event-bus.js';
+import { isPromiseLike } from '../core/promise-like.js';
+import { type EventBus, isDelivered } from '../events/event-bus.js';
 import { agentMachine } from '../machines/agent-machine.js';
 import type {
   AgentContext,
@@ -16,6 +17,9 @@ import type { Session } from '../session/session.js';
 import { ToolResult, toolMessageContent } from '../tools/tool-result.js';
 import { softLimitMessage, TOOLS_WITHHELD_ERROR } from './budget-message.js';
 import { readModelStream } from './model-turn.js';
+
+/** How a tool actor reports its call's outcome. */
+type ToolSettle = (event: ToolSettledEvent) => void;
 
 /** The state of one run, shared by the provided actors and actions. */
 export interface RunHandle {
@@ -115,26 +119,46 @@ function requestModel(self: AnyActorRef, system: object, toolsWithheld: boolean)
   );
 }
 
-/** Runs one tool call of the run bound to `system`: announce, invoke, announce the result, settle. */
+/**
+ * Runs one tool call of the run bound to `system`: announce, invoke, announce the result,
+ * settle. Each step goes on at once when the one before finished synchronously (subscribers
+ * that return nothing, a tool that answers at once), so such a call costs no microtask.
+ */
 const runToolCall: ToolCallRunner = (input, settle, system) => {
   const deps = depsOf(system);
-  void invokeAnnounced(deps, activeRun(deps), input).then(settle);
+  const run = activeRun(deps);
+  const announced = run.emit(AgentEvent.toolCallStart(input.call));
+  if (isDelivered(announced)) invokeTool(deps, run, input, settle);
+  else void announced.then(() => invokeTool(deps, run, input, settle));
 };
 
-async function invokeAnnounced(deps: MachineDeps, run: RunHandle, input: ToolActorInput): Promise<ToolSettledEvent> {
-  const { call, index } = input;
-  await run.emit(AgentEvent.toolCallStart(call));
+function invokeTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, settle: ToolSettle): void {
+  const { call } = input;
   // The run's own signal, not AbortSignal.any per call (on Node 20 that cost ~16 µs and a
   // WeakRef per call, a fifth of the harness's CPU per turn, see docs/performance.md). A run
   // that stops aborts it (`cancelInFlight`), which is the only way a call in flight is stopped.
   const result = input.withheld
     ? ToolResult.error(TOOLS_WITHHELD_ERROR)
-    : await deps.session.registry.invoke(call.name, call.arguments, {
+    : deps.session.registry.invokeEager(call.name, call.arguments, {
         callId: call.callId,
         signal: run.controller.signal,
       });
-  await run.emit(AgentEvent.toolCallComplete(call, result));
-  return { type: 'TOOL_SETTLED', index, result, elapsedMs: deps.now() - run.startedAt };
+  if (isPromiseLike(result)) void result.then((settled) => completeTool(deps, run, input, settled, settle));
+  else completeTool(deps, run, input, result, settle);
+}
+
+function completeTool(
+  deps: MachineDeps,
+  run: RunHandle,
+  input: ToolActorInput,
+  result: ToolResult,
+  settle: ToolSettle,
+): void {
+  const announced = run.emit(AgentEvent.toolCallComplete(input.call, result));
+  const settleNow = (): void =>
+    settle({ type: 'TOOL_SETTLED', index: input.index, result, elapsedMs: deps.now() - run.startedAt });
+  if (isDelivered(announced)) settleNow();
+  else void announced.then(settleNow);
 }
 
 function recordObservations(session: Session, context: AgentContext): void {

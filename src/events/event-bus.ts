@@ -1,5 +1,6 @@
 import { type Observable, Subject } from 'rxjs';
 import type { AgentEvent } from '../core/agent-event.js';
+import { isPromiseLike } from '../core/promise-like.js';
 import type { TransitionEntry } from '../session/journal-entry.js';
 
 /** A function that receives every {@link AgentEvent}; it may be async. */
@@ -41,8 +42,12 @@ const logSubscriberError: SubscriberErrorHandler = (error, event) => {
 /** What `emit` returns when every subscriber handled the event synchronously. */
 const DELIVERED: Promise<void> = Promise.resolve();
 
-function isThenable(value: unknown): value is PromiseLike<void> {
-  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<void>).then === 'function';
+/**
+ * Whether `emitted` (what {@link EventBus.emit} or {@link EventBus.idle} returned) says the
+ * event already reached every subscriber, so that the caller may go on without awaiting it.
+ */
+export function isDelivered(emitted: Promise<void>): boolean {
+  return emitted === DELIVERED;
 }
 
 /**
@@ -133,7 +138,7 @@ export class EventBus {
   private call(subscriber: Subscriber, event: AgentEvent): PromiseLike<void> | undefined {
     try {
       const result = subscriber(event);
-      return isThenable(result) ? result : undefined;
+      return isPromiseLike(result) ? result : undefined;
     } catch (error) {
       this.reportSubscriberError(error, event);
       return undefined;

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Config } from '../config/config.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../config/config.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
+import { isPromiseLike } from '../core/promise-like.js';
 import { runGuarded } from './run-guarded.js';
 import type { ToolLike } from './tool.js';
 import { describeIssues, parametersSchema, parseArguments, type ToolDefinition } from './tool-params.js';
@@ -92,28 +93,39 @@ export class ToolRegistry {
 
   /** Validates and runs one call. Never throws; never rejects. */
   invoke(name: string, params: unknown, options: InvokeOptions = {}): Promise<ToolResult> {
-    // Not `async`: a call costs one promise chain, not three (this is the loop's hot path).
-    try {
-      return this.invokeUncapped(name, params, options ?? {}).then((result) => this.cap(result));
-    } catch (error) {
-      // Only arguments of the wrong type get here (a JavaScript caller's `null` options, say).
-      return Promise.resolve(ToolResult.error(`Internal error: ${errorMessage(error)}`));
-    }
+    const result = this.invokeEager(name, params, options);
+    return isPromiseLike(result) ? result : Promise.resolve(result);
   }
 
-  private invokeUncapped(name: string, params: unknown, options: InvokeOptions): Promise<ToolResult> {
+  /**
+   * {@link ToolRegistry.invoke}, but a call that is answered at once (a synchronous tool, an
+   * unknown tool, invalid arguments) returns its result directly instead of a promise. This is
+   * what the agent calls: a synchronous tool then costs the loop no microtask.
+   */
+  invokeEager(name: string, params: unknown, options: InvokeOptions = {}): ToolResult | Promise<ToolResult> {
+    let result: ToolResult | Promise<ToolResult>;
+    try {
+      result = this.invokeUncapped(name, params, options ?? {});
+    } catch (error) {
+      // Only arguments of the wrong type get here (a JavaScript caller's `null` options, say).
+      return ToolResult.error(`Internal error: ${errorMessage(error)}`);
+    }
+    return isPromiseLike(result) ? result.then((settled) => this.cap(settled)) : this.cap(result);
+  }
+
+  private invokeUncapped(name: string, params: unknown, options: InvokeOptions): ToolResult | Promise<ToolResult> {
     const tool = this.tools.get(name);
-    if (tool === undefined) return Promise.resolve(ToolResult.error(this.unknownToolMessage(name)));
+    if (tool === undefined) return ToolResult.error(this.unknownToolMessage(name));
     const parsed = parseArguments(params);
-    if (!parsed.ok) return Promise.resolve(ToolResult.error(parsed.problem));
+    if (!parsed.ok) return ToolResult.error(parsed.problem);
     let checked: ReturnType<AnyTool['schema']['safeParse']>;
     try {
       checked = tool.schema.safeParse(parsed.value);
     } catch (error) {
       // A refinement of the tool's schema threw.
-      return Promise.resolve(ToolResult.error(`Internal error: ${errorMessage(error)}`));
+      return ToolResult.error(`Internal error: ${errorMessage(error)}`);
     }
-    if (!checked.success) return Promise.resolve(ToolResult.error(describeIssues(checked.error)));
+    if (!checked.success) return ToolResult.error(describeIssues(checked.error));
     return runGuarded(tool, {
       params: checked.data,
       callId: options.callId ?? '',

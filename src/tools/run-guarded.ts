@@ -1,4 +1,5 @@
 import { errorMessage } from '../core/errors.js';
+import { isPromiseLike } from '../core/promise-like.js';
 import { watchAbort } from './abort-watchers.js';
 import type { AnyTool } from './registry.js';
 import { ToolResult } from './tool-result.js';
@@ -35,17 +36,37 @@ function normalise(name: string, value: unknown): ToolResult {
 /**
  * Runs a tool so that the call always settles with a result: a throw becomes
  * `Internal error: …`, the time limit and an abort end the wait at once (and abort the tool's
- * own signal), even if the tool ignores its signal.
+ * own signal), even if the tool ignores its signal. A tool that answers synchronously is
+ * answered synchronously (no timer, no abort listener, no promise).
  */
-export function runGuarded(tool: AnyTool, call: GuardedCall): Promise<ToolResult> {
+export function runGuarded(tool: AnyTool, call: GuardedCall): ToolResult | Promise<ToolResult> {
   const outer = call.signal;
   if (outer?.aborted) {
-    return Promise.resolve(ToolResult.error(`Tool '${tool.name}' was aborted before it started: ${reasonText(outer)}`));
+    return ToolResult.error(`Tool '${tool.name}' was aborted before it started: ${reasonText(outer)}`);
   }
   // An own controller only when a time limit must abort the tool; otherwise the caller's signal
   // reaches the tool as it is (one AbortController less per call on the hot path).
   const controller = call.timeoutMs === undefined ? undefined : new AbortController();
   const signal = controller?.signal ?? outer ?? NEVER_ABORTED;
+  let value: unknown;
+  try {
+    value = tool.execute({ params: call.params, callId: call.callId, cwd: call.cwd, signal });
+  } catch (error) {
+    return ToolResult.error(`Internal error: ${errorMessage(error)}`);
+  }
+  return isPromiseLike(value)
+    ? guard(tool.name, value, outer, controller, call.timeoutMs)
+    : normalise(tool.name, value);
+}
+
+/** Waits for a tool's promise, unless its time limit or an abort ends the wait first. */
+function guard(
+  name: string,
+  pending: PromiseLike<unknown>,
+  outer: AbortSignal | undefined,
+  controller: AbortController | undefined,
+  timeoutMs: number | undefined,
+): Promise<ToolResult> {
   return new Promise<ToolResult>((resolve) => {
     let settled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -59,21 +80,17 @@ export function runGuarded(tool: AnyTool, call: GuardedCall): Promise<ToolResult
     };
     const onAbort = (): void => {
       const why = reasonText(outer as AbortSignal);
-      finish(ToolResult.error(`Tool '${tool.name}' was aborted: ${why}`), why);
+      finish(ToolResult.error(`Tool '${name}' was aborted: ${why}`), why);
     };
     const unwatch = outer === undefined ? undefined : watchAbort(outer, onAbort);
-    if (call.timeoutMs !== undefined) {
-      const ms = call.timeoutMs;
-      timer = setTimeout(() => finish(ToolResult.error(`Tool '${tool.name}' timed out after ${ms} ms`), 'timeout'), ms);
-    }
-    let pending: Promise<unknown>;
-    try {
-      pending = Promise.resolve(tool.execute({ params: call.params, callId: call.callId, cwd: call.cwd, signal }));
-    } catch (error) {
-      pending = Promise.reject(error);
+    if (timeoutMs !== undefined) {
+      timer = setTimeout(
+        () => finish(ToolResult.error(`Tool '${name}' timed out after ${timeoutMs} ms`), 'timeout'),
+        timeoutMs,
+      );
     }
     pending.then(
-      (value) => finish(normalise(tool.name, value)),
+      (value) => finish(normalise(name, value)),
       (error: unknown) => finish(ToolResult.error(`Internal error: ${errorMessage(error)}`)),
     );
   });

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Config } from '../config/config.js';
+import { isPromiseLike } from '../core/promise-like.js';
 import type { ToolKind } from './tool-kind.js';
 import type { ToolResult } from './tool-result.js';
 
@@ -29,8 +30,12 @@ export interface ToolLike<S extends z.ZodType = z.ZodType> {
   readonly concurrencySafe?: boolean;
   /** Per-call time limit overriding `Config.toolTimeoutMs`. */
   readonly timeoutMs?: number;
-  /** Runs the call. Throwing is allowed: the registry turns it into an error result. */
-  execute(invocation: ToolInvocation<z.output<S>>): Promise<ToolResult>;
+  /**
+   * Runs the call. Throwing is allowed: the registry turns it into an error result. A tool that
+   * can answer at once may return its result directly: the loop then moves on without waiting
+   * for a microtask.
+   */
+  execute(invocation: ToolInvocation<z.output<S>>): Promise<ToolResult> | ToolResult;
 }
 
 /**
@@ -90,9 +95,14 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): ToolLike<S> 
   const { execute, ...fields } = spec;
   return {
     ...fields,
-    async execute(invocation) {
-      const result = await execute(invocation);
-      return typeof result === 'string' ? { success: true, output: result } : result;
+    // Not `async`: a tool that answers synchronously keeps answering synchronously.
+    execute(invocation) {
+      const result = execute(invocation);
+      return isPromiseLike(result) ? Promise.resolve(result).then(asResult) : asResult(result);
     },
   };
+}
+
+function asResult(result: ToolResult | string): ToolResult {
+  return typeof result === 'string' ? { success: true, output: result } : result;
 }

@@ -76,16 +76,36 @@ describe('Agent.abort and the wall-clock budget', () => {
     expect(last?.type === 'agent_error' && last.data.reason).toBe('time_budget');
   });
 
-  it('breaking out of the loop aborts the run and still records its end', async () => {
+  it('breaking out of the loop aborts the run, the running tool through its signal, and records the end', async () => {
     const seen: { aborted?: string } = {};
     const { config, session } = setup([toolTurn('h1', 'hang', {}), textTurn('never')], seen);
     const agent = new Agent(config, { session });
     for await (const event of agent.run('go')) {
-      if (event.type === 'tool_call_start') break;
+      if (event.type === 'tool_call_start') break; // the tool starts as it is announced
     }
-    // The break is seen before the tool starts: it never runs, and its call is answered as aborted.
-    expect(seen.aborted).toBeUndefined();
+    expect(seen.aborted).toBe('the caller stopped reading the run');
     expect(session.journal.at(-1)).toMatchObject({ type: 'agent_error', reason: 'aborted' });
+    expect(toolResults(session)).toEqual([
+      { role: 'tool', callId: 'h1', content: "Error: Tool 'hang' was aborted: the caller stopped reading the run" },
+    ]);
+    expect(agent.state).toBeUndefined();
+  });
+
+  it('a call still being announced to a slow subscriber when the reader stops never starts its tool', async () => {
+    const seen: { aborted?: string } = {};
+    const { config, session } = setup([toolTurn('h1', 'hang', {}), textTurn('never')], seen);
+    const agent = new Agent(config, { session });
+    const events = agent.run('go');
+    let stopped: Promise<unknown> | undefined;
+    agent.events.subscribe(async (event) => {
+      if (event.type !== 'tool_call_start') return;
+      stopped = events.return(undefined);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    });
+    await events.next(); // agent_start
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await stopped;
+    expect(seen.aborted).toBeUndefined();
     expect(toolResults(session)).toEqual([
       {
         role: 'tool',
@@ -93,24 +113,6 @@ describe('Agent.abort and the wall-clock budget', () => {
         content: "Error: Tool 'hang' was aborted before it started: the caller stopped reading the run",
       },
     ]);
-    expect(agent.state).toBeUndefined();
-  });
-
-  it('breaking out of the loop while a tool runs aborts the tool through its signal', async () => {
-    const seen: { aborted?: string } = {};
-    const { config, session } = setup([toolTurn('h1', 'hang', {}), textTurn('never')], seen);
-    const agent = new Agent(config, { session });
-    agent.events.subscribe(async (event) => {
-      if (event.type === 'tool_call_start') await new Promise((resolve) => setTimeout(resolve, 0));
-    });
-    for await (const event of agent.run('go')) {
-      if (event.type === 'tool_call_start') {
-        await new Promise((resolve) => setTimeout(resolve, 5)); // the tool is running by now
-        break;
-      }
-    }
-    expect(seen.aborted).toBe('the caller stopped reading the run');
-    expect(toolResults(session)).toHaveLength(1);
     expect(agent.state).toBeUndefined();
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ScriptedClient, StreamEvent, ToolKind } from '../../src/index.js';
+import { z } from 'zod';
+import { defineTool, ScriptedClient, StreamEvent, ToolKind } from '../../src/index.js';
 import { collect, makeAgent, textTurn } from '../support/fixtures.js';
 import { timedTool } from '../support/tools.js';
 import { tempWorkspace } from '../support/workspace.js';
@@ -86,5 +87,28 @@ describe('Agent tool execution', () => {
     expect(tools[0]?.content).toBe("Error: Unknown tool 'nope'. Available tools: look");
     expect(tools[1]?.content).toMatch(/^Error: Invalid parameters: arguments are not valid JSON/);
     expect(events.at(-1)?.type).toBe('agent_end');
+  });
+
+  it('goes on from a synchronous tool at once: its result is announced before the next microtask', async () => {
+    const client = new ScriptedClient([callsTurn([['sum', 's1']]), textTurn('done')]);
+    const sum = () =>
+      defineTool({
+        name: 'sum',
+        description: '',
+        kind: ToolKind.READ,
+        schema: z.object({ id: z.string() }),
+        execute: () => '3',
+      });
+    const { agent } = makeAgent(client, [sum], { cwd: tempWorkspace() });
+    const order: string[] = [];
+    agent.events.subscribe((event) => {
+      if (event.type === 'tool_call_start') {
+        order.push('start');
+        queueMicrotask(() => order.push('next microtask'));
+      }
+      if (event.type === 'tool_call_complete') order.push(`complete ${event.data.output}`);
+    });
+    await collect(agent.run('go'));
+    expect(order).toEqual(['start', 'complete 3', 'next microtask']);
   });
 });

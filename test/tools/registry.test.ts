@@ -142,6 +142,30 @@ describe('ToolRegistry', () => {
     expect((await symbolName()).error).toMatch(/^Internal error: /);
   });
 
+  it('invokeEager answers at once what needs no waiting, and a promise only for a tool that is async', async () => {
+    const slow = defineTool({
+      name: 'slow',
+      description: '',
+      kind: 'read',
+      schema: z.object({}),
+      execute: async () => 'y'.repeat(60),
+    });
+    const reg = new ToolRegistry(new Config({ maxToolOutputChars: 50 })).register(echo).register(slow);
+    expect(reg.invokeEager('echo', { text: 'ab' })).toEqual(ToolResult.success('ab'));
+    expect(reg.invokeEager('missing', {})).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/^Unknown tool/),
+    });
+    expect(reg.invokeEager('echo', { text: 1 })).toMatchObject({ error: expect.stringMatching(/^Invalid parameters/) });
+    const sync = reg.invokeEager('echo', { text: 'x'.repeat(60) });
+    expect(sync).not.toBeInstanceOf(Promise);
+    expect((sync as ToolResult).output).toBe(`${'x'.repeat(50)}\n[truncated 10 characters]`);
+    const pending = reg.invokeEager('slow', {});
+    expect(pending).toBeInstanceOf(Promise);
+    expect((await pending).output).toBe(`${'y'.repeat(50)}\n[truncated 10 characters]`);
+    expect(reg.invoke('echo', { text: 'ab' })).toBeInstanceOf(Promise); // invoke always promises
+  });
+
   it('caps long output with a marker that says how much was cut', async () => {
     const big = defineTool({
       name: 'big',
