@@ -9,6 +9,7 @@ import type { AgentStateName, PendingCalls } from '../machines/agent-machine-typ
 import { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { AsyncQueue } from './async-queue.js';
+import { CompletionOrder } from './completion-order.js';
 import {
   agentRunMachine,
   bindAgentRun,
@@ -187,6 +188,7 @@ export class Agent {
       settled: Promise.resolve(),
       release: unsubscribe,
       emit,
+      completions: new CompletionOrder(),
     };
     this.active = run;
     run.settled = new Promise<void>((resolve) => {

@@ -16,6 +16,7 @@ import { type ToolCallRunner, toolActorLogic } from '../machines/tool-actor-logi
 import type { Session } from '../session/session.js';
 import { ToolResult, toolMessageContent } from '../tools/tool-result.js';
 import { softLimitMessage, TOOLS_WITHHELD_ERROR } from './budget-message.js';
+import type { CompletionOrder } from './completion-order.js';
 import { readModelStream } from './model-turn.js';
 
 /** How a tool actor reports its call's outcome. */
@@ -37,6 +38,8 @@ export interface RunHandle {
   release: () => void;
   /** Emits an event of this run on the bus (runs of agents sharing a bus tell theirs apart). */
   readonly emit: (event: AgentEvent) => Promise<void>;
+  /** Puts each turn's tool outcomes in the model's order. */
+  readonly completions: CompletionOrder;
 }
 
 /** What the provided implementations need. */
@@ -127,6 +130,7 @@ function requestModel(self: AnyActorRef, system: object, toolsWithheld: boolean)
 const runToolCall: ToolCallRunner = (input, settle, system) => {
   const deps = depsOf(system);
   const run = activeRun(deps);
+  run.completions.started(input.index);
   const announced = run.emit(AgentEvent.toolCallStart(input.call));
   if (isDelivered(announced)) invokeTool(deps, run, input, settle);
   else void announced.then(() => invokeTool(deps, run, input, settle));
@@ -147,6 +151,7 @@ function invokeTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, se
   else completeTool(deps, run, input, result, settle);
 }
 
+/** Announces a call's result, in the model's order (see CompletionOrder), then reports it to the machine. */
 function completeTool(
   deps: MachineDeps,
   run: RunHandle,
@@ -154,11 +159,16 @@ function completeTool(
   result: ToolResult,
   settle: ToolSettle,
 ): void {
-  const announced = run.emit(AgentEvent.toolCallComplete(input.call, result));
-  const settleNow = (): void =>
-    settle({ type: 'TOOL_SETTLED', index: input.index, result, elapsedMs: deps.now() - run.startedAt });
-  if (isDelivered(announced)) settleNow();
-  else void announced.then(settleNow);
+  run.completions.complete(input.index, () => {
+    const announced = run.emit(AgentEvent.toolCallComplete(input.call, result));
+    const settleNow = (): void =>
+      settle({ type: 'TOOL_SETTLED', index: input.index, result, elapsedMs: deps.now() - run.startedAt });
+    if (isDelivered(announced)) {
+      settleNow();
+      return undefined;
+    }
+    return announced.then(settleNow);
+  });
 }
 
 function recordObservations(session: Session, context: AgentContext): void {

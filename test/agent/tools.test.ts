@@ -111,4 +111,38 @@ describe('Agent tool execution', () => {
     await collect(agent.run('go'));
     expect(order).toEqual(['start', 'complete 3', 'next microtask']);
   });
+
+  it('announces concurrent results in the order the model asked for them, whatever order they finish in', async () => {
+    const client = new ScriptedClient([
+      [
+        StreamEvent.toolCallComplete({ callId: 'slow', name: 'wait', arguments: { ms: 30 } }),
+        StreamEvent.toolCallComplete({ callId: 'fast', name: 'wait', arguments: { ms: 1 } }),
+        StreamEvent.toolCallComplete({ callId: 'mid', name: 'wait', arguments: { ms: 10 } }),
+        StreamEvent.messageComplete(),
+      ],
+      textTurn('done'),
+    ]);
+    const finished: string[] = [];
+    const wait = () =>
+      defineTool({
+        name: 'wait',
+        description: '',
+        kind: ToolKind.READ,
+        schema: z.object({ ms: z.number() }),
+        execute: ({ params, callId }) =>
+          new Promise<string>((resolve) =>
+            setTimeout(() => {
+              finished.push(callId);
+              resolve(`waited ${params.ms}`);
+            }, params.ms),
+          ),
+      });
+    const { agent, session } = makeAgent(client, [wait], { cwd: tempWorkspace() });
+    const events = await collect(agent.run('go'));
+    expect(finished).toEqual(['fast', 'mid', 'slow']); // they did run concurrently
+    const completed = events.flatMap((event) => (event.type === 'tool_call_complete' ? [event.data.callId] : []));
+    expect(completed).toEqual(['slow', 'fast', 'mid']);
+    const tools = session.messages.filter((message) => message.role === 'tool');
+    expect(tools.map((message) => message.callId)).toEqual(completed);
+  });
 });
