@@ -189,6 +189,7 @@ export class Agent {
       release: unsubscribe,
       emit,
       completions: new CompletionOrder(),
+      fail: (error) => this.failInternally(run, error),
     };
     this.active = run;
     run.settled = new Promise<void>((resolve) => {
@@ -212,10 +213,16 @@ export class Agent {
     // Started on the next microtask: a subscriber added right after `run()`, before the first
     // `next()`, still sees `agent_start`, while `abort()` already works (its ABORT waits in the
     // actor's mailbox). Announced before the machine starts, so a subscriber may abort on it.
-    queueMicrotask(() => {
-      void emit(AgentEvent.agentStart(input ?? '', input === undefined));
-      actor.start();
-      if (options.signal?.aborted) onAbort();
+    // (A promise job, not queueMicrotask: Node wraps each of those in an AsyncResource.)
+    void Promise.resolve().then(() => {
+      try {
+        void emit(AgentEvent.agentStart(input ?? '', input === undefined));
+        actor.start();
+        if (options.signal?.aborted) onAbort();
+      } catch (error) {
+        // Say, an `inspect` observer that throws: end the run instead of leaving it hanging.
+        this.failInternally(run, error);
+      }
     });
     return run;
   }

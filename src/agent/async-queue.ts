@@ -1,28 +1,27 @@
-/** An unbounded single-consumer queue, drained one `take()` at a time. */
+type Waiter<T> = (result: IteratorResult<T, void>) => void;
+
+/**
+ * An unbounded queue drained by `take()`. Takes made before items arrive wait in order, as
+ * calls of an async generator's `next()` do.
+ */
 export class AsyncQueue<T> {
   private readonly items: T[] = [];
   private head = 0;
-  private waiter: ((result: IteratorResult<T, void>) => void) | undefined;
+  private readonly waiters: Waiter<T>[] = [];
   private closed = false;
 
-  /** Adds an item, handing it straight to a waiting consumer if there is one. */
+  /** Adds an item, handing it straight to the longest-waiting take if there is one. */
   push(item: T): void {
     if (this.closed) return;
-    const waiter = this.waiter;
-    if (waiter !== undefined) {
-      this.waiter = undefined;
-      waiter({ value: item, done: false });
-    } else {
-      this.items.push(item);
-    }
+    const waiter = this.waiters.shift();
+    if (waiter !== undefined) waiter({ value: item, done: false });
+    else this.items.push(item);
   }
 
-  /** Ends the iteration once the queued items are consumed. */
+  /** Ends the iteration once the queued items are consumed; waiting takes get the end. */
   close(): void {
     this.closed = true;
-    const waiter = this.waiter;
-    this.waiter = undefined;
-    waiter?.({ value: undefined, done: true });
+    for (const waiter of this.waiters.splice(0)) waiter({ value: undefined, done: true });
   }
 
   /** The next item, or the end once the queue is closed and drained. */
@@ -37,7 +36,7 @@ export class AsyncQueue<T> {
     }
     if (this.closed) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve) => {
-      this.waiter = resolve;
+      this.waiters.push(resolve);
     });
   }
 }

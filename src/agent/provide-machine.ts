@@ -40,6 +40,8 @@ export interface RunHandle {
   readonly emit: (event: AgentEvent) => Promise<void>;
   /** Puts each turn's tool outcomes in the model's order. */
   readonly completions: CompletionOrder;
+  /** Ends the run with `internal_error` (a bug in the loop, never a tool's or a model's failure). */
+  readonly fail: (error: unknown) => void;
 }
 
 /** What the provided implementations need. */
@@ -130,10 +132,17 @@ function requestModel(self: AnyActorRef, system: object, toolsWithheld: boolean)
 const runToolCall: ToolCallRunner = (input, settle, system) => {
   const deps = depsOf(system);
   const run = activeRun(deps);
+  if (run.state === undefined) {
+    // A resumed run's pending calls are spawned by the machine's first step, and XState starts
+    // those children before it runs that step's effects: wait for them (the journaled move into
+    // executingTools), so that the calls are announced after it, as on every other turn.
+    void Promise.resolve().then(() => runToolCall(input, settle, system));
+    return;
+  }
   run.completions.started(input.index);
   const announced = run.emit(AgentEvent.toolCallStart(input.call));
   if (isDelivered(announced)) invokeTool(deps, run, input, settle);
-  else void announced.then(() => invokeTool(deps, run, input, settle));
+  else announced.then(() => invokeTool(deps, run, input, settle)).catch(run.fail);
 };
 
 function invokeTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, settle: ToolSettle): void {
@@ -147,7 +156,7 @@ function invokeTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, se
         callId: call.callId,
         signal: run.controller.signal,
       });
-  if (isPromiseLike(result)) void result.then((settled) => completeTool(deps, run, input, settled, settle));
+  if (isPromiseLike(result)) result.then((settled) => completeTool(deps, run, input, settled, settle)).catch(run.fail);
   else completeTool(deps, run, input, result, settle);
 }
 

@@ -31,10 +31,10 @@ export class RunEvents implements AsyncGenerator<AgentEvent, void, undefined> {
   }
 
   /** Stops reading: ends the run if it is still going and resolves once it has released the agent. */
-  async return(): Promise<IteratorReturnResult<void>> {
+  async return(value?: void | PromiseLike<void>): Promise<IteratorReturnResult<void>> {
     this.#stopped = true;
     await this.#close('the caller stopped reading the run');
-    return DONE;
+    return { value: await value, done: true };
   }
 
   /** Ends the run as {@link RunEvents.return} does, then rejects with `error`. */
@@ -47,4 +47,7 @@ export class RunEvents implements AsyncGenerator<AgentEvent, void, undefined> {
   [Symbol.asyncIterator](): this {
     return this;
   }
+
+  /** As an async generator's. */
+  readonly [Symbol.toStringTag] = 'AsyncGenerator';
 }

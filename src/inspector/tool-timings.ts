@@ -19,7 +19,9 @@ export function timingPath(journalPath: string): string {
 
 /**
  * Collects tool durations from an agent's stream (`tool_call_start` → `tool_call_complete`,
- * by the stream's `at`). Returns the live list and a function that stops collecting.
+ * by the stream's `at`). Results are announced in the model's order, so a call that finished
+ * before an earlier concurrent one counts until that one's result was announced. Returns the
+ * live list and a function that stops collecting.
  */
 export function collectToolTimings(stream$: Observable<StreamRecord>): { timings: ToolTiming[]; stop: () => void } {
   const timings: ToolTiming[] = [];

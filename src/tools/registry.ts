@@ -93,16 +93,22 @@ export class ToolRegistry {
 
   /** Validates and runs one call. Never throws; never rejects. */
   invoke(name: string, params: unknown, options: InvokeOptions = {}): Promise<ToolResult> {
-    const result = this.invokeEager(name, params, options);
+    const result = this.run(name, params, options);
     return isPromiseLike(result) ? result : Promise.resolve(result);
   }
 
   /**
-   * {@link ToolRegistry.invoke}, but a call that is answered at once (a synchronous tool, an
-   * unknown tool, invalid arguments) returns its result directly instead of a promise. This is
-   * what the agent calls: a synchronous tool then costs the loop no microtask.
+   * {@link ToolRegistry.invoke}, but a call that is answered at once (a tool made by
+   * `defineTool` whose `execute` returns without a promise, an unknown tool, invalid arguments)
+   * returns its result directly. This is what the agent calls: a synchronous tool then costs
+   * the loop no microtask. A subclass that overrides `invoke` gets its `invoke` called.
    */
   invokeEager(name: string, params: unknown, options: InvokeOptions = {}): ToolResult | Promise<ToolResult> {
+    if (this.invoke !== ToolRegistry.prototype.invoke) return this.invoke(name, params, options);
+    return this.run(name, params, options);
+  }
+
+  private run(name: string, params: unknown, options: InvokeOptions): ToolResult | Promise<ToolResult> {
     let result: ToolResult | Promise<ToolResult>;
     try {
       result = this.invokeUncapped(name, params, options ?? {});

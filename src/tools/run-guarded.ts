@@ -2,6 +2,7 @@ import { errorMessage } from '../core/errors.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import { watchAbort } from './abort-watchers.js';
 import type { AnyTool } from './registry.js';
+import { eagerExecuteOf } from './tool.js';
 import { ToolResult } from './tool-result.js';
 
 /** What {@link runGuarded} needs for one call. */
@@ -48,14 +49,18 @@ export function runGuarded(tool: AnyTool, call: GuardedCall): ToolResult | Promi
   // reaches the tool as it is (one AbortController less per call on the hot path).
   const controller = call.timeoutMs === undefined ? undefined : new AbortController();
   const signal = controller?.signal ?? outer ?? NEVER_ABORTED;
+  const invocation = { params: call.params as never, callId: call.callId, cwd: call.cwd, signal };
   let value: unknown;
+  let pending: boolean;
   try {
-    value = tool.execute({ params: call.params, callId: call.callId, cwd: call.cwd, signal });
+    const eager = eagerExecuteOf(tool);
+    value = eager === undefined ? tool.execute(invocation) : eager(invocation);
+    pending = isPromiseLike(value); // may read a throwing `then`
   } catch (error) {
     return ToolResult.error(`Internal error: ${errorMessage(error)}`);
   }
-  return isPromiseLike(value)
-    ? guard(tool.name, value, outer, controller, call.timeoutMs)
+  return pending
+    ? guard(tool.name, value as PromiseLike<unknown>, outer, controller, call.timeoutMs)
     : normalise(tool.name, value);
 }
 
@@ -89,7 +94,8 @@ function guard(
         timeoutMs,
       );
     }
-    pending.then(
+    // Promise.resolve: a foreign thenable whose `then` throws becomes a rejection here.
+    Promise.resolve(pending).then(
       (value) => finish(normalise(name, value)),
       (error: unknown) => finish(ToolResult.error(`Internal error: ${errorMessage(error)}`)),
     );

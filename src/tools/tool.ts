@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import type { Config } from '../config/config.js';
-import { isPromiseLike } from '../core/promise-like.js';
 import type { ToolKind } from './tool-kind.js';
 import type { ToolResult } from './tool-result.js';
 
@@ -30,12 +29,8 @@ export interface ToolLike<S extends z.ZodType = z.ZodType> {
   readonly concurrencySafe?: boolean;
   /** Per-call time limit overriding `Config.toolTimeoutMs`. */
   readonly timeoutMs?: number;
-  /**
-   * Runs the call. Throwing is allowed: the registry turns it into an error result. A tool that
-   * can answer at once may return its result directly: the loop then moves on without waiting
-   * for a microtask.
-   */
-  execute(invocation: ToolInvocation<z.output<S>>): Promise<ToolResult> | ToolResult;
+  /** Runs the call. Throwing is allowed: the registry turns it into an error result. */
+  execute(invocation: ToolInvocation<z.output<S>>): Promise<ToolResult>;
 }
 
 /**
@@ -90,17 +85,38 @@ export interface ToolSpec<S extends z.ZodType> {
   execute(invocation: ToolInvocation<z.output<S>>): Promise<ToolResult | string> | ToolResult | string;
 }
 
+/** A tool's own `execute`, which may answer without a promise. */
+type EagerExecute = (invocation: ToolInvocation<never>) => Promise<ToolResult | string> | ToolResult | string;
+
+/** Where {@link defineTool} keeps the spec's `execute` next to the `execute` it wraps it in. */
+const EAGER = Symbol('agent-harness.eagerExecute');
+
+interface EagerTool {
+  readonly [EAGER]?: { readonly wrapper: ToolLike['execute']; readonly execute: EagerExecute };
+}
+
+/**
+ * The spec's own `execute` of a tool made by {@link defineTool}, for the registry to call so
+ * that a synchronous tool costs the loop no microtask; undefined for any other tool, or when
+ * the tool's `execute` was replaced after it was made (the replacement then counts).
+ */
+export function eagerExecuteOf(tool: ToolLike): EagerExecute | undefined {
+  const eager = (tool as EagerTool)[EAGER];
+  return eager !== undefined && eager.wrapper === tool.execute ? eager.execute : undefined;
+}
+
 /** Makes a tool from a plain object (the function style). */
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): ToolLike<S> {
   const { execute, ...fields } = spec;
-  return {
+  const tool: ToolLike<S> = {
     ...fields,
-    // Not `async`: a tool that answers synchronously keeps answering synchronously.
-    execute(invocation) {
-      const result = execute(invocation);
-      return isPromiseLike(result) ? Promise.resolve(result).then(asResult) : asResult(result);
+    async execute(invocation) {
+      return asResult(await execute(invocation));
     },
   };
+  // Not enumerable: a copy made with a spread, which may replace `execute`, leaves it behind.
+  Object.defineProperty(tool, EAGER, { value: { wrapper: tool.execute, execute } });
+  return tool;
 }
 
 function asResult(result: ToolResult | string): ToolResult {

@@ -46,4 +46,27 @@ describe('CompletionOrder', () => {
     await Promise.resolve();
     expect(log).toEqual(['0 begins', '0 ends', '1']);
   });
+
+  it('releases a long chain of held calls without growing the stack', () => {
+    const order = new CompletionOrder();
+    const n = 100_000;
+    const announced: number[] = [];
+    for (let index = 0; index < n; index++) order.started(index);
+    for (let index = n - 1; index >= 0; index--) order.complete(index, () => void announced.push(index));
+    expect(announced).toHaveLength(n);
+    expect(announced[n - 1]).toBe(n - 1);
+  });
+
+  it("keeps a turn's late announcement from touching the next turn", async () => {
+    const order = new CompletionOrder();
+    const announced: string[] = [];
+    order.started(0);
+    order.complete(0, () => Promise.resolve().then(() => void announced.push('turn 1 call 0')));
+    order.started(0); // the next turn starts before the last announcement has finished
+    order.started(1);
+    order.complete(1, () => void announced.push('turn 2 call 1'));
+    order.complete(0, () => void announced.push('turn 2 call 0'));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(announced).toEqual(['turn 2 call 0', 'turn 2 call 1', 'turn 1 call 0']);
+  });
 });

@@ -52,6 +52,26 @@ describe('Agent.resume', () => {
     ]);
   });
 
+  it('journals the move into executingTools before a synchronous pending call reports', async () => {
+    const config = new Config({ cwd: tempWorkspace() });
+    const session = Session.replay(interruptedJournal(config), config, {
+      client: new ScriptedClient([textTurn('done')]),
+      registry: countingRegistry(config, []),
+    });
+    const agent = new Agent(config, { session });
+    const stream: string[] = [];
+    agent.stream$.subscribe(({ entry }) => {
+      stream.push(entry.type === 'transition' ? `${entry.from}->${entry.to}` : entry.type);
+    });
+    await collect(agent.resume());
+    expect(stream.slice(0, 4)).toEqual([
+      'agent_start',
+      'awaitingModel->executingTools',
+      'tool_call_start',
+      'tool_call_complete',
+    ]);
+  });
+
   it('retries the model request after a model_error without repeating recorded work', async () => {
     const config = new Config({ cwd: tempWorkspace() });
     const runs: string[] = [];

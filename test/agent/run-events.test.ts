@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ScriptedClient } from '../../src/index.js';
+import type { InspectionEvent } from 'xstate';
+import { Agent, Config, ScriptedClient, Session } from '../../src/index.js';
 import { CheckpointTool, collect, makeAgent, textTurn, toolTurn } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
 
@@ -74,5 +75,39 @@ describe("run()'s event stream", () => {
     const yielded = (await collect(events)).map((event) => event.type);
     expect(yielded[0]).toBe('agent_start');
     expect(seen).toEqual(yielded);
+  });
+
+  it('answers next() calls made before the earlier ones resolved, in order, as a generator does', async () => {
+    const { agent } = checkpointAgent();
+    const events = agent.run('go');
+    const firstFour = await Promise.all([events.next(), events.next(), events.next(), events.next()]);
+    expect(firstFour.map((step) => (step.done ? 'done' : step.value.type))).toEqual([
+      'agent_start',
+      'tool_call_start',
+      'tool_call_complete',
+      'text_delta',
+    ]);
+    const rest = (await collect(events)).map((event) => event.type);
+    expect(rest).toEqual(['text_complete', 'agent_end']);
+  });
+
+  it('return(value) resolves with that value, as a generator does', async () => {
+    const { agent } = checkpointAgent();
+    const events = agent.run('go');
+    await expect(events.return(undefined)).resolves.toEqual({ value: undefined, done: true });
+    expect(Object.prototype.toString.call(events)).toBe('[object AsyncGenerator]');
+  });
+
+  it('ends with internal_error, not a hang, when starting the run throws (an inspect observer that fails)', async () => {
+    const client = new ScriptedClient([textTurn('never')]);
+    const config = new Config({ cwd: tempWorkspace() });
+    const inspect = (event: InspectionEvent) => {
+      if (event.type === '@xstate.snapshot') throw new Error('inspector broke');
+    };
+    const agent = new Agent(config, { session: new Session(config, { client }), inspect });
+    const events = await collect(agent.run('go'));
+    expect(events.at(-1)).toMatchObject({ type: 'agent_error', data: { reason: 'internal_error' } });
+    expect(events.at(-1)?.type === 'agent_error' && events.at(-1)).toBeTruthy();
+    expect(agent.state).toBeUndefined();
   });
 });

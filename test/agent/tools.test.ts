@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, ScriptedClient, StreamEvent, ToolKind } from '../../src/index.js';
+import {
+  Agent,
+  Config,
+  defineTool,
+  type InvokeOptions,
+  ScriptedClient,
+  Session,
+  StreamEvent,
+  ToolKind,
+  ToolRegistry,
+  ToolResult,
+} from '../../src/index.js';
 import { collect, makeAgent, textTurn } from '../support/fixtures.js';
 import { timedTool } from '../support/tools.js';
 import { tempWorkspace } from '../support/workspace.js';
@@ -144,5 +155,23 @@ describe('Agent tool execution', () => {
     expect(completed).toEqual(['slow', 'fast', 'mid']);
     const tools = session.messages.filter((message) => message.role === 'tool');
     expect(tools.map((message) => message.callId)).toEqual(completed);
+  });
+
+  it('calls a registry subclass that overrides invoke (a permission check), also for synchronous tools', async () => {
+    class Guarded extends ToolRegistry {
+      override invoke(name: string, params: unknown, options?: InvokeOptions): Promise<ToolResult> {
+        return name === 'sum' ? Promise.resolve(ToolResult.error('denied')) : super.invoke(name, params, options);
+      }
+    }
+    const config = new Config({ cwd: tempWorkspace() });
+    const registry = new Guarded(config).register(
+      defineTool({ name: 'sum', description: '', kind: ToolKind.READ, schema: z.object({}), execute: () => '3' }),
+    );
+    const client = new ScriptedClient([callsTurn([['sum', 's1']]), textTurn('done')]);
+    const agent = new Agent(config, { session: new Session(config, { client, registry }) });
+    await collect(agent.run('go'));
+    expect(agent.session.messages.filter((message) => message.role === 'tool')).toEqual([
+      { role: 'tool', callId: 's1', content: 'Error: denied' },
+    ]);
   });
 });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Config, defineTool, HarnessError, ToolKind, ToolRegistry, ToolResult } from '../../src/index.js';
+import {
+  Config,
+  defineTool,
+  HarnessError,
+  ToolKind,
+  type ToolLike,
+  ToolRegistry,
+  ToolResult,
+} from '../../src/index.js';
 
 const echo = defineTool({
   name: 'echo',
@@ -140,6 +148,65 @@ describe('ToolRegistry', () => {
     const symbolName = () => reg.invoke(Symbol('echo') as unknown as string, {});
     expect(symbolName).not.toThrow();
     expect((await symbolName()).error).toMatch(/^Internal error: /);
+  });
+
+  it('turns a result whose then() throws into an internal error, never a rejection', async () => {
+    const treacherous: ToolLike = {
+      name: 'treacherous',
+      description: '',
+      kind: 'other',
+      schema: z.object({}),
+      execute: () =>
+        ({
+          // biome-ignore lint/suspicious/noThenProperty: the point of the test
+          then() {
+            throw new Error('bad then');
+          },
+        }) as unknown as Promise<ToolResult>,
+    };
+    const reg = new ToolRegistry().register(treacherous);
+    await expect(reg.invoke('treacherous', {})).resolves.toEqual(ToolResult.error('Internal error: bad then'));
+  });
+
+  it("keeps defineTool's execute a promise for its callers, rejecting where the function throws", async () => {
+    const sync = defineTool({ name: 's', description: '', kind: 'read', schema: z.object({}), execute: () => 'ok' });
+    const invocation = { params: {}, callId: 'c', cwd: '.', signal: new AbortController().signal };
+    const answer = sync.execute(invocation);
+    expect(answer).toBeInstanceOf(Promise);
+    await expect(answer).resolves.toEqual(ToolResult.success('ok'));
+    const thrower = defineTool({
+      name: 't',
+      description: '',
+      kind: 'read',
+      schema: z.object({}),
+      execute: () => {
+        throw new Error('no');
+      },
+    });
+    await expect(thrower.execute(invocation)).rejects.toThrow('no');
+  });
+
+  it('lets a replaced execute of a defineTool tool take effect', async () => {
+    const tool = defineTool({
+      name: 'x',
+      description: '',
+      kind: 'read',
+      schema: z.object({}),
+      execute: () => 'original',
+    });
+    const replaced = { ...tool, execute: async () => ToolResult.success('replaced') };
+    const mutated = defineTool({
+      name: 'y',
+      description: '',
+      kind: 'read',
+      schema: z.object({}),
+      execute: () => 'original',
+    });
+    mutated.execute = async () => ToolResult.success('mutated');
+    const reg = new ToolRegistry().register(replaced).register(mutated);
+    expect(reg.invokeEager('x', {})).toBeInstanceOf(Promise);
+    expect(await reg.invoke('x', {})).toEqual(ToolResult.success('replaced'));
+    expect(await reg.invoke('y', {})).toEqual(ToolResult.success('mutated'));
   });
 
   it('invokeEager answers at once what needs no waiting, and a promise only for a tool that is async', async () => {
