@@ -4,11 +4,12 @@ export type Announcement = () => Promise<void> | undefined;
 /** The announcements of one turn: call `next` is due; later calls that finished wait in `held`. */
 class TurnOrder {
   private next = 0;
-  private readonly held = new Map<number, Announcement>();
+  /** Made when a call first has to wait (most turns never need it). */
+  private held: Map<number, Announcement> | undefined;
 
   complete(index: number, announce: Announcement): void {
     if (index === this.next) this.release(announce);
-    else this.held.set(index, announce);
+    else (this.held ??= new Map()).set(index, announce);
   }
 
   /** Announces `first` and every held call that becomes due after it: a loop, not recursion. */
@@ -28,8 +29,8 @@ class TurnOrder {
   }
 
   private takeDue(): Announcement | undefined {
-    const due = this.held.get(this.next);
-    if (due !== undefined) this.held.delete(this.next);
+    const due = this.held?.get(this.next);
+    if (due !== undefined) this.held?.delete(this.next);
     return due;
   }
 }
