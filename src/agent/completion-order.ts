@@ -8,8 +8,12 @@ class TurnOrder {
   private held: Map<number, Announcement> | undefined;
 
   complete(index: number, announce: Announcement): void {
-    if (index === this.next) this.release(announce);
-    else (this.held ??= new Map()).set(index, announce);
+    if (index === this.next) {
+      this.release(announce);
+      return;
+    }
+    this.held ??= new Map();
+    this.held.set(index, announce);
   }
 
   /** Announces `first` and every held call that becomes due after it: a loop, not recursion. */
