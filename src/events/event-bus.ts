@@ -105,7 +105,10 @@ export class EventBus {
       const pending = this.call(subscribers[i] as Subscriber, event);
       if (pending !== undefined) return this.finishAsync(pending, event, subscribers, i + 1);
     }
-    if (this.queue.length > 0) return this.drain(); // a subscriber emitted while it ran
+    if (this.queue.length > 0) {
+      void this.drain(); // a subscriber emitted while it ran; this event is delivered all the same
+      return DELIVERED;
+    }
     this.delivering = false;
     return DELIVERED;
   }
@@ -157,7 +160,9 @@ export class EventBus {
       const more = this.call(subscribers[i] as Subscriber, event);
       if (more !== undefined) await this.settle(more, event);
     }
-    await this.drain();
+    // This event is delivered: its emit resolves now, not once the events queued behind it are
+    // (`idle()` waits for those).
+    void this.drain();
   }
 
   /** Delivers the queued events in order; ends with `delivering` false. */

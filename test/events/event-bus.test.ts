@@ -47,6 +47,28 @@ describe('EventBus', () => {
     expect(order).toEqual(['slow done', 'second', 'emit resolved']);
   });
 
+  it("resolves an event's emit once that event is delivered, not once the events queued behind it are", async () => {
+    const bus = new EventBus();
+    const gates: (() => void)[] = [];
+    bus.subscribe(
+      () =>
+        new Promise<void>((resolve) => {
+          gates.push(resolve);
+        }),
+    );
+    const order: string[] = [];
+    const first = bus.emit(AgentEvent.textDelta('a')).then(() => order.push('first resolved'));
+    const second = bus.emit(AgentEvent.textComplete('a')).then(() => order.push('second resolved'));
+    gates[0]?.(); // the subscriber is done with the first event only
+    await first;
+    expect(order).toEqual(['first resolved']);
+    expect(gates).toHaveLength(2); // the second is being delivered now
+    gates[1]?.();
+    await second;
+    await bus.idle();
+    expect(order).toEqual(['first resolved', 'second resolved']);
+  });
+
   it('delivers concurrent emits in call order, one event at a time', async () => {
     const bus = new EventBus();
     const seen: string[] = [];
