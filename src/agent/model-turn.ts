@@ -2,7 +2,7 @@ import { HarnessError } from '../core/errors.js';
 import type { ToolCall } from '../core/messages.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import { type FinishReason, type StreamEvent, textOf } from '../core/stream-event.js';
-import { type TokenUsage, ZERO_USAGE } from '../core/usage.js';
+import { type TokenUsage, usageFromModel, ZERO_USAGE } from '../core/usage.js';
 
 /** A completed model turn, as the machine receives it. */
 export interface ModelTurn {
@@ -69,7 +69,7 @@ class TurnReader {
     if (event.type === 'tool_call_complete') {
       this.toolCalls.push(checkToolCall(event.toolCall, this.seen));
     } else if (event.type === 'message_complete') {
-      if (event.usage) this.usage = event.usage;
+      if (event.usage) this.usage = usageFromModel(event.usage);
       this.finishReason = event.finishReason;
       this.complete = true;
     } else if (event.type === 'error') {

@@ -1,3 +1,5 @@
+import { HarnessError } from './errors.js';
+
 /** Token counts reported by a model for one request, or summed over many. */
 export interface TokenUsage {
   /** Tokens the model read (the prompt, including history and tool definitions). */
@@ -31,4 +33,44 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
     completionTokens: a.completionTokens + b.completionTokens,
     totalTokens: a.totalTokens + b.totalTokens,
   };
+}
+
+const USAGE_KEYS = ['promptTokens', 'completionTokens', 'totalTokens'] as const;
+const SNAKE_CASE = {
+  promptTokens: 'prompt_tokens',
+  completionTokens: 'completion_tokens',
+  totalTokens: 'total_tokens',
+};
+
+function isCount(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0;
+}
+
+/**
+ * The usage a model reported, checked: camelCase or snake_case keys (`prompt_tokens`, as the
+ * seed's and OpenAI's objects have them), `totalTokens` the sum of the other two when absent.
+ * Anything else (a missing, negative or fractional count) is the model's fault: it throws a
+ * `model_error` naming the bad count, so the turn is discarded.
+ */
+export function usageFromModel(reported: unknown): TokenUsage {
+  const raw = (typeof reported === 'object' && reported !== null ? reported : {}) as Record<string, unknown>;
+  if (isCount(raw.promptTokens) && isCount(raw.completionTokens) && isCount(raw.totalTokens)) {
+    return raw as unknown as TokenUsage; // the usual shape: taken as it is
+  }
+  const count = (key: (typeof USAGE_KEYS)[number]): unknown => raw[key] ?? raw[SNAKE_CASE[key]];
+  const promptTokens = count('promptTokens');
+  const completionTokens = count('completionTokens');
+  const totalTokens =
+    count('totalTokens') ??
+    (isCount(promptTokens) && isCount(completionTokens) ? promptTokens + completionTokens : undefined);
+  const usage = { promptTokens, completionTokens, totalTokens };
+  for (const key of USAGE_KEYS) {
+    if (!isCount(usage[key])) {
+      throw new HarnessError(
+        'model_error',
+        `the model reported invalid usage: ${key} must be a non-negative integer, got ${String(usage[key])}`,
+      );
+    }
+  }
+  return usage as TokenUsage;
 }

@@ -9,6 +9,23 @@ function lastError(events: { type: string; data: unknown }[]) {
 }
 
 describe('Agent model failures', () => {
+  it('usage the model got wrong ends with model_error (not internal_error) and records nothing of the turn', async () => {
+    const client = new ScriptedClient([
+      [
+        StreamEvent.toolCallComplete({ callId: 'c1', name: 'checkpoint', arguments: { step: 1 } }),
+        { type: 'message_complete', usage: { promptTokens: 5, completionTokens: 2.5 } } as unknown as StreamEvent,
+      ],
+    ]);
+    const { agent, session } = makeAgent(client, [() => new CheckpointTool()], { cwd: tempWorkspace() });
+    const events = await collect(agent.run('go'));
+    expect(lastError(events)).toEqual({
+      reason: 'model_error',
+      message: 'the model reported invalid usage: completionTokens must be a non-negative integer, got 2.5',
+    });
+    expect(session.messages.map((message) => message.role)).toEqual(['user']);
+    expect(session.totalUsage.totalTokens).toBe(0);
+  });
+
   it('a stream that throws mid-turn ends with model_error and leaves no half-written assistant message', async () => {
     const broken = async function* () {
       yield StreamEvent.textDelta('partial ');

@@ -67,4 +67,19 @@ describe('readModelStream', () => {
     expect(deltas).toEqual(['hello']);
     expect(result.text).toBe('hello');
   });
+
+  it('takes usage without totalTokens or in snake_case, and refuses broken counts as a model_error', async () => {
+    const usageOf = async (usage: unknown) =>
+      (await read([{ type: 'message_complete', usage } as unknown as StreamEvent])).result.usage;
+    expect(await usageOf({ promptTokens: 5, completionTokens: 2 })).toEqual(tokenUsage(5, 2));
+    expect(await usageOf({ prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 })).toEqual(tokenUsage(5, 2));
+    for (const broken of [{ promptTokens: 1.5, completionTokens: 2 }, { promptTokens: -1, completionTokens: 2 }, {}]) {
+      await expect(usageOf(broken)).rejects.toMatchObject({
+        reason: 'model_error',
+        message: expect.stringMatching(
+          /^the model reported invalid usage: promptTokens must be a non-negative integer/,
+        ),
+      });
+    }
+  });
 });
