@@ -30,6 +30,9 @@ async function* failing(error: unknown): AsyncGenerator<AgentEvent, void, undefi
 
 const INTERRUPTED = 'the run was interrupted before this call finished, and it was not resumed';
 
+/** Sessions with a run in progress, whichever agent runs it: two runs would interleave one journal. */
+const runningSessions = new WeakSet<Session>();
+
 /** A clock for the machine's delayed events (XState's `SimulatedClock` fits). */
 export interface MachineClock {
   /** Calls `fn` after `timeout` ms; returns an id for `clearTimeout`. */
@@ -155,6 +158,8 @@ export class Agent {
   private begin(input: string | undefined, options: RunOptions): ActiveRun {
     if (this.active !== undefined)
       throw new HarnessError('already_running', 'this agent is already running; await the current run first');
+    if (runningSessions.has(this.session))
+      throw new HarnessError('already_running', 'another agent is running in this session; await its run first');
     if (this.session.client === undefined) throw new HarnessError('no_client', 'the session has no model client');
     const queue = new AsyncQueue<AgentEvent>();
     const own = new WeakSet<AgentEvent>();
@@ -192,6 +197,7 @@ export class Agent {
       fail: (error) => this.failInternally(run, error),
     };
     this.active = run;
+    runningSessions.add(this.session);
     run.settled = new Promise<void>((resolve) => {
       actor.subscribe({
         complete: () => resolve(),
@@ -250,7 +256,10 @@ export class Agent {
       run.actor.stop();
       run.release();
       run.queue.close();
-      if (this.active === run) this.active = undefined;
+      if (this.active === run) {
+        this.active = undefined;
+        runningSessions.delete(this.session);
+      }
     })();
     return run.closing;
   }

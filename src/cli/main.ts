@@ -71,7 +71,8 @@ export async function main(
     const usage =
       (typeof code === 'string' && (code.startsWith('ERR_PARSE_ARGS') || code === 'ENOENT')) ||
       (HarnessError.isInstance(error) && USAGE_REASONS.has(error.reason));
-    err.write(`agent-harness ${name}: ${errorMessage(error)}\n`);
+    // One line, as docs/cli.md promises (Node's parseArgs explains some mistakes over three).
+    err.write(`agent-harness ${name}: ${errorMessage(error).replace(/\s*\n\s*/g, ' ')}\n`);
     return usage ? EXIT_USAGE : 1;
   }
 }

@@ -206,7 +206,7 @@ export class Session {
     return {
       version: JOURNAL_VERSION,
       savedAt: new Date(this.clock()).toISOString(),
-      journal: this.entries,
+      journal: this.entries.slice(), // a snapshot: later entries must not appear in it
     };
   }
 

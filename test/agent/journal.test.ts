@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ScriptedClient, Session, stableJson } from '../../src/index.js';
+import { Agent, ScriptedClient, Session, stableJson } from '../../src/index.js';
 import { CheckpointTool, collect, makeAgent, textTurn, toolTurn } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
 
@@ -64,6 +64,19 @@ describe('Agent journal', () => {
     await first.next();
     await expect(agent.run('b').next()).rejects.toMatchObject({ reason: 'already_running' });
     await collect(first);
+  });
+
+  it('refuses a second agent running in the same session until the first run ends', async () => {
+    const client = new ScriptedClient([textTurn('one'), textTurn('two')]);
+    const { agent, session, config } = makeAgent(client, [], { cwd: tempWorkspace() });
+    const other = new Agent(config, { session });
+    const first = agent.run('a');
+    await expect(other.run('b').next()).rejects.toMatchObject({
+      reason: 'already_running',
+      message: 'another agent is running in this session; await its run first',
+    });
+    await collect(first);
+    expect((await collect(other.run('b'))).at(-1)).toMatchObject({ type: 'agent_end', data: { response: 'two' } });
   });
 });
 

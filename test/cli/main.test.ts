@@ -36,6 +36,13 @@ describe('agent-harness (main)', () => {
     expect(err.text().trim().split('\n')).toHaveLength(1);
   });
 
+  it("puts a mistake Node's option parser explains over several lines on one line, exit 2", async () => {
+    const err = captured();
+    expect(await main(['run', 'hi', '--max-cost', '-1'], captured(), err)).toBe(2);
+    expect(err.text()).toMatch(/^agent-harness run: .*'--max-cost'.*ambiguous.*\n$/);
+    expect(err.text().trim().split('\n')).toHaveLength(1);
+  });
+
   it('ends quietly when its output pipe closes early (no EPIPE stack trace)', async () => {
     const result = await new Promise<{ stderr: string }>((resolve) => {
       execFile(

@@ -70,6 +70,15 @@ describe('Session', () => {
     expect(stableJson(later.journal)).toBe(stableJson(restored.journal));
   });
 
+  it('keeps a snapshot as it was when taken, whatever the session records after', () => {
+    const session = sample();
+    const snapshot = session.toJSON();
+    const entries = snapshot.journal.length;
+    session.addUserMessage('later');
+    expect(snapshot.journal).toHaveLength(entries);
+    expect(Session.fromJSON(snapshot, config).messages).not.toContainEqual({ role: 'user', content: 'later' });
+  });
+
   it('refuses an unknown snapshot version with a clear error', () => {
     const snapshot = { ...sample().toJSON(), version: 99 };
     expect(() => Session.fromJSON(snapshot, config)).toThrowError(/journal version 99 is not supported/);
