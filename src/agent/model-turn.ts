@@ -34,7 +34,19 @@ function checkToolCall(call: ToolCall | undefined, seen: Set<string>): ToolCall 
     throw new HarnessError('model_error', `the model sent two tool calls with the id '${callId}'`);
   }
   seen.add(callId);
-  return Object.freeze({ callId, name: call.name, arguments: toolArguments(call.arguments) });
+  return Object.freeze({ callId, name: call.name, arguments: deepFreeze(toolArguments(call.arguments)) });
+}
+
+/**
+ * Freezes a call's arguments all the way down: the journal, the events and every subscriber
+ * share them, so a subscriber must not be able to change what the tool gets or what is recorded.
+ */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 /**

@@ -4,6 +4,12 @@
  */
 export function truncateOutput(text: string, max: number): string {
   if (text.length <= max) return text;
-  const cut = text.length - max;
-  return `${text.slice(0, max)}\n[truncated ${cut.toLocaleString('en-US')} characters]`;
+  // Never keep half of a surrogate pair (an emoji, say): the kept text stays valid UTF-16.
+  const keep = isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
+  const cut = text.length - keep;
+  return `${text.slice(0, keep)}\n[truncated ${cut.toLocaleString('en-US')} characters]`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }

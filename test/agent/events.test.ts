@@ -127,4 +127,30 @@ describe('Agents sharing one EventBus', () => {
     expect(eventsTwo.at(-1)).toMatchObject({ data: { response: 'from two' } });
     expect(seen.sort()).toEqual(['from one', 'from two']);
   });
+
+  it('freezes tool arguments: a subscriber cannot change what the tool gets or what is recorded', async () => {
+    const client = new ScriptedClient([
+      toolTurn('c1', 'checkpoint', { step: 1, nested: { deep: 'x' } }),
+      textTurn('done'),
+    ]);
+    const failures: unknown[] = [];
+    const bus = new EventBus({ onSubscriberError: (error) => failures.push(error) });
+    const { agent, session } = makeAgent(client, [() => new CheckpointTool()], { cwd: tempWorkspace() });
+    const tampering = new Agent(agent.config, { session, events: bus });
+    bus.subscribe((event) => {
+      if (event.type !== 'tool_call_start') return;
+      const args = event.data.arguments as { step: number; nested: { deep: string } };
+      args.nested.deep = 'changed';
+    });
+    bus.subscribe((event) => {
+      if (event.type === 'tool_call_start') (event.data.arguments as { step: number }).step = 99;
+    });
+    await collect(tampering.run('go'));
+    expect(failures).toHaveLength(2);
+    expect(failures.every((error) => error instanceof TypeError)).toBe(true);
+    const tool = session.messages.find((message) => message.role === 'tool');
+    expect(tool?.content).toBe('step 1 complete');
+    const recorded = session.journal.find((entry) => entry.type === 'assistant_message');
+    expect(JSON.stringify(recorded)).toContain('"deep":"x"');
+  });
 });

@@ -82,6 +82,11 @@ describe('misspelled options', () => {
     expect(() => new Config({ max_cost: 1 } as never)).toThrowError(
       /unknown Config option 'max_cost': did you mean 'maxCost'/,
     );
+    expect(() => new Config({ maxTurn: 2 } as never)).toThrowError(
+      /unknown Config option 'maxTurn': did you mean 'maxTurns'/,
+    );
+    expect(() => new Budget({ maxCosts: 1 } as never)).toThrowError(/did you mean 'maxCost'/);
+    expect(() => new Config({ systemPromt: 'x' } as never)).toThrowError(/did you mean 'systemPrompt'/);
     expect(new Config({ somethingElse: true } as never).maxTurns).toBe(10);
   });
 });
