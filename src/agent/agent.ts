@@ -10,14 +10,9 @@ import { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { AsyncQueue } from './async-queue.js';
 import { CompletionOrder } from './completion-order.js';
-import {
-  agentRunMachine,
-  bindAgentRun,
-  type MachineDeps,
-  type ProvidedAgentMachine,
-  type RunHandle,
-} from './provide-machine.js';
+import { agentRunMachine, type ProvidedAgentMachine } from './provide-machine.js';
 import { RunEvents } from './run-events.js';
+import { bindAgentRun, type MachineDeps, type RunHandle } from './run-handle.js';
 
 /** A run in progress, with the queue its event stream reads from. */
 type ActiveRun = RunHandle & { readonly queue: AsyncQueue<AgentEvent>; closing: Promise<void> | undefined };

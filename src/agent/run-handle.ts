@@ -1,0 +1,61 @@
+import type { Actor, AnyActorLogic } from 'xstate';
+import type { AgentEvent } from '../core/agent-event.js';
+import type { EventBus } from '../events/event-bus.js';
+import type { AgentStateName } from '../machines/agent-machine-types.js';
+import type { Session } from '../session/session.js';
+import type { CompletionOrder } from './completion-order.js';
+
+/** The state of one run, shared by the provided actors and actions. */
+export interface RunHandle {
+  readonly actor: Actor<AnyActorLogic>;
+  /** Aborted to cancel the tools in flight. */
+  readonly controller: AbortController;
+  readonly startedAt: number;
+  /** The state last entered. */
+  state: AgentStateName | undefined;
+  /** Set once the terminal event was emitted. */
+  finished: boolean;
+  /** Resolves when the machine has stopped. */
+  settled: Promise<void>;
+  /** Undoes the run's subscriptions. */
+  release: () => void;
+  /** Emits an event of this run on the bus (runs of agents sharing a bus tell theirs apart). */
+  readonly emit: (event: AgentEvent) => Promise<void>;
+  /** Puts each turn's tool outcomes in the model's order. */
+  readonly completions: CompletionOrder;
+  /** Ends the run with `internal_error` (a bug in the loop, never a tool's or a model's failure). */
+  readonly fail: (error: unknown) => void;
+}
+
+/** What the provided implementations need. */
+export interface MachineDeps {
+  readonly session: Session;
+  readonly bus: EventBus;
+  /** The run in progress. */
+  readonly current: () => RunHandle | undefined;
+  readonly now: () => number;
+}
+
+// One provided machine for every agent: `machine.provide()` per agent cost ~170 µs and ~19 KB
+// (it rebuilds the state-node tree, and XState's per-machine caches start cold), so the
+// implementations find their agent through the run's actor system instead of a closure.
+const bindings = new WeakMap<object, MachineDeps>(); // keyed by the run's actor system
+
+/** Binds a run's actor (before it starts) to the agent it runs for. */
+export function bindAgentRun(actor: Actor<AnyActorLogic>, deps: MachineDeps): void {
+  bindings.set(actor.system, deps);
+}
+
+/** The agent a run's actor system was bound to. */
+export function depsOf(system: object): MachineDeps {
+  const deps = bindings.get(system);
+  if (deps === undefined) throw new Error('agent machine is running without an agent: use Agent, or bindAgentRun()');
+  return deps;
+}
+
+/** The agent's run in progress. */
+export function activeRun(deps: MachineDeps): RunHandle {
+  const run = deps.current();
+  if (run === undefined) throw new Error('agent machine is running without an active run');
+  return run;
+}
