@@ -32,16 +32,19 @@ export class RunEvents implements AsyncGenerator<AgentEvent, void, undefined> {
 
   /** Stops reading: ends the run if it is still going and resolves once it has released the agent. */
   async return(value?: void | PromiseLike<void>): Promise<IteratorReturnResult<void>> {
-    this.#stopped = true;
-    await this.#close('the caller stopped reading the run');
+    await this.#stop();
     return { value: await value, done: true };
   }
 
   /** Ends the run as {@link RunEvents.return} does, then rejects with `error`. */
   async throw(error: unknown): Promise<never> {
-    this.#stopped = true;
-    await this.#close('the caller stopped reading the run');
+    await this.#stop();
     throw error;
+  }
+
+  #stop(): Promise<void> {
+    this.#stopped = true;
+    return this.#close('the caller stopped reading the run');
   }
 
   [Symbol.asyncIterator](): this {

@@ -67,22 +67,16 @@ export class Config {
   }
 }
 
-/** The keys of `options` among `keys` whose values are not undefined. */
-function definedKeys<K extends string>(options: Partial<Record<K, unknown>>, keys: readonly K[]): K[] {
-  return keys.filter((key) => options[key] !== undefined);
-}
-
 /** The budget, with the top-level shorthands filling what it does not name, and `maxTurns` always set. */
 function budgetOf(options: ConfigOptions): Budget {
   const given = options.budget;
-  const shorthand: { -readonly [K in keyof BudgetOptions]: BudgetOptions[K] } = {};
-  for (const key of definedKeys(options, BUDGET_KEYS)) {
-    // A Budget always has its rates, so there a shorthand fills only the limits it lacks.
-    const named = given instanceof Budget ? given[key] : given?.[key];
-    if (named === undefined) Object.assign(shorthand, { [key]: options[key] });
-  }
   if (given !== undefined && (typeof given !== 'object' || given === null)) {
     throw new HarnessError('invalid_config', `budget must be a Budget or an options object, got ${String(given)}`);
+  }
+  const shorthand: { -readonly [K in keyof BudgetOptions]: BudgetOptions[K] } = {};
+  for (const key of BUDGET_KEYS) {
+    // A Budget always has its rates, so there a shorthand fills only the limits it lacks.
+    if (options[key] !== undefined && given?.[key] === undefined) Object.assign(shorthand, { [key]: options[key] });
   }
   const merged = given instanceof Budget ? given.with(shorthand) : new Budget({ ...given, ...shorthand });
   return merged.maxTurns === undefined ? merged.with({ maxTurns: DEFAULT_MAX_TURNS }) : merged;

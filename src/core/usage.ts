@@ -42,7 +42,8 @@ const SNAKE_CASE = {
   totalTokens: 'total_tokens',
 };
 
-function isCount(value: unknown): value is number {
+/** Whether `value` is a token count: a non-negative integer. */
+export function isTokenCount(value: unknown): value is number {
   return Number.isInteger(value) && (value as number) >= 0;
 }
 
@@ -54,7 +55,7 @@ function isCount(value: unknown): value is number {
  */
 export function usageFromModel(reported: unknown): TokenUsage {
   const raw = (typeof reported === 'object' && reported !== null ? reported : {}) as Record<string, unknown>;
-  if (isCount(raw.promptTokens) && isCount(raw.completionTokens) && isCount(raw.totalTokens)) {
+  if (isTokenCount(raw.promptTokens) && isTokenCount(raw.completionTokens) && isTokenCount(raw.totalTokens)) {
     return raw as unknown as TokenUsage; // the usual shape: taken as it is
   }
   const count = (key: (typeof USAGE_KEYS)[number]): unknown => raw[key] ?? raw[SNAKE_CASE[key]];
@@ -62,10 +63,10 @@ export function usageFromModel(reported: unknown): TokenUsage {
   const completionTokens = count('completionTokens');
   const totalTokens =
     count('totalTokens') ??
-    (isCount(promptTokens) && isCount(completionTokens) ? promptTokens + completionTokens : undefined);
+    (isTokenCount(promptTokens) && isTokenCount(completionTokens) ? promptTokens + completionTokens : undefined);
   const usage = { promptTokens, completionTokens, totalTokens };
   for (const key of USAGE_KEYS) {
-    if (!isCount(usage[key])) {
+    if (!isTokenCount(usage[key])) {
       throw new HarnessError(
         'model_error',
         `the model reported invalid usage: ${key} must be a non-negative integer, got ${String(usage[key])}`,

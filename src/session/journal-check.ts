@@ -1,6 +1,6 @@
 import { HarnessError } from '../core/errors.js';
 import type { ToolCall } from '../core/messages.js';
-import type { TokenUsage } from '../core/usage.js';
+import { isTokenCount, type TokenUsage } from '../core/usage.js';
 import type { JournalEntry } from './journal-entry.js';
 
 type Fields = Record<string, unknown>;
@@ -26,7 +26,7 @@ function text(entry: Fields, key: string, index: number): string {
 }
 
 function count(value: unknown, key: string, index: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+  if (!isTokenCount(value)) {
     fail(index, `'${key}' must be a non-negative integer`);
   }
   return value;

@@ -3,7 +3,7 @@ import { Config } from '../config/config.js';
 import type { StopReason } from '../core/agent-event.js';
 import { HarnessError } from '../core/errors.js';
 import type { JsonObject, Message, ToolCall, ToolResultMessage } from '../core/messages.js';
-import type { TokenUsage } from '../core/usage.js';
+import { isTokenCount, type TokenUsage } from '../core/usage.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { checkEntry } from './journal-check.js';
 import type { JournalEntry, TransitionEntry } from './journal-entry.js';
@@ -52,7 +52,7 @@ function toToolCall(input: ToolCallInput, index: number): ToolCall {
 function checkUsage(usage: TokenUsage): TokenUsage {
   for (const key of ['promptTokens', 'completionTokens', 'totalTokens'] as const) {
     const value = usage[key];
-    if (!Number.isInteger(value) || value < 0) {
+    if (!isTokenCount(value)) {
       throw new HarnessError('invalid_argument', `usage.${key} must be a non-negative integer, got ${String(value)}`);
     }
   }
