@@ -101,7 +101,9 @@ export class Agent {
 
   /**
    * Runs the loop on a new user message and yields every event, ending with `agent_end` or
-   * `agent_error`. Throws only for misuse: no model client, or a run already in progress.
+   * `agent_error`. Once read, it paces the loop as a generator does: the loop goes on when the
+   * reader asks for the next event (a run nobody reads still finishes). Throws only for misuse:
+   * no model client, or a run already in progress.
    */
   run(input: string, options: RunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
     if (typeof input !== 'string') {
@@ -160,8 +162,11 @@ export class Agent {
     const own = new WeakSet<AgentEvent>();
     const unsubscribe = this.events.subscribe((event) => {
       if (!own.has(event)) return; // another agent's run on a shared bus
-      queue.push(event);
-      if (isTerminal(event)) void this.close(run); // also when nobody reads the events
+      // The reader paces the loop as a generator's would: the run goes on once it asks for the
+      // next event. Not the last one: the run releases the agent at once.
+      const read = queue.push(event);
+      if (!isTerminal(event)) return read;
+      void this.close(run); // also when nobody reads the events
     });
     const emit = (event: AgentEvent): Promise<void> => {
       own.add(event);

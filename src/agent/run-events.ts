@@ -44,6 +44,7 @@ export class RunEvents implements AsyncGenerator<AgentEvent, void, undefined> {
 
   #stop(): Promise<void> {
     this.#stopped = true;
+    this.#queue.stopPacing();
     return this.#close('the caller stopped reading the run');
   }
 

@@ -103,7 +103,10 @@ export class EventBus {
     const subscribers = this.subscribers;
     for (let i = 0; i < subscribers.length; i++) {
       const pending = this.call(subscribers[i] as Subscriber, event);
-      if (pending !== undefined) return this.finishAsync(pending, event, subscribers, i + 1);
+      if (pending !== undefined) {
+        const from = i + 1;
+        return new Promise<void>((resolve) => void this.finishAsync(pending, event, subscribers, from, resolve));
+      }
     }
     if (this.queue.length > 0) {
       void this.drain(); // a subscriber emitted while it ran; this event is delivered all the same
@@ -148,20 +151,26 @@ export class EventBus {
     }
   }
 
-  /** Awaits an asynchronous subscriber, delivers to the rest, then to whatever queued meanwhile. */
+  /**
+   * Awaits an asynchronous subscriber, delivers to the rest, resolves the event's `emit`, then
+   * delivers whatever queued meanwhile.
+   */
   private async finishAsync(
     pending: PromiseLike<void>,
     event: AgentEvent,
     subscribers: readonly Subscriber[],
     next: number,
+    delivered: () => void,
   ): Promise<void> {
     await this.settle(pending, event);
     for (let i = next; i < subscribers.length; i++) {
       const more = this.call(subscribers[i] as Subscriber, event);
       if (more !== undefined) await this.settle(more, event);
     }
-    // This event is delivered: its emit resolves now, not once the events queued behind it are
-    // (`idle()` waits for those).
+    // The emitter goes on before the events queued behind this one are delivered (as in
+    // `drain`): a tool whose announcement was delivered starts before a reader sees the next
+    // event. `emit` resolves now, not once those are delivered (`idle()` waits for them).
+    delivered();
     void this.drain();
   }
 

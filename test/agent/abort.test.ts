@@ -76,19 +76,41 @@ describe('Agent.abort and the wall-clock budget', () => {
     expect(last?.type === 'agent_error' && last.data.reason).toBe('time_budget');
   });
 
-  it('breaking out of the loop aborts the run, the running tool through its signal, and records the end', async () => {
+  it('breaking out of the loop at a tool_call_start aborts the run before that tool starts', async () => {
     const seen: { aborted?: string } = {};
     const { config, session } = setup([toolTurn('h1', 'hang', {}), textTurn('never')], seen);
     const agent = new Agent(config, { session });
     for await (const event of agent.run('go')) {
-      if (event.type === 'tool_call_start') break; // the tool starts as it is announced
+      if (event.type === 'tool_call_start') break; // the run waits for the next read, as a generator does
     }
-    expect(seen.aborted).toBe('the caller stopped reading the run');
+    expect(seen.aborted).toBeUndefined();
     expect(session.journal.at(-1)).toMatchObject({ type: 'agent_error', reason: 'aborted' });
+    expect(toolResults(session)).toEqual([
+      {
+        role: 'tool',
+        callId: 'h1',
+        content: "Error: Tool 'hang' was aborted before it started: the caller stopped reading the run",
+      },
+    ]);
+    expect(agent.state).toBeUndefined();
+  });
+
+  it('stopping the stream after the next read started the tool aborts the tool through its signal', async () => {
+    const seen: { aborted?: string } = {};
+    const { config, session } = setup([toolTurn('h1', 'hang', {}), textTurn('never')], seen);
+    const agent = new Agent(config, { session });
+    const events = agent.run('go');
+    while ((await events.next()).value?.type !== 'tool_call_start') {}
+    const waiting = events.next(); // the run goes on: the tool starts and hangs
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(seen.aborted).toBeUndefined();
+    await events.return(undefined);
+    expect(seen.aborted).toBe('the caller stopped reading the run');
+    expect(await waiting).toMatchObject({ done: false, value: { type: 'tool_call_complete' } });
     expect(toolResults(session)).toEqual([
       { role: 'tool', callId: 'h1', content: "Error: Tool 'hang' was aborted: the caller stopped reading the run" },
     ]);
-    expect(agent.state).toBeUndefined();
+    expect(session.journal.at(-1)).toMatchObject({ type: 'agent_error', reason: 'aborted' });
   });
 
   it('a call still being announced to a slow subscriber when the reader stops never starts its tool', async () => {
@@ -102,9 +124,10 @@ describe('Agent.abort and the wall-clock budget', () => {
       stopped = events.return(undefined);
       await new Promise((resolve) => setTimeout(resolve, 5));
     });
-    await events.next(); // agent_start
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const read = await collect(events); // ends when the subscriber stops the stream
     await stopped;
+    // The read waiting when the stream was stopped still gets what came next, as a generator's would.
+    expect(read.map((event) => event.type)).toEqual(['agent_start', 'tool_call_start', 'tool_call_complete']);
     expect(seen.aborted).toBeUndefined();
     expect(toolResults(session)).toEqual([
       {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InspectionEvent } from 'xstate';
-import { Agent, Config, ScriptedClient, Session } from '../../src/index.js';
+import { z } from 'zod';
+import { Agent, Config, defineTool, ScriptedClient, Session, StreamEvent, ToolKind } from '../../src/index.js';
 import { CheckpointTool, collect, makeAgent, textTurn, toolTurn } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
 
@@ -109,5 +110,75 @@ describe("run()'s event stream", () => {
     expect(events.at(-1)).toMatchObject({ type: 'agent_error', data: { reason: 'internal_error' } });
     expect(events.at(-1)?.type === 'agent_error' && events.at(-1)).toBeTruthy();
     expect(agent.state).toBeUndefined();
+  });
+});
+
+describe("run() paces the loop as a generator's body", () => {
+  function twoCallAgent() {
+    const ran: string[] = [];
+    const note = () =>
+      defineTool({
+        name: 'note',
+        description: '',
+        kind: ToolKind.READ,
+        schema: z.object({ id: z.string() }),
+        execute: ({ params }) => {
+          ran.push(params.id); // synchronous: the fastest path the loop has
+          return `noted ${params.id}`;
+        },
+      });
+    const client = new ScriptedClient([
+      [
+        StreamEvent.toolCallComplete({ callId: 'c1', name: 'note', arguments: { id: 'c1' } }),
+        StreamEvent.toolCallComplete({ callId: 'c2', name: 'note', arguments: { id: 'c2' } }),
+        StreamEvent.messageComplete(),
+      ],
+      textTurn('done'),
+    ]);
+    return { ...makeAgent(client, [note], { cwd: tempWorkspace() }), client, ran };
+  }
+
+  it('breaking at the first tool_call_start: no tool runs and the model is not asked again', async () => {
+    const { agent, session, client, ran } = twoCallAgent();
+    for await (const event of agent.run('go')) {
+      if (event.type === 'tool_call_start') break;
+    }
+    expect(ran).toEqual([]);
+    expect(client.calls).toBe(1);
+    expect(session.journal.at(-1)).toMatchObject({ type: 'agent_error', reason: 'aborted' });
+    expect(session.messages.filter((message) => message.role === 'tool')).toHaveLength(2);
+  });
+
+  it('the loop waits while the reader works on an event, and goes on when it asks for the next', async () => {
+    const { agent, client, ran } = twoCallAgent();
+    const events = agent.run('go');
+    let step = await events.next();
+    while (!step.done && step.value.type !== 'tool_call_start') step = await events.next();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(ran).toEqual([]);
+    step = await events.next();
+    expect(ran).toEqual(['c1']);
+    expect(step.value).toMatchObject({ type: 'tool_call_start', data: { callId: 'c2' } }); // a read tool: c2 runs beside c1
+    const rest = (await collect(events)).map((event) => event.type);
+    expect(rest.at(-1)).toBe('agent_end');
+    expect(ran).toEqual(['c1', 'c2']);
+    expect(client.calls).toBe(2);
+  });
+
+  it('a subscriber added while the reader works on an event sees every later event', async () => {
+    const { agent } = twoCallAgent();
+    const late: string[] = [];
+    const read: string[] = [];
+    for await (const event of agent.run('go')) {
+      read.push(event.type);
+      if (event.type === 'agent_start') {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        agent.events.subscribe((seen) => {
+          late.push(seen.type);
+        });
+      }
+    }
+    expect(late).toEqual(read.slice(1));
+    expect(late).toContain('agent_end');
   });
 });
