@@ -164,6 +164,42 @@ describe('SPEC §3/§8 replay of an agent run', () => {
     expect(kinds.has('text_delta' as never)).toBe(false);
   });
 
+  it('replaying the journal up to any event gives the state the live session had at that event', async () => {
+    const config = new Config({ cwd: workspace(), systemPrompt: 'sys', maxTurns: 5 });
+    const client = new ScriptedClient([
+      [
+        StreamEvent.textDelta('a'),
+        StreamEvent.toolCallComplete({ callId: 'c1', name: 'missing', arguments: {} }),
+        StreamEvent.toolCallComplete({ callId: 'c2', name: 'missing', arguments: {} }),
+        StreamEvent.messageComplete(use(5, 1)),
+      ],
+      [
+        StreamEvent.toolCallComplete({ callId: 'c3', name: 'missing', arguments: {} }),
+        StreamEvent.messageComplete(use(7, 2)),
+      ],
+      [StreamEvent.textDelta('fin'), StreamEvent.messageComplete(use(9, 3))],
+    ]);
+    const session = new Session(config, { client });
+    const agent = new Agent(config, { session });
+    const seen: { entries: number; messages: unknown; turns: number; usage: unknown }[] = [];
+    agent.events.subscribe(() => {
+      seen.push({
+        entries: session.journal.length,
+        messages: structuredClone(session.messages),
+        turns: session.turnCount,
+        usage: { ...session.totalUsage },
+      });
+    });
+    await drain(agent.run('go'));
+    expect(seen.length).toBeGreaterThan(8);
+    for (const moment of seen) {
+      const replayed = Session.replay(session.journal.slice(0, moment.entries), config);
+      expect(replayed.messages).toEqual(moment.messages);
+      expect(replayed.turnCount).toBe(moment.turns);
+      expect(replayed.totalUsage).toEqual(moment.usage);
+    }
+  });
+
   it('the journal records transitions as {type, from, to, event} in machine order', async () => {
     const config = new Config({ cwd: workspace() });
     const client = new ScriptedClient([[StreamEvent.textDelta('ok'), StreamEvent.messageComplete()]]);
