@@ -163,14 +163,17 @@ export class Agent {
     const unsubscribe = this.events.subscribe((event) => {
       if (!own.has(event)) return; // another agent's run on a shared bus
       // The reader paces the loop as a generator's would: the run goes on once it asks for the
-      // next event. Not the last one: the run releases the agent at once.
-      const read = queue.push(event);
-      if (!isTerminal(event)) return read;
+      // next event. Not after a tool's announcement, which says the tool is starting: it starts
+      // as the reader gets it, so an abort from the reader's loop reaches it through its signal.
+      // Not after the last event either: the run releases the agent at once.
+      const terminal = isTerminal(event);
+      const read = queue.push(event, !terminal && event.type !== 'tool_call_start');
+      if (!terminal) return read;
       void this.close(run); // also when nobody reads the events
     });
-    const emit = (event: AgentEvent): Promise<void> => {
+    const emit = (event: AgentEvent, onDelivered?: () => void): Promise<void> => {
       own.add(event);
-      return this.events.emit(event);
+      return this.events.emit(event, onDelivered);
     };
     if (input !== undefined) {
       this.closeUnansweredCalls();

@@ -25,15 +25,16 @@ export class AsyncQueue<T> {
   /**
    * Adds an item, handing it straight to the longest-waiting take if there is one. Returns a
    * promise that resolves when the reader is done with the item, or `undefined` when there is
-   * nothing to wait for (nobody reads yet, the reader stopped, or it already asked for more).
+   * nothing to wait for (`hold` is false, nobody reads yet, the reader stopped, or it already
+   * asked for more).
    */
-  push(item: T): Promise<void> | undefined {
+  push(item: T, hold = true): Promise<void> | undefined {
     if (this.closed) return undefined;
     this.releaseHeld(); // a producer that did not wait: stop holding the item before
     const waiter = this.waiters.shift();
     if (waiter !== undefined) waiter({ value: item, done: false });
     else this.items.push(item);
-    if (!this.paced || this.waiters.length > 0) return undefined;
+    if (!hold || !this.paced || this.waiters.length > 0) return undefined;
     this.handedOut = waiter !== undefined;
     return new Promise<void>((resolve) => {
       this.release = resolve;

@@ -19,8 +19,11 @@ export interface RunHandle {
   settled: Promise<void>;
   /** Undoes the run's subscriptions. */
   release: () => void;
-  /** Emits an event of this run on the bus (runs of agents sharing a bus tell theirs apart). */
-  readonly emit: (event: AgentEvent) => Promise<void>;
+  /**
+   * Emits an event of this run on the bus (runs of agents sharing a bus tell theirs apart);
+   * `onDelivered` as for {@link EventBus.emit}.
+   */
+  readonly emit: (event: AgentEvent, onDelivered?: () => void) => Promise<void>;
   /** Puts each turn's tool outcomes in the model's order. */
   readonly completions: CompletionOrder;
   /** Ends the run with `internal_error` (a bug in the loop, never a tool's or a model's failure). */

@@ -13,7 +13,8 @@ type ToolSettle = (event: ToolSettledEvent) => void;
 /**
  * Runs one tool call of the run bound to `system`: announce, invoke, announce the result,
  * settle. Each step goes on at once when the one before finished synchronously (subscribers
- * that return nothing, a tool that answers at once), so such a call costs no microtask.
+ * that return nothing, a tool that answers at once, nothing pacing the run), so such a call
+ * costs no microtask.
  */
 export const runToolCall: ToolCallRunner = (input, settle, system) => {
   const deps = depsOf(system);
@@ -26,9 +27,16 @@ export const runToolCall: ToolCallRunner = (input, settle, system) => {
     return;
   }
   run.completions.started(input.index);
-  const announced = run.emit(AgentEvent.toolCallStart(input.call));
-  if (isDelivered(announced)) invokeTool(deps, run, input, settle);
-  else announced.then(() => invokeTool(deps, run, input, settle)).catch(run.fail);
+  // The tool starts the moment its announcement has reached every subscriber and the reader of
+  // `run()`, before anything else runs: a reader that aborts on `tool_call_start` reaches the
+  // running tool through its signal.
+  void run.emit(AgentEvent.toolCallStart(input.call), () => {
+    try {
+      invokeTool(deps, run, input, settle);
+    } catch (error) {
+      run.fail(error);
+    }
+  });
 };
 
 function invokeTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, settle: ToolSettle): void {

@@ -33,6 +33,7 @@ export interface EventBusOptions {
 interface Pending {
   readonly event: AgentEvent;
   readonly resolve: () => void;
+  readonly onDelivered: (() => void) | undefined;
 }
 
 const logSubscriberError: SubscriberErrorHandler = (error, event) => {
@@ -93,11 +94,14 @@ export class EventBus {
   /**
    * Publishes an event: on `stream$` at once, then to each subscriber in turn.
    * Resolves when every subscriber has handled it. Never rejects.
+   * `onDelivered`, if given, is called at that moment, synchronously, before any event queued
+   * behind this one is delivered (the promise's callbacks run a microtask later); it should not
+   * throw (if it does, the error is reported as a subscriber's).
    * Do not await `emit` from inside a subscriber: it would wait for itself.
    */
-  emit(event: AgentEvent): Promise<void> {
+  emit(event: AgentEvent, onDelivered?: () => void): Promise<void> {
     this.publish(event);
-    if (this.delivering) return this.enqueue(event);
+    if (this.delivering) return this.enqueue(event, onDelivered);
     // Nothing ahead of it: deliver now, and go asynchronous only when a subscriber is.
     this.delivering = true;
     const subscribers = this.subscribers;
@@ -105,9 +109,12 @@ export class EventBus {
       const pending = this.call(subscribers[i] as Subscriber, event);
       if (pending !== undefined) {
         const from = i + 1;
-        return new Promise<void>((resolve) => void this.finishAsync(pending, event, subscribers, from, resolve));
+        return new Promise<void>((resolve) => {
+          void this.finishAsync(pending, event, subscribers, from, onDelivered, resolve);
+        });
       }
     }
+    if (onDelivered !== undefined) this.runDelivered(onDelivered, event);
     if (this.queue.length > 0) {
       void this.drain(); // a subscriber emitted while it ran; this event is delivered all the same
       return DELIVERED;
@@ -134,10 +141,24 @@ export class EventBus {
     if (this.subject.observed) this.subject.next({ seq, at: this.now() - this.origin, entry });
   }
 
-  private enqueue(event: AgentEvent): Promise<void> {
+  private enqueue(event: AgentEvent, onDelivered?: () => void): Promise<void> {
     return new Promise<void>((resolve) => {
-      this.queue.push({ event, resolve });
+      this.queue.push({ event, resolve, onDelivered });
     });
+  }
+
+  /** An event reached every subscriber: its emitter's callback, then its promise. */
+  private delivered(event: AgentEvent, onDelivered: (() => void) | undefined, resolve: () => void): void {
+    if (onDelivered !== undefined) this.runDelivered(onDelivered, event);
+    resolve();
+  }
+
+  private runDelivered(onDelivered: () => void, event: AgentEvent): void {
+    try {
+      onDelivered();
+    } catch (error) {
+      this.reportSubscriberError(error, event);
+    }
   }
 
   /** Calls one subscriber; returns its promise when it is asynchronous. */
@@ -152,15 +173,16 @@ export class EventBus {
   }
 
   /**
-   * Awaits an asynchronous subscriber, delivers to the rest, resolves the event's `emit`, then
-   * delivers whatever queued meanwhile.
+   * Awaits an asynchronous subscriber, delivers to the rest, calls the emitter back and resolves
+   * its `emit`, then delivers whatever queued meanwhile.
    */
   private async finishAsync(
     pending: PromiseLike<void>,
     event: AgentEvent,
     subscribers: readonly Subscriber[],
     next: number,
-    delivered: () => void,
+    onDelivered: (() => void) | undefined,
+    resolve: () => void,
   ): Promise<void> {
     await this.settle(pending, event);
     for (let i = next; i < subscribers.length; i++) {
@@ -170,26 +192,30 @@ export class EventBus {
     // The emitter goes on before the events queued behind this one are delivered (as in
     // `drain`): a tool whose announcement was delivered starts before a reader sees the next
     // event. `emit` resolves now, not once those are delivered (`idle()` waits for them).
-    delivered();
+    this.delivered(event, onDelivered, resolve);
     void this.drain();
   }
 
-  /** Delivers the queued events in order; ends with `delivering` false. */
+  /**
+   * Delivers the queued events in order; ends with `delivering` false. Awaits only subscribers
+   * that return a promise, so an event all subscribers take synchronously is followed at once
+   * by its `onDelivered`, before anything else runs.
+   */
   private async drain(): Promise<void> {
     let pending = this.queue.shift();
     while (pending !== undefined) {
-      if (pending.event !== IDLE_MARKER) await this.deliver(pending.event);
-      pending.resolve();
+      const { event } = pending;
+      if (event !== IDLE_MARKER) {
+        const subscribers = this.subscribers;
+        for (let i = 0; i < subscribers.length; i++) {
+          const result = this.call(subscribers[i] as Subscriber, event);
+          if (result !== undefined) await this.settle(result, event);
+        }
+      }
+      this.delivered(event, pending.onDelivered, pending.resolve);
       pending = this.queue.shift();
     }
     this.delivering = false;
-  }
-
-  private async deliver(event: AgentEvent): Promise<void> {
-    for (const subscriber of this.subscribers) {
-      const pending = this.call(subscriber, event);
-      if (pending !== undefined) await this.settle(pending, event);
-    }
   }
 
   private async settle(pending: PromiseLike<void>, event: AgentEvent): Promise<void> {

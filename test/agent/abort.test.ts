@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
-import { Agent, Config, ScriptedClient, Session, StreamEvent, ToolKind, ToolRegistry } from '../../src/index.js';
+import { z } from 'zod';
+import {
+  Agent,
+  Config,
+  defineTool,
+  ScriptedClient,
+  Session,
+  StreamEvent,
+  ToolKind,
+  ToolRegistry,
+} from '../../src/index.js';
 import { collect, textTurn, toolTurn, usage } from '../support/fixtures.js';
 import { hangingTool } from '../support/tools.js';
 import { tempWorkspace } from '../support/workspace.js';
@@ -76,32 +86,68 @@ describe('Agent.abort and the wall-clock budget', () => {
     expect(last?.type === 'agent_error' && last.data.reason).toBe('time_budget');
   });
 
-  it('breaking out of the loop at a tool_call_start aborts the run before that tool starts', async () => {
+  it('breaking out of the loop at a tool_call_start aborts the run and that tool through its signal', async () => {
     const seen: { aborted?: string } = {};
     const { config, session } = setup([toolTurn('h1', 'hang', {}), textTurn('never')], seen);
     const agent = new Agent(config, { session });
     for await (const event of agent.run('go')) {
-      if (event.type === 'tool_call_start') break; // the run waits for the next read, as a generator does
+      if (event.type === 'tool_call_start') break; // the tool starts as its announcement reaches the loop
     }
-    expect(seen.aborted).toBeUndefined();
+    expect(seen.aborted).toBe('the caller stopped reading the run');
     expect(session.journal.at(-1)).toMatchObject({ type: 'agent_error', reason: 'aborted' });
     expect(toolResults(session)).toEqual([
-      {
-        role: 'tool',
-        callId: 'h1',
-        content: "Error: Tool 'hang' was aborted before it started: the caller stopped reading the run",
-      },
+      { role: 'tool', callId: 'h1', content: "Error: Tool 'hang' was aborted: the caller stopped reading the run" },
     ]);
     expect(agent.state).toBeUndefined();
   });
 
-  it('stopping the stream after the next read started the tool aborts the tool through its signal', async () => {
+  it('a reader that lingers on a tool_call_start, then aborts, reaches that running tool through its signal', async () => {
+    const started: string[] = [];
+    const aborted: string[] = [];
+    const hang = defineTool({
+      name: 'hang',
+      description: 'Never returns unless aborted.',
+      kind: ToolKind.READ,
+      schema: z.object({}),
+      execute: ({ callId, signal }) =>
+        new Promise<string>((_, reject) => {
+          started.push(callId);
+          signal.addEventListener('abort', () => {
+            aborted.push(callId);
+            reject(new Error('aborted'));
+          });
+        }),
+    });
+    const config = new Config({ cwd: tempWorkspace() });
+    const client = new ScriptedClient([
+      [
+        StreamEvent.toolCallComplete({ callId: 'h1', name: 'hang', arguments: {} }),
+        StreamEvent.toolCallComplete({ callId: 'h2', name: 'hang', arguments: {} }),
+        StreamEvent.messageComplete(),
+      ],
+    ]);
+    const session = new Session(config, { client, registry: new ToolRegistry(config).register(hang) });
+    const agent = new Agent(config, { session });
+    for await (const event of agent.run('go')) {
+      if (event.type !== 'tool_call_start' || event.data.callId !== 'h2') continue;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      agent.abort('user pressed stop');
+    }
+    expect(started).toEqual(['h1', 'h2']);
+    expect(aborted).toEqual(['h1', 'h2']);
+    expect(toolResults(session).map((message) => message.content)).toEqual([
+      "Error: Tool 'hang' was aborted: user pressed stop",
+      "Error: Tool 'hang' was aborted: user pressed stop",
+    ]);
+  });
+
+  it('return() while a read waits on a running tool: the tool sees its signal, the read gets its result', async () => {
     const seen: { aborted?: string } = {};
     const { config, session } = setup([toolTurn('h1', 'hang', {}), textTurn('never')], seen);
     const agent = new Agent(config, { session });
     const events = agent.run('go');
     while ((await events.next()).value?.type !== 'tool_call_start') {}
-    const waiting = events.next(); // the run goes on: the tool starts and hangs
+    const waiting = events.next(); // the tool runs (it hangs), so this read waits
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(seen.aborted).toBeUndefined();
     await events.return(undefined);
@@ -126,8 +172,7 @@ describe('Agent.abort and the wall-clock budget', () => {
     });
     const read = await collect(events); // ends when the subscriber stops the stream
     await stopped;
-    // The read waiting when the stream was stopped still gets what came next, as a generator's would.
-    expect(read.map((event) => event.type)).toEqual(['agent_start', 'tool_call_start', 'tool_call_complete']);
+    expect(read.map((event) => event.type)).toEqual(['agent_start', 'tool_call_start']);
     expect(seen.aborted).toBeUndefined();
     expect(toolResults(session)).toEqual([
       {

@@ -138,15 +138,18 @@ describe("run() paces the loop as a generator's body", () => {
     return { ...makeAgent(client, [note], { cwd: tempWorkspace() }), client, ran };
   }
 
-  it('breaking at the first tool_call_start: no tool runs and the model is not asked again', async () => {
+  it('breaking at the first tool_call_start: only that tool ran, the second did not, the model was not asked again', async () => {
     const { agent, session, client, ran } = twoCallAgent();
     for await (const event of agent.run('go')) {
       if (event.type === 'tool_call_start') break;
     }
-    expect(ran).toEqual([]);
+    expect(ran).toEqual(['c1']); // a tool starts as its announcement reaches the reader
     expect(client.calls).toBe(1);
     expect(session.journal.at(-1)).toMatchObject({ type: 'agent_error', reason: 'aborted' });
-    expect(session.messages.filter((message) => message.role === 'tool')).toHaveLength(2);
+    expect(session.messages.filter((message) => message.role === 'tool').map((message) => message.content)).toEqual([
+      'noted c1',
+      "Error: Tool 'note' was aborted before it started: the caller stopped reading the run",
+    ]);
   });
 
   it('the loop waits while the reader works on an event, and goes on when it asks for the next', async () => {
@@ -155,13 +158,16 @@ describe("run() paces the loop as a generator's body", () => {
     let step = await events.next();
     while (!step.done && step.value.type !== 'tool_call_start') step = await events.next();
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(ran).toEqual([]);
-    step = await events.next();
     expect(ran).toEqual(['c1']);
-    expect(step.value).toMatchObject({ type: 'tool_call_start', data: { callId: 'c2' } }); // a read tool: c2 runs beside c1
+    step = await events.next();
+    expect(step.value).toMatchObject({ type: 'tool_call_complete', data: { callId: 'c1' } });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(ran).toEqual(['c1']);
+    step = await events.next();
+    expect(step.value).toMatchObject({ type: 'tool_call_start', data: { callId: 'c2' } });
+    expect(ran).toEqual(['c1', 'c2']);
     const rest = (await collect(events)).map((event) => event.type);
     expect(rest.at(-1)).toBe('agent_end');
-    expect(ran).toEqual(['c1', 'c2']);
     expect(client.calls).toBe(2);
   });
 

@@ -153,6 +153,47 @@ describe('EventBus', () => {
     expect(seen).toEqual(['sync:text_delta', 'async:text_delta', 'sync:text_complete', 'async:text_complete']);
   });
 
+  it('calls onDelivered synchronously once every subscriber has an event, before the next is delivered', async () => {
+    const bus = new EventBus();
+    const order: string[] = [];
+    let release: () => void = () => {};
+    bus.subscribe((event) => {
+      order.push(`got ${event.type}`);
+      if (event.type === 'text_delta') return new Promise<void>((resolve) => (release = resolve));
+    });
+    void bus.emit(AgentEvent.agentStart('go', false), () => order.push('delivered agent_start'));
+    expect(order).toEqual(['got agent_start', 'delivered agent_start']); // all synchronous: at once
+    const slow = bus.emit(AgentEvent.textDelta('a'), () => order.push('delivered text_delta'));
+    void bus.emit(AgentEvent.textComplete('a'), () => order.push('delivered text_complete'));
+    void slow.then(() => order.push('text_delta emit resolved'));
+    release();
+    await bus.idle();
+    expect(order).toEqual([
+      'got agent_start',
+      'delivered agent_start',
+      'got text_delta',
+      'delivered text_delta',
+      'got text_complete',
+      'delivered text_complete', // the queued event, delivered without awaiting: no microtask before its callback
+      'text_delta emit resolved',
+    ]);
+  });
+
+  it('reports an onDelivered that throws as a subscriber failure and goes on delivering', async () => {
+    const failures: unknown[] = [];
+    const bus = new EventBus({ onSubscriberError: (error) => failures.push(error) });
+    const seen: string[] = [];
+    bus.subscribe((event) => {
+      seen.push(event.type);
+    });
+    await bus.emit(AgentEvent.textDelta('a'), () => {
+      throw new Error('callback broke');
+    });
+    await bus.emit(AgentEvent.textComplete('a'));
+    expect(failures).toEqual([new Error('callback broke')]);
+    expect(seen).toEqual(['text_delta', 'text_complete']);
+  });
+
   it('counts records nobody observed, so a late observer sees positions from where the stream is', async () => {
     const bus = new EventBus();
     await bus.emit(AgentEvent.textDelta('unseen'));
