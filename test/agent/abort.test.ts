@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
-import { z } from 'zod';
-import {
-  Agent,
-  Config,
-  defineTool,
-  ScriptedClient,
-  Session,
-  StreamEvent,
-  ToolKind,
-  ToolRegistry,
-} from '../../src/index.js';
+import { Agent, Config, ScriptedClient, Session, StreamEvent, ToolKind, ToolRegistry } from '../../src/index.js';
 import { collect, textTurn, toolTurn, usage } from '../support/fixtures.js';
 import { hangingTool } from '../support/tools.js';
 import { tempWorkspace } from '../support/workspace.js';
@@ -102,22 +92,7 @@ describe('Agent.abort and the wall-clock budget', () => {
   });
 
   it('a reader that lingers on a tool_call_start, then aborts, reaches that running tool through its signal', async () => {
-    const started: string[] = [];
-    const aborted: string[] = [];
-    const hang = defineTool({
-      name: 'hang',
-      description: 'Never returns unless aborted.',
-      kind: ToolKind.READ,
-      schema: z.object({}),
-      execute: ({ callId, signal }) =>
-        new Promise<string>((_, reject) => {
-          started.push(callId);
-          signal.addEventListener('abort', () => {
-            aborted.push(callId);
-            reject(new Error('aborted'));
-          });
-        }),
-    });
+    const seen = { started: [] as string[], abortedCalls: [] as string[] };
     const config = new Config({ cwd: tempWorkspace() });
     const client = new ScriptedClient([
       [
@@ -126,15 +101,15 @@ describe('Agent.abort and the wall-clock budget', () => {
         StreamEvent.messageComplete(),
       ],
     ]);
-    const session = new Session(config, { client, registry: new ToolRegistry(config).register(hang) });
+    const session = new Session(config, { client, registry: new ToolRegistry(config).register(hangingTool(seen)) });
     const agent = new Agent(config, { session });
     for await (const event of agent.run('go')) {
       if (event.type !== 'tool_call_start' || event.data.callId !== 'h2') continue;
       await new Promise((resolve) => setTimeout(resolve, 5));
       agent.abort('user pressed stop');
     }
-    expect(started).toEqual(['h1', 'h2']);
-    expect(aborted).toEqual(['h1', 'h2']);
+    expect(seen.started).toEqual(['h1', 'h2']);
+    expect(seen.abortedCalls).toEqual(['h1', 'h2']);
     expect(toolResults(session).map((message) => message.content)).toEqual([
       "Error: Tool 'hang' was aborted: user pressed stop",
       "Error: Tool 'hang' was aborted: user pressed stop",

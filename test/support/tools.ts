@@ -1,17 +1,26 @@
 import { z } from 'zod';
 import { defineTool, ToolKind, type ToolLike } from '../../src/index.js';
 
-/** A tool that never finishes on its own; records the abort it receives. */
-export function hangingTool(seen: { aborted?: string }, kind: ToolKind = ToolKind.READ): ToolLike<z.ZodObject> {
+/** What {@link hangingTool} records: the last abort reason, and the calls started and aborted. */
+export interface HangingToolLog {
+  aborted?: string;
+  readonly started?: string[];
+  readonly abortedCalls?: string[];
+}
+
+/** A tool that never finishes on its own; records the calls it starts and the aborts it receives. */
+export function hangingTool(seen: HangingToolLog, kind: ToolKind = ToolKind.READ): ToolLike<z.ZodObject> {
   return defineTool({
     name: 'hang',
     description: 'Never returns unless aborted.',
     kind,
     schema: z.object({}),
-    execute: ({ signal }) =>
+    execute: ({ signal, callId }) =>
       new Promise<string>((_, reject) => {
+        seen.started?.push(callId);
         signal.addEventListener('abort', () => {
           seen.aborted = String(signal.reason);
+          seen.abortedCalls?.push(callId);
           reject(new Error('aborted'));
         });
       }),
