@@ -8,6 +8,7 @@ import { EventBus, type StreamRecord } from '../events/event-bus.js';
 import type { AgentStateName, PendingCalls } from '../machines/agent-machine-types.js';
 import { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { AnnouncementGate } from './announcement-gate.js';
 import { AsyncQueue } from './async-queue.js';
 import { CompletionOrder } from './completion-order.js';
 import { agentRunMachine, type ProvidedAgentMachine } from './provide-machine.js';
@@ -159,6 +160,8 @@ export class Agent {
       throw new HarnessError('already_running', 'another agent is running in this session; await its run first');
     if (this.session.client === undefined) throw new HarnessError('no_client', 'the session has no model client');
     const queue = new AsyncQueue<AgentEvent>();
+    const announcements = new AnnouncementGate(() => queue.hasDemand);
+    queue.onDemand = () => announcements.pump();
     const own = new WeakSet<AgentEvent>();
     const unsubscribe = this.events.subscribe((event) => {
       if (!own.has(event)) return; // another agent's run on a shared bus
@@ -197,6 +200,7 @@ export class Agent {
       release: unsubscribe,
       emit,
       completions: new CompletionOrder(),
+      announcements,
       fail: (error) => this.failInternally(run, error),
     };
     this.active = run;

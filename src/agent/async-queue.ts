@@ -17,6 +17,8 @@ export class AsyncQueue<T> {
   /** A reader has asked for an item, and has not stopped reading. */
   private paced = false;
   private stopped = false;
+  /** Called when the reader asks for an item none is waiting for, or stops pacing. */
+  onDemand: (() => void) | undefined;
   /** Resolves the pusher of the last item once the reader is done with it. */
   private release: (() => void) | undefined;
   /** The item `release` belongs to was handed out: the next take releases it. */
@@ -53,6 +55,12 @@ export class AsyncQueue<T> {
     this.stopped = true;
     this.paced = false;
     this.releaseHeld();
+    this.onDemand?.();
+  }
+
+  /** Whether the producer may go on: nothing paces it, or the reader waits for an item. */
+  get hasDemand(): boolean {
+    return !this.paced || this.waiters.length > 0;
   }
 
   /** The next item, or the end once the queue is closed and drained. */
@@ -70,9 +78,11 @@ export class AsyncQueue<T> {
       return Promise.resolve({ value, done: false });
     }
     if (this.closed) return Promise.resolve({ value: undefined, done: true });
-    return new Promise((resolve) => {
+    const taken = new Promise<IteratorResult<T, void>>((resolve) => {
       this.waiters.push(resolve);
     });
+    this.onDemand?.();
+    return taken;
   }
 
   private releaseHeld(): void {

@@ -14,7 +14,8 @@ const DONE: IteratorReturnResult<void> = Object.freeze({ value: undefined, done:
 export class RunEvents implements AsyncGenerator<AgentEvent, void, undefined> {
   readonly #queue: AsyncQueue<AgentEvent>;
   readonly #close: (reason: string) => Promise<void>;
-  #stopped = false;
+  /** Set once the reader stopped: resolves when the run has released the agent. */
+  #stopped: Promise<void> | undefined;
 
   /**
    * @param queue the run's events; the agent closes it when the run has ended and released the agent.
@@ -25,9 +26,12 @@ export class RunEvents implements AsyncGenerator<AgentEvent, void, undefined> {
     this.#close = close;
   }
 
-  /** The next event, or the end once the run has closed (or the reader stopped). */
+  /**
+   * The next event, or the end once the run has closed. After `return()` or `throw()`, the end,
+   * once the run has released the agent (as a generator's `next()` waits behind its `return()`).
+   */
   next(): Promise<IteratorResult<AgentEvent, void>> {
-    return this.#stopped ? Promise.resolve(DONE) : this.#queue.take();
+    return this.#stopped === undefined ? this.#queue.take() : this.#stopped.then(() => DONE);
   }
 
   /** Stops reading: ends the run if it is still going and resolves once it has released the agent. */
@@ -43,9 +47,13 @@ export class RunEvents implements AsyncGenerator<AgentEvent, void, undefined> {
   }
 
   #stop(): Promise<void> {
-    this.#stopped = true;
-    this.#queue.stopPacing();
-    return this.#close('the caller stopped reading the run');
+    if (this.#stopped === undefined) {
+      // Abort first (`close` does it at once), then let the held steps go: a call still waiting
+      // to be announced then finds the run aborted and never starts.
+      this.#stopped = this.#close('the caller stopped reading the run');
+      this.#queue.stopPacing();
+    }
+    return this.#stopped;
   }
 
   [Symbol.asyncIterator](): this {

@@ -3,6 +3,7 @@ import type { AgentEvent } from '../core/agent-event.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { AgentStateName } from '../machines/agent-machine-types.js';
 import type { Session } from '../session/session.js';
+import type { AnnouncementGate } from './announcement-gate.js';
 import type { CompletionOrder } from './completion-order.js';
 
 /** The state of one run, shared by the provided actors and actions. */
@@ -26,6 +27,8 @@ export interface RunHandle {
   readonly emit: (event: AgentEvent, onDelivered?: () => void) => Promise<void>;
   /** Puts each turn's tool outcomes in the model's order. */
   readonly completions: CompletionOrder;
+  /** Lets tool announcements out one at a time, as the reader of `run()` is ready for them. */
+  readonly announcements: AnnouncementGate;
   /** Ends the run with `internal_error` (a bug in the loop, never a tool's or a model's failure). */
   readonly fail: (error: unknown) => void;
 }

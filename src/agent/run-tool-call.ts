@@ -29,13 +29,18 @@ export const runToolCall: ToolCallRunner = (input, settle, system) => {
   run.completions.started(input.index);
   // The tool starts the moment its announcement has reached every subscriber and the reader of
   // `run()`, before anything else runs: a reader that aborts on `tool_call_start` reaches the
-  // running tool through its signal.
-  void run.emit(AgentEvent.toolCallStart(input.call), () => {
-    try {
-      invokeTool(deps, run, input, settle);
-    } catch (error) {
-      run.fail(error);
-    }
+  // running tool through its signal. The gate keeps the next call of a batch from being
+  // announced (and started) before the reader asks for another event.
+  run.announcements.enter((delivered) => {
+    void run.emit(AgentEvent.toolCallStart(input.call), () => {
+      try {
+        invokeTool(deps, run, input, settle);
+      } catch (error) {
+        run.fail(error);
+      } finally {
+        delivered();
+      }
+    });
   });
 };
 

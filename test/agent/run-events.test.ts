@@ -114,7 +114,8 @@ describe("run()'s event stream", () => {
 });
 
 describe("run() paces the loop as a generator's body", () => {
-  function twoCallAgent() {
+  /** An agent whose model asks for one batch of concurrent `note` calls, then answers. */
+  function batchAgent(ids: readonly string[], { async = false } = {}) {
     const ran: string[] = [];
     const note = () =>
       defineTool({
@@ -123,19 +124,37 @@ describe("run() paces the loop as a generator's body", () => {
         kind: ToolKind.READ,
         schema: z.object({ id: z.string() }),
         execute: ({ params }) => {
-          ran.push(params.id); // synchronous: the fastest path the loop has
-          return `noted ${params.id}`;
+          ran.push(params.id); // when the tool starts
+          const output = `noted ${params.id}`;
+          // synchronous: the fastest path the loop has; asynchronous: still running when the next is announced
+          return async ? new Promise<string>((resolve) => setTimeout(() => resolve(output), 5)) : output;
         },
       });
-    const client = new ScriptedClient([
-      [
-        StreamEvent.toolCallComplete({ callId: 'c1', name: 'note', arguments: { id: 'c1' } }),
-        StreamEvent.toolCallComplete({ callId: 'c2', name: 'note', arguments: { id: 'c2' } }),
-        StreamEvent.messageComplete(),
-      ],
-      textTurn('done'),
-    ]);
+    const calls = ids.map((id) => StreamEvent.toolCallComplete({ callId: id, name: 'note', arguments: { id } }));
+    const client = new ScriptedClient([[...calls, StreamEvent.messageComplete()], textTurn('done')]);
     return { ...makeAgent(client, [note], { cwd: tempWorkspace() }), client, ran };
+  }
+  const twoCallAgent = () => batchAgent(['c1', 'c2']);
+
+  for (const async of [false, true]) {
+    const kind = async ? 'asynchronous' : 'synchronous';
+    it(`at each tool_call_start of a batch, that tool has started and no later one (${kind} tools)`, async () => {
+      const { agent, ran } = batchAgent(['c1', 'c2', 'c3'], { async });
+      const startedAt: Record<string, string[]> = {};
+      for await (const event of agent.run('go')) {
+        if (event.type === 'tool_call_start') startedAt[event.data.callId] = [...ran];
+      }
+      expect(startedAt).toEqual({ c1: ['c1'], c2: ['c1', 'c2'], c3: ['c1', 'c2', 'c3'] });
+    });
+
+    it(`breaking at the first tool_call_start of a batch keeps the rest from starting (${kind} tools)`, async () => {
+      const { agent, session, ran } = batchAgent(['c1', 'c2', 'c3'], { async });
+      for await (const event of agent.run('go')) {
+        if (event.type === 'tool_call_start') break;
+      }
+      expect(ran).toEqual(['c1']);
+      expect(session.messages.filter((message) => message.role === 'tool')).toHaveLength(3);
+    });
   }
 
   it('breaking at the first tool_call_start: only that tool ran, the second did not, the model was not asked again', async () => {
@@ -169,6 +188,17 @@ describe("run() paces the loop as a generator's body", () => {
     const rest = (await collect(events)).map((event) => event.type);
     expect(rest.at(-1)).toBe('agent_end');
     expect(client.calls).toBe(2);
+  });
+
+  it('a loop whose stream another caller return()s ends only once the run has released the agent', async () => {
+    const { agent } = batchAgent(['c1'], { async: true });
+    const events = agent.run('go');
+    let stopping: Promise<unknown> | undefined;
+    for await (const event of events) {
+      if (event.type === 'tool_call_start') stopping = events.return(undefined); // say, a timeout elsewhere
+    }
+    expect(agent.state).toBeUndefined();
+    await stopping;
   });
 
   it('a subscriber added while the reader works on an event sees every later event', async () => {
