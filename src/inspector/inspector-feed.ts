@@ -70,14 +70,13 @@ export class InspectorFeed {
    */
   static ofAgent(agent: Agent, title = 'live run'): { feed: InspectorFeed; detach: () => void } {
     const feed = new InspectorFeed({ title, live: true, budget: agent.config.budget });
-    const journal = agent.session.journal;
+    const { session } = agent;
     let seen = 0;
     const sync = (): TimelineStep[] => {
+      const fresh = session.journalFrom(seen);
+      seen += fresh.length;
       const changed: TimelineStep[] = [];
-      for (; seen < journal.length; seen++) {
-        const entry = journal[seen];
-        if (entry !== undefined) changed.push(...feed.builder.addEntry(entry));
-      }
+      for (const entry of fresh) changed.push(...feed.builder.addEntry(entry));
       return changed;
     };
     sync();

@@ -72,6 +72,11 @@ export class Session {
   readonly registry: ToolRegistry;
   private readonly entries: JournalEntry[] = [];
   private readonly state: SessionState;
+  // Frozen copies handed out by the getters, made on first read after a change: a caller can
+  // neither append to the journal nor slip a message into the model's context behind the
+  // journal's back (state is a fold over the journal).
+  private journalView: readonly JournalEntry[] | undefined;
+  private messagesView: readonly Message[] | undefined;
   private readonly clock: () => number;
 
   constructor(config: Config, options: SessionOptions = {}) {
@@ -82,9 +87,10 @@ export class Session {
     this.state = initialState(config.systemPrompt);
   }
 
-  /** The model's context so far (a live, read-only view; messages are frozen). */
+  /** The model's context so far: a frozen snapshot (its messages are frozen too). */
   get messages(): readonly Message[] {
-    return this.state.messages;
+    this.messagesView ??= Object.freeze(this.state.messages.slice());
+    return this.messagesView;
   }
 
   /** Model requests made so far. */
@@ -97,9 +103,18 @@ export class Session {
     return this.state.totalUsage;
   }
 
-  /** The append-only journal (a live, read-only view). */
+  /**
+   * The append-only journal so far: a frozen snapshot of frozen entries (read it again to see
+   * later entries; {@link Session.journalFrom} gives just the new ones).
+   */
   get journal(): readonly JournalEntry[] {
-    return this.entries;
+    this.journalView ??= Object.freeze(this.entries.slice());
+    return this.journalView;
+  }
+
+  /** The journal entries from index `start` on (a new array): what a live follower has not seen yet. */
+  journalFrom(start: number): readonly JournalEntry[] {
+    return this.entries.slice(start);
   }
 
   /** The last final answer while it has not yet joined `messages` (see SPEC §3). */
@@ -232,8 +247,10 @@ export class Session {
   }
 
   private append(entry: JournalEntry): void {
-    this.entries.push(entry);
+    this.entries.push(Object.freeze(entry));
     applyEntry(this.state, entry, this.config.systemPrompt);
+    this.journalView = undefined;
+    this.messagesView = undefined;
   }
 }
 

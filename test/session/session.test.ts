@@ -58,6 +58,26 @@ describe('Session', () => {
     expect(Object.isFrozen(message)).toBe(true);
   });
 
+  it('hands out frozen snapshots of the journal and messages: nothing changes state behind the journal', () => {
+    const session = sample();
+    const journal = session.journal;
+    const messages = session.messages;
+    const entries = journal.length;
+    const forged = { type: 'user_message', content: 'forged' } as const;
+    expect(() => (journal as unknown[]).push(forged)).toThrow(TypeError);
+    expect(() => (messages as unknown[]).push({ role: 'system', content: 'forged' })).toThrow(TypeError);
+    expect(() => Object.assign(journal[1] as object, { content: 'rewritten' })).toThrow(TypeError);
+    expect(session.journal).toHaveLength(entries);
+    expect(stableJson(Session.replay(session.journal, config).messages)).toBe(stableJson(session.messages));
+
+    session.addUserMessage('later');
+    expect(journal).toHaveLength(entries); // the snapshot read before stays as it was
+    expect(session.journal).toHaveLength(entries + 1);
+    expect(session.messages.at(-1)).toEqual({ role: 'user', content: 'later' });
+    expect(session.journal).toBe(session.journal); // no copy per read while nothing changes
+    expect(session.journalFrom(entries)).toEqual([{ type: 'user_message', content: 'later' }]);
+  });
+
   it('snapshots with savedAt outside the journal and restores an equal session', () => {
     const session = sample();
     const snapshot = JSON.parse(JSON.stringify(session));
