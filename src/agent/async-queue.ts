@@ -7,9 +7,13 @@ type Waiter<T> = (result: IteratorResult<T, void>) => void;
  * From the first `take()` on, the queue paces its producer as a generator paces its body: the
  * promise `push` returns resolves once the reader has taken that item and asks for the next one
  * (a generator resumes after `yield` only on the next `next()`). Items pushed before anyone
- * reads are buffered without waiting, so a run nobody reads still finishes.
+ * reads are buffered without waiting, so a run nobody reads still finishes. A producer that
+ * must not even start an item before the reader asks (see `AnnouncementGate`) reads
+ * `hasDemand` and listens with `onDemand`.
  */
 export class AsyncQueue<T> {
+  /** Called when the reader asks for an item none is waiting for, or stops pacing. */
+  onDemand: (() => void) | undefined;
   private readonly items: T[] = [];
   private head = 0;
   private readonly waiters: Waiter<T>[] = [];
@@ -17,8 +21,6 @@ export class AsyncQueue<T> {
   /** A reader has asked for an item, and has not stopped reading. */
   private paced = false;
   private stopped = false;
-  /** Called when the reader asks for an item none is waiting for, or stops pacing. */
-  onDemand: (() => void) | undefined;
   /** Resolves the pusher of the last item once the reader is done with it. */
   private release: (() => void) | undefined;
   /** The item `release` belongs to was handed out: the next take releases it. */
