@@ -1,0 +1,39 @@
+import { describe, expect, it, vi } from 'vitest';
+
+/** Runs an example file and returns what it printed with console.log, one string per call. */
+async function printedBy(file: string): Promise<string[]> {
+  const lines: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+    lines.push(args.join(' '));
+  });
+  try {
+    await import(/* @vite-ignore */ new URL(`../../examples/${file}`, import.meta.url).href);
+  } finally {
+    log.mockRestore();
+  }
+  return lines;
+}
+
+describe('examples/', () => {
+  it('custom-tools.ts runs both tools in one turn and prints the answer with its usage', async () => {
+    const lines = await printedBy('custom-tools.ts');
+    expect(lines).toContain('  weather -> Lyon: 18 °C, light rain');
+    expect(lines).toContain('  to_fahrenheit -> 64.4 °F');
+    expect(lines).toContain('answer: Lyon: 18 °C (64.4 °F), light rain.');
+    expect(lines).toContain('turns: 2, tokens: 342');
+  });
+
+  it('replay-and-resume.ts replays byte for byte and resumes running only the call still owed', async () => {
+    const lines = await printedBy('replay-and-resume.ts');
+    expect(lines).toContain('replayed 14 entries, identical: true');
+    expect(lines).toContain('resumed answer: Both steps are done.');
+    expect(lines).toContain('tools run on resume: s2');
+  });
+
+  it('check-the-machine.ts lists the six states and finds no violation', async () => {
+    const lines = await printedBy('check-the-machine.ts');
+    expect(lines).toContain('states: awaitingModel, executingTools, observing, budgetCheck, done, error');
+    expect(lines).toContain('violations: 0');
+    expect(lines.find((line) => line.startsWith('stop reasons reached:'))).toContain('turn_budget');
+  });
+});
