@@ -114,6 +114,8 @@ export class Session {
 
   /** The journal entries from index `start` on (a new array): what a live follower has not seen yet. */
   journalFrom(start: number): readonly JournalEntry[] {
+    if (!Number.isSafeInteger(start) || start < 0)
+      throw new HarnessError('invalid_argument', `journalFrom(start) needs an index >= 0, got ${String(start)}`);
     return this.entries.slice(start);
   }
 

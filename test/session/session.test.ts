@@ -76,6 +76,7 @@ describe('Session', () => {
     expect(session.messages.at(-1)).toEqual({ role: 'user', content: 'later' });
     expect(session.journal).toBe(session.journal); // no copy per read while nothing changes
     expect(session.journalFrom(entries)).toEqual([{ type: 'user_message', content: 'later' }]);
+    expect(() => session.journalFrom(-1)).toThrow(/journalFrom\(start\) needs an index >= 0, got -1/);
   });
 
   it('snapshots with savedAt outside the journal and restores an equal session', () => {
