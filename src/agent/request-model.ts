@@ -18,9 +18,9 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   const client = session.client;
   if (client === undefined) throw new HarnessError('no_client', 'the session has no model client');
   const tools = toolsWithheld ? undefined : session.registry.definitions();
-  // A frozen snapshot of frozen messages: a client may keep what it was sent. It costs one
+  // A copy of the frozen messages: a client may keep or change what it was sent. It costs one
   // pointer per message, far below the machine's own per-turn work even at 1,000 turns.
-  const messages = session.messages;
+  const messages = session.messagesForRequest();
   const { text, toolCalls, usage, finishReason } = await readModelStream(
     client.chatCompletion(messages, tools, { signal }),
     (delta) => {

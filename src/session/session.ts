@@ -93,6 +93,14 @@ export class Session {
     return this.messagesView;
   }
 
+  /**
+   * The context to send with a model request: a new array of the (frozen) messages, which a
+   * client may keep or change without touching the session.
+   */
+  messagesForRequest(): Message[] {
+    return this.state.messages.slice();
+  }
+
   /** Model requests made so far. */
   get turnCount(): number {
     return this.state.turnCount;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, ScriptedClient, Session, stableJson } from '../../src/index.js';
+import { Agent, Config, type Message, ScriptedClient, Session, StreamEvent, stableJson } from '../../src/index.js';
 import { CheckpointTool, collect, makeAgent, textTurn, toolTurn } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
 
@@ -55,6 +55,26 @@ describe('Agent journal', () => {
       { role: 'user', content: 'Population?' },
     ]);
     expect(Session.replay(session.journal, session.config).messages).toEqual(session.messages);
+  });
+
+  it('gives each model request its own array: a client that changes it changes nothing in the session', async () => {
+    const seen: number[] = [];
+    const client = {
+      async *chatCompletion(messages: Message[]) {
+        seen.push(messages.length);
+        messages.push({ role: 'system', content: 'a client note' }); // say, a client adding its own prompt
+        messages.length = 0;
+        yield StreamEvent.textDelta('fine');
+        yield StreamEvent.messageComplete();
+      },
+    };
+    const config = new Config({ cwd: tempWorkspace() });
+    const session = new Session(config, { client });
+    const events = await collect(new Agent(config, { session }).run('go'));
+    expect(events.at(-1)).toMatchObject({ type: 'agent_end', data: { response: 'fine' } });
+    expect(seen).toEqual([1]);
+    expect(session.messages).toEqual([{ role: 'user', content: 'go' }]);
+    expect(stableJson(Session.replay(session.journal, config).messages)).toBe(stableJson(session.messages));
   });
 
   it('refuses a second run while one is in progress', async () => {
