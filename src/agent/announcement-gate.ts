@@ -24,7 +24,7 @@ export class AnnouncementGate {
 
   /** Lets out what can go now: call it when the reader asks for an event or stops reading. */
   pump(): void {
-    if (this.pumping) return; // a synchronous delivery inside the loop below: the loop goes on
+    if (this.pumping) return;
     this.pumping = true;
     try {
       while (!this.inFlight && this.waiting.length > 0 && this.readerReady()) {
@@ -32,7 +32,7 @@ export class AnnouncementGate {
         this.inFlight = true;
         announce(() => {
           this.inFlight = false;
-          if (!this.pumping) this.pump();
+          this.pump(); // returns at once when called from inside this loop, which goes on
         });
       }
     } finally {
