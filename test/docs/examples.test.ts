@@ -25,7 +25,7 @@ describe('examples/', () => {
 
   it('replay-and-resume.ts replays byte for byte and resumes running only the call still owed', async () => {
     const lines = await printedBy('replay-and-resume.ts');
-    expect(lines).toContain('replayed 14 entries, identical: true');
+    expect(lines).toContain('replayed 16 entries, identical: true');
     expect(lines).toContain('resumed answer: Both steps are done.');
     expect(lines).toContain('tools run on resume: s2');
   });

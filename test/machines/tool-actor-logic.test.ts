@@ -13,8 +13,8 @@ function harness() {
   }).createMachine({
     context: { received: [] },
     entry: assign(({ spawn }) => {
-      spawn('tool', { id: 't0', input: { call, index: 0, withheld: false } });
-      spawn('tool', { id: 't1', input: { call, index: 1, withheld: false } });
+      spawn('tool', { id: 't0', input: { call, index: 0 } });
+      spawn('tool', { id: 't1', input: { call, index: 1 } });
       return {};
     }),
     on: {
@@ -58,7 +58,7 @@ describe('toolActorLogic', () => {
       actors: { tool: toolActorLogic((_input, settle) => settles.push(settle)) },
     }).createMachine({
       entry: assign(({ spawn }) => {
-        spawn('tool', { id: 't0', input: { call, index: 0, withheld: false } });
+        spawn('tool', { id: 't0', input: { call, index: 0 } });
         return {};
       }),
     });

@@ -14,7 +14,7 @@ describe('the model checker, on machines with a seeded bug', () => {
   });
 
   it('catches leaving executingTools before every result is in', () => {
-    const broken = agentMachine.provide({ guards: { settlesLastTool: () => true } });
+    const broken = agentMachine.provide({ guards: { allSettled: () => true } });
     expect(problemsOf(broken)).toContain('observations appended with 1 result(s) missing');
   });
 

@@ -140,7 +140,9 @@ describe('SPEC §4 the agent stream', () => {
     const transitions = records.map((r) => r.entry).filter((e) => e.type === 'transition');
     expect(transitions.length).toBeGreaterThan(0);
     for (const t of transitions) expect(Object.keys(t).sort()).toEqual(['event', 'from', 'to', 'type']);
-    const events = records.map((r) => r.entry).filter((e) => e.type !== 'transition');
+    const events = records.filter((r) => !('journalIndex' in r)).map((r) => r.entry);
     expect(typesOf(events)).toEqual(typesOf(yielded));
+    const logged = records.filter((r) => 'journalIndex' in r);
+    expect(logged.map((r) => r.entry)).toEqual(agent.session.journal.slice(-logged.length));
   });
 });

@@ -7,7 +7,7 @@ import type {
 
 /** What the monitor remembers about the path so far. Small, so the product with states stays small. */
 export interface MonitorState {
-  /** Tool calls recorded and not yet observed. */
+  /** Tool calls recorded whose result is not journaled yet. */
   readonly pendingCalls: number;
   /** An observation was appended and `budgetCheck` has not run since. */
   readonly observedUnchecked: boolean;
@@ -66,6 +66,7 @@ type Step = (monitor: MonitorState, step: TraceStep, limits: MonitorLimits) => [
 
 function entered(monitor: MonitorState, to: AgentStateName, context: AgentContext): [MonitorState, string[]] {
   const problems: string[] = [];
+  if (to === 'observing') return observed(monitor, context);
   if (to === 'budgetCheck') {
     if (monitor.pendingCalls > 0) problems.push('budgetCheck ran before every tool call had a result');
     return [{ ...monitor, observedUnchecked: false }, problems];
@@ -99,14 +100,18 @@ function requested(monitor: MonitorState, context: AgentContext, limits: Monitor
   return [{ ...monitor, requests }, problems];
 }
 
+/** Entering `observing`: every call of the turn has its result, each journaled once. */
 function observed(monitor: MonitorState, context: AgentContext): [MonitorState, string[]] {
   const problems: string[] = [];
   const missing = context.results.filter((result) => result === undefined).length;
   if (missing > 0) problems.push(`observations appended with ${missing} result(s) missing`);
-  if (context.results.length !== monitor.pendingCalls) {
-    problems.push(`${context.results.length} observations for ${monitor.pendingCalls} recorded call(s)`);
-  }
-  return [{ ...monitor, pendingCalls: 0, observedUnchecked: true }, problems];
+  else if (monitor.pendingCalls > 0) problems.push(`${monitor.pendingCalls} result(s) in context but never journaled`);
+  return [{ ...monitor, observedUnchecked: true }, problems];
+}
+
+function resultRecorded(monitor: MonitorState): [MonitorState, string[]] {
+  if (monitor.pendingCalls === 0) return [monitor, ['a tool result was journaled with no call awaiting one']];
+  return [{ ...monitor, pendingCalls: monitor.pendingCalls - 1 }, []];
 }
 
 function modelInput(monitor: MonitorState, params: unknown): string[] {
@@ -125,7 +130,7 @@ const steps: Record<string, Step> = {
     const calls = (s.params as { turn: ModelTurn }).turn.toolCalls.length;
     return [{ ...m, pendingCalls: calls, lastTurnHadTools: calls > 0 }, []];
   },
-  recordObservations: (m, s) => observed(m, s.context),
+  recordResult: (m) => resultRecorded(m),
   warnBudget: (m) => [{ ...m, warned: true }, m.warned ? ['a second soft-limit warning on one path'] : []],
   [ABORT_ACCEPTED]: (m) => [{ ...m, abortRequested: true }, []],
   [SPAWNED]: (m) => [m, m.pendingCalls > 0 ? [] : ['a tool actor was spawned with no tool call awaiting a result']],
