@@ -28,6 +28,10 @@ export async function writeAtomically(target: Extract<WritablePath, { ok: true }
   const folder = dirname(target.path);
   const mode = target.exists ? (await lstat(target.path)).mode & 0o7777 : 0o666;
   const temp = join(folder, `.${basename(target.path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const unchanged = async (): Promise<void> => {
+    if ((await realpath(folder)) !== folder) throw new Error(`folder '${folder}' changed while writing; refused`);
+  };
+  await unchanged();
   let handle: FileHandle | undefined;
   try {
     handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, mode);
@@ -37,7 +41,7 @@ export async function writeAtomically(target: Extract<WritablePath, { ok: true }
     await handle.datasync();
     await handle.close();
     handle = undefined;
-    if ((await realpath(folder)) !== folder) throw new Error(`folder '${folder}' changed while writing; refused`);
+    await unchanged();
     await rename(temp, target.path);
     return bytes.length;
   } catch (error) {

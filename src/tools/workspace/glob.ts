@@ -94,8 +94,9 @@ export class GlobTool extends Tool<typeof schema> {
     return ToolResult.success(lines.join('\n'));
   }
 
-  /** A pattern without wildcards names one file: listed if it is a file, ignored or not. */
+  /** A pattern without wildcards names one file: listed if it is a file, ignored or not (but never in `.git`). */
   private async literal(workspace: string, pattern: string): Promise<ToolResult> {
+    if (pattern.split('/').includes('.git')) return noMatch(pattern);
     const where = await resolveInWorkspace(workspace, pattern);
     if (!where.ok) return ToolResult.error(where.problem);
     const info = await lstat(where.path).catch(() => undefined);

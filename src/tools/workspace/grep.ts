@@ -59,6 +59,16 @@ function compile(pattern: string, ignoreCase: boolean): RegExp | string {
   }
 }
 
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** `20 MB`, `4 KB` or `100 bytes`. */
+function sizeText(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+  return bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes`;
+}
+
 /** What one search did, for its summary lines. */
 interface Tally {
   matches: number;
@@ -97,7 +107,9 @@ export class GrepTool extends Tool<typeof schema> {
     if (typeof regex === 'string') return ToolResult.error(regex);
     const globProblem = params.glob === undefined ? undefined : patternProblem(params.glob);
     if (globProblem !== undefined) return ToolResult.error(globProblem);
-    const inGlob = params.glob === undefined ? () => true : picomatch(params.glob, { basename: true });
+    // A glob without a slash (`*.ts`) matches file names in any folder, as in ripgrep.
+    const inGlob =
+      params.glob === undefined ? () => true : picomatch(params.glob, { basename: !params.glob.includes('/') });
 
     const workspace = this.config?.cwd ?? cwd;
     const shownPath = params.path ?? '.';
@@ -198,18 +210,16 @@ export class GrepTool extends Tool<typeof schema> {
     if (tally.stop === 'output') notes.push(`[stopped: output limit reached; ${narrow}]`);
     if (tally.stop === 'time') notes.push(`[stopped after ${MAX_SCAN_MS / 1000} s of searching; ${narrow}]`);
     if (budget.spent) {
-      const mb = Math.round((this.maxScanBytes / 1024 / 1024) * 10) / 10;
-      notes.push(`[stopped after reading ${mb} MB, the limit of one search; ${narrow}]`);
+      notes.push(`[stopped after reading ${sizeText(this.maxScanBytes)}, the limit of one search; ${narrow}]`);
     }
     if (walk.capped)
       notes.push(`[stopped after looking at ${walk.entries.toLocaleString('en-US')} entries; ${narrow}]`);
-    if (tally.binary > 0) notes.push(`[${tally.binary} binary file${tally.binary === 1 ? '' : 's'} skipped]`);
+    if (tally.binary > 0) notes.push(`[${plural(tally.binary, 'binary file')} skipped]`);
     if (tally.matches === 0) {
-      const head = `No matches for /${params.pattern}/ in ${shownPath} (${tally.searched} files searched)`;
+      const head = `No matches for /${params.pattern}/ in ${shownPath} (${plural(tally.searched, 'file')} searched)`;
       return [head, ...notes].join('\n');
     }
-    const files = `${tally.filesWithMatches} file${tally.filesWithMatches === 1 ? '' : 's'}`;
-    const summary = `[${tally.matches} matching line${tally.matches === 1 ? '' : 's'} in ${files}]`;
+    const summary = `[${plural(tally.matches, 'matching line')} in ${plural(tally.filesWithMatches, 'file')}]`;
     return [...printer.lines, summary, ...notes].join('\n');
   }
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../../config/config.js';
 import { ReadFileTool } from '../read-file.js';
+import type { ToolLike } from '../tool.js';
 import { EditFileTool } from './edit-file.js';
 import { GlobTool } from './glob.js';
 import { GrepTool } from './grep.js';
@@ -30,22 +31,12 @@ export {
 } from './shell.js';
 export { WriteFileTool } from './write-file.js';
 
-/** The seven workspace tools, in the order a model usually needs them. */
-export type WorkspaceTools = readonly [
-  ReadFileTool,
-  ListDirTool,
-  GlobTool,
-  GrepTool,
-  WriteFileTool,
-  EditFileTool,
-  ShellTool,
-];
-
 /**
- * The workspace tools for a config, all confined to `config.cwd`, ready to register:
+ * The seven workspace tools for a config (`read_file`, `list_dir`, `glob`, `grep`, `write_file`,
+ * `edit_file`, `shell`, in that order), all confined to `config.cwd`, ready to register:
  * `for (const tool of workspaceTools(config)) registry.register(tool)`.
  */
-export function workspaceTools(config: Config): WorkspaceTools {
+export function workspaceTools(config: Config): readonly ToolLike[] {
   return [
     new ReadFileTool(config),
     new ListDirTool(config),

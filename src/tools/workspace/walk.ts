@@ -35,11 +35,12 @@ function byName(a: Dirent, b: Dirent): number {
 
 /**
  * The regular files under a folder, depth first in name order, skipping what `.gitignore`
- * files exclude (nested ones included) and every `.git` folder. Symlinks are not followed and
+ * files exclude (nested ones included) and every `.git` folder (also when asked to walk one). Symlinks are not followed and
  * not listed, so the walk never leaves the workspace or loops. `stats` is filled as it goes.
  */
 export async function* walkFiles(options: WalkOptions, stats: WalkStats): AsyncGenerator<WalkedFile> {
   const { root, signal } = options;
+  if (options.folder.split('/').includes('.git')) return;
   const start = await GitignoreRules.forFolder(root, options.folder);
   const pending: Array<{ folder: string; rules: GitignoreRules }> = [{ folder: options.folder, rules: start }];
   while (pending.length > 0) {

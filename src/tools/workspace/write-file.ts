@@ -34,7 +34,9 @@ export class WriteFileTool extends Tool<typeof schema> {
     try {
       const bytes = await writeAtomically(target, params.content);
       const what = target.exists ? 'replaced' : 'created';
-      return ToolResult.success(`Wrote ${bytes} bytes to ${displayPath(target.root, target.path)} (${what})`);
+      return ToolResult.success(
+        `Wrote ${bytes} byte${bytes === 1 ? '' : 's'} to ${displayPath(target.root, target.path)} (${what})`,
+      );
     } catch (error) {
       return ToolResult.error(`Cannot write ${params.path}: ${errorMessage(error)}`);
     }
