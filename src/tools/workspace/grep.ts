@@ -69,6 +69,14 @@ function sizeText(bytes: number): string {
   return bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes`;
 }
 
+/** Options of {@link GrepTool}. */
+export interface GrepToolOptions {
+  /** Bytes one search reads at most. Default {@link MAX_SCAN_BYTES}. */
+  readonly maxScanBytes?: number;
+  /** Milliseconds one search may take. Default {@link MAX_SCAN_MS}. */
+  readonly maxScanMs?: number;
+}
+
 /** What one search did, for its summary lines. */
 interface Tally {
   matches: number;
@@ -96,10 +104,12 @@ export class GrepTool extends Tool<typeof schema> {
   readonly kind = ToolKind.READ;
   readonly schema = schema;
   private readonly maxScanBytes: number;
+  private readonly maxScanMs: number;
 
-  constructor(config?: Config, options: { readonly maxScanBytes?: number } = {}) {
+  constructor(config?: Config, options: GrepToolOptions = {}) {
     super(config);
     this.maxScanBytes = options.maxScanBytes ?? MAX_SCAN_BYTES;
+    this.maxScanMs = options.maxScanMs ?? MAX_SCAN_MS;
   }
 
   async execute({ params, cwd, signal }: ToolInvocation<Params>): Promise<ToolResult> {
@@ -136,9 +146,10 @@ export class GrepTool extends Tool<typeof schema> {
     // Room left for the summary lines, so the registry's cap never cuts them off.
     const maxChars = this.config?.maxToolOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
     const outputChars = maxChars - Math.min(1000, Math.floor(maxChars / 5));
-    const deadline = Date.now() + MAX_SCAN_MS;
+    const deadline = Date.now() + this.maxScanMs;
     for await (const file of files) {
       if (info.isDirectory() && !inGlob(file.relative)) continue;
+      if (Date.now() >= deadline) tally.stop ??= 'time';
       if (signal.aborted || budget.spent || tally.stop !== undefined) break;
       const run = { printer, budget, tally, maxMatches, deadline, outputChars };
       const binary = await this.searchFile(root, file, regex, run);
@@ -186,7 +197,7 @@ export class GrepTool extends Tool<typeof schema> {
           if (tally.matches >= run.maxMatches) tally.stop = 'matches';
         }
         if (printer.chars > run.outputChars && tally.stop === undefined) tally.stop = 'output';
-        if (no % 1024 === 0 && Date.now() > run.deadline && tally.stop === undefined) tally.stop = 'time';
+        if (no % 256 === 0 && Date.now() >= run.deadline) tally.stop ??= 'time';
       }
       if (matchedHere) tally.filesWithMatches++;
       return false;
@@ -208,7 +219,7 @@ export class GrepTool extends Tool<typeof schema> {
     if (tally.stop === 'matches')
       notes.push(`[stopped at ${tally.matches} matching lines; there may be more: ${narrow}]`);
     if (tally.stop === 'output') notes.push(`[stopped: output limit reached; ${narrow}]`);
-    if (tally.stop === 'time') notes.push(`[stopped after ${MAX_SCAN_MS / 1000} s of searching; ${narrow}]`);
+    if (tally.stop === 'time') notes.push(`[stopped after ${this.maxScanMs / 1000} s of searching; ${narrow}]`);
     if (budget.spent) {
       notes.push(`[stopped after reading ${sizeText(this.maxScanBytes)}, the limit of one search; ${narrow}]`);
     }

@@ -14,6 +14,7 @@ export { GlobTool, type GlobToolOptions, MAX_GLOB_MATCHES, MAX_WALK_ENTRIES } fr
 export {
   DEFAULT_GREP_MATCHES,
   GrepTool,
+  type GrepToolOptions,
   MAX_GREP_CONTEXT,
   MAX_GREP_MATCHES,
   MAX_SCAN_BYTES,

@@ -73,6 +73,11 @@ export class ShellTool extends Tool<typeof schema> {
     '(API keys, tokens, passwords, cloud credentials) are removed from the command environment.';
   readonly kind = ToolKind.SHELL;
   readonly schema = schema;
+  /**
+   * The registry's limit for this tool: above the longest `timeoutMs` a call may ask for, so the
+   * call's own limit decides (and the result says so); `Config.toolTimeoutMs` does not cut it short.
+   */
+  override readonly timeoutMs = MAX_SHELL_TIMEOUT_MS + 30_000;
   private readonly options: ShellToolOptions;
 
   constructor(config?: Config, options: ShellToolOptions = {}) {

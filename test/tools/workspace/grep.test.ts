@@ -142,6 +142,17 @@ describe('grep', () => {
     );
   });
 
+  it('stops when its time is up, and says so', async () => {
+    const { ws, files } = workspaceFixture();
+    files({ 'a.txt': 'needle' });
+    const config = new Config({ cwd: ws });
+    const registry = new ToolRegistry(config).register(new GrepTool(config, { maxScanMs: 0 }));
+    expect((await registry.invoke('grep', { pattern: 'needle' })).output).toBe(
+      'No matches for /needle/ in . (0 files searched)\n' +
+        '[stopped after 0 s of searching; narrow pattern, path or glob to see the rest]',
+    );
+  });
+
   it('keeps its summary when the output reaches the observation cap', async () => {
     const { files, call } = workspaceFixture({ maxToolOutputChars: 2000 });
     files({ 'f.txt': numbered(500, () => true) });

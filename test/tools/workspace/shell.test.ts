@@ -115,6 +115,15 @@ describe('shell', () => {
     expect(await survivors(pidsIn(ws))).toEqual([]);
   });
 
+  it('keeps its own time limit when the config sets a shorter one for tools', async () => {
+    const { ws } = workspaceFixture();
+    const config = new Config({ cwd: ws, toolTimeoutMs: 50 });
+    const registry = new ToolRegistry(config).register(new ShellTool(config));
+    expect((await registry.invoke('shell', { command: 'sleep 0.3; echo ok' })).output).toBe(
+      'exit code 0\n[stdout]\nok',
+    );
+  });
+
   it('kills the process group when the call is aborted', async () => {
     const { ws, call } = workspaceFixture();
     const controller = new AbortController();
