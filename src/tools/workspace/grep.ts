@@ -152,13 +152,14 @@ export class GrepTool extends Tool<typeof schema> {
       if (Date.now() >= deadline) tally.stop ??= 'time';
       if (signal.aborted || budget.spent || tally.stop !== undefined) break;
       const run = { printer, budget, tally, maxMatches, deadline, outputChars };
-      const binary = await this.searchFile(root, file, regex, run);
-      if (binary && info.isFile()) return ToolResult.error(`Binary file: ${shownPath}`);
+      const skipped = await this.searchFile(root, file, regex, run);
+      // A walk passes a file it cannot search; a file named as path is answered with why.
+      if (skipped !== undefined && info.isFile()) return ToolResult.error(skipped);
     }
     return ToolResult.success(this.report(params, shownPath, printer, tally, budget, walk));
   }
 
-  /** Searches one file; true when it was skipped as binary. */
+  /** Searches one file; says why when it was skipped instead (binary, or refused at the open). */
   private async searchFile(
     root: string,
     file: WalkedFile,
@@ -171,16 +172,16 @@ export class GrepTool extends Tool<typeof schema> {
       deadline: number;
       outputChars: number;
     },
-  ): Promise<boolean> {
+  ): Promise<string | undefined> {
     const opened = await openRegularFile(root, file.path, file.relative);
-    if (!opened.ok) return false;
+    if (!opened.ok) return opened.problem;
     const { printer, tally } = run;
     try {
       const head = Buffer.alloc(8192);
       const { bytesRead } = await opened.handle.read(head, 0, head.length, 0);
       if (head.subarray(0, bytesRead).includes(0)) {
         tally.binary++;
-        return true;
+        return `Binary file: ${file.relative}`;
       }
       tally.searched++;
       printer.startFile(file.relative);
@@ -200,7 +201,7 @@ export class GrepTool extends Tool<typeof schema> {
         if (no % 256 === 0 && Date.now() >= run.deadline) tally.stop ??= 'time';
       }
       if (matchedHere) tally.filesWithMatches++;
-      return false;
+      return undefined;
     } finally {
       await opened.handle.close();
     }
