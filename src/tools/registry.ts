@@ -81,6 +81,15 @@ export class ToolRegistry {
     return tool !== undefined && (tool.concurrencySafe ?? tool.kind === 'read');
   }
 
+  /**
+   * Whether a call to this tool may run again when a crash left it in doubt (started, no result
+   * recorded): its `idempotent` flag, by default true for kind `read`. False for an unknown tool.
+   */
+  isIdempotent(name: string): boolean {
+    const tool = this.tools.get(name);
+    return tool !== undefined && (tool.idempotent ?? tool.kind === 'read');
+  }
+
   /** Definitions for the model (JSON Schema from zod), computed once per set of tools. */
   definitions(): readonly ToolDefinition[] {
     this.cachedDefinitions ??= [...this.tools.values()].map((tool) => ({

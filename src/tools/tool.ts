@@ -27,6 +27,11 @@ export interface ToolLike<S extends z.ZodType = z.ZodType> {
   readonly schema: S;
   /** May run at the same time as other safe calls. Default: `kind === 'read'`. */
   readonly concurrencySafe?: boolean;
+  /**
+   * Running it twice has the same effect as running it once, so a call left in doubt by a crash
+   * may run again on resume. Default: `kind === 'read'`.
+   */
+  readonly idempotent?: boolean;
   /** Per-call time limit overriding `Config.toolTimeoutMs`. */
   readonly timeoutMs?: number;
   /** Runs the call. Throwing is allowed: the registry turns it into an error result. */
@@ -54,6 +59,11 @@ export abstract class Tool<S extends z.ZodType = z.ZodType> implements ToolLike<
   abstract readonly schema: S;
   /** May run at the same time as other safe calls. Default: `kind === 'read'`. */
   readonly concurrencySafe?: boolean;
+  /**
+   * Running it twice has the same effect as running it once, so a call left in doubt by a crash
+   * may run again on resume. Default: `kind === 'read'`.
+   */
+  readonly idempotent?: boolean;
   /** Per-call time limit overriding `Config.toolTimeoutMs`. */
   readonly timeoutMs?: number;
   /** The configuration the tool was made with (the workspace, limits). */
@@ -79,6 +89,11 @@ export interface ToolSpec<S extends z.ZodType> {
   readonly schema: S;
   /** May run at the same time as other safe calls. Default: `kind === 'read'`. */
   readonly concurrencySafe?: boolean;
+  /**
+   * Running it twice has the same effect as running it once, so a call left in doubt by a crash
+   * may run again on resume. Default: `kind === 'read'`.
+   */
+  readonly idempotent?: boolean;
   /** Per-call time limit overriding `Config.toolTimeoutMs`. */
   readonly timeoutMs?: number;
   /** Runs the call; may return a {@link ToolResult} or, for success, just the output text. */
