@@ -3,7 +3,7 @@ import type { Observable } from 'rxjs';
 import { HarnessError } from '../core/errors.js';
 import type { StreamRecord } from '../events/event-bus.js';
 
-/** How long one tool call ran. Kept beside a journal, never in it (SPEC §3: no wall-clock in entries). */
+/** How long one tool call ran. Kept beside a journal, never in it (contract §3: no wall-clock in entries). */
 export interface ToolTiming {
   readonly callId: string;
   readonly durationMs: number;

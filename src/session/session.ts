@@ -151,7 +151,7 @@ export class Session {
     return this.log.listen(listener);
   }
 
-  /** The last final answer while it has not yet joined `messages` (see SPEC §3). */
+  /** The last final answer while it has not yet joined `messages` (see contract §3). */
   get pendingAnswer(): string | undefined {
     return this.state.pendingAnswer;
   }

@@ -110,7 +110,7 @@ async function drive(
   let last: AgentEvent | undefined;
   try {
     const options = signal ? { signal } : {};
-    // No task: continue the interrupted run of a resumed session (SPEC §8).
+    // No task: continue the interrupted run of a resumed session (contract §8).
     for await (const event of task === '' ? agent.resume(options) : agent.run(task, options)) {
       render(event);
       last = event;
