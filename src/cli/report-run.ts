@@ -1,6 +1,7 @@
 import { writeJournalFile } from '../adapters/journal-store.js';
 import type { Agent } from '../agent/agent.js';
 import type { AgentEvent } from '../core/agent-event.js';
+import { jsonLine, printableLine } from '../core/printable.js';
 import { type ToolTiming, writeTimingFile } from '../inspector/tool-timings.js';
 import type { Output } from './render-human.js';
 import { outcomeOf, type RunSummary, summaryLine } from './summary.js';
@@ -38,10 +39,10 @@ export async function reportRun(report: RunReport, out: Output): Promise<number>
   };
   if (report.json) {
     const data = { ...summary, ...report.extra, ...(report.journal ? { journal: report.journal } : {}) };
-    out.write(`${JSON.stringify({ type: 'summary', data })}\n`);
+    out.write(`${jsonLine({ type: 'summary', data })}\n`);
   } else {
-    out.write(`${summaryLine(summary)}\n`);
-    if (report.journal) out.write(`journal: ${report.journal} (${session.journal.length} entries)\n`);
+    out.write(`${printableLine(summaryLine(summary))}\n`);
+    if (report.journal) out.write(`journal: ${printableLine(report.journal)} (${session.journal.length} entries)\n`);
   }
   return summary.outcome === 'answer' ? 0 : 1;
 }

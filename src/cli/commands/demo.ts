@@ -6,6 +6,7 @@ import { ScriptedClient } from '../../adapters/scripted-client.js';
 import { Agent } from '../../agent/agent.js';
 import { Config } from '../../config/config.js';
 import type { AgentEvent } from '../../core/agent-event.js';
+import { jsonLine } from '../../core/printable.js';
 import { collectToolTimings, type ToolTiming } from '../../inspector/tool-timings.js';
 import { Session } from '../../session/session.js';
 import { ReadFileTool } from '../../tools/read-file.js';
@@ -56,7 +57,7 @@ export async function demoCommand(argv: readonly string[], out: Output, signal?:
     const agent = new Agent(config, { session });
     timing = collectToolTimings(agent.stream$);
     live = values.inspect ? await serveAgentLive(agent, 'demo (live)', serve, out, values.json) : undefined;
-    const render = values.json ? (e: AgentEvent) => out.write(`${JSON.stringify(e)}\n`) : humanRenderer(out);
+    const render = values.json ? (e: AgentEvent) => out.write(`${jsonLine(e)}\n`) : humanRenderer(out);
     const started = performance.now();
     let last: AgentEvent | undefined;
     for await (const event of agent.run(DEMO_TASK)) {

@@ -5,6 +5,7 @@ import { MODEL_PRICES, PriceTable } from '../../adapters/prices.js';
 import { Agent } from '../../agent/agent.js';
 import { Config } from '../../config/config.js';
 import type { AgentEvent } from '../../core/agent-event.js';
+import { jsonLine, printableLine } from '../../core/printable.js';
 import { collectToolTimings } from '../../inspector/tool-timings.js';
 import { Session } from '../../session/session.js';
 import { ReadFileTool } from '../../tools/read-file.js';
@@ -66,7 +67,7 @@ export interface RunDeps {
 
 function retryLine(err: Output): (notice: RetryNotice) => void {
   return ({ retry, delayMs, error }) =>
-    err.write(`retry ${retry} in ${(delayMs / 1000).toFixed(1)} s after: ${error.message}\n`);
+    err.write(`retry ${retry} in ${(delayMs / 1000).toFixed(1)} s after: ${printableLine(error.message)}\n`);
 }
 
 async function setUp(options: RunCliOptions, deps: RunDeps, err: Output): Promise<Agent> {
@@ -80,7 +81,7 @@ async function setUp(options: RunCliOptions, deps: RunDeps, err: Output): Promis
     },
     deps.env ?? process.env,
   );
-  const prices = new PriceTable(MODEL_PRICES, (message) => err.write(`warning: ${message}\n`));
+  const prices = new PriceTable(MODEL_PRICES, (message) => err.write(`warning: ${printableLine(message)}\n`));
   const config = new Config({
     cwd: options.cwd,
     budget: {
@@ -133,9 +134,7 @@ export function createRunCommand(deps: RunDeps = {}) {
     const agent = await setUp(options, deps, err);
     const tty = deps.isTTY ?? (out as { isTTY?: boolean }).isTTY === true;
     const spinner = !options.json && tty ? new ToolSpinner(out, deps.ticker) : undefined;
-    const render = options.json
-      ? (e: AgentEvent) => out.write(`${JSON.stringify(e)}\n`)
-      : humanRenderer(out, { spinner });
+    const render = options.json ? (e: AgentEvent) => out.write(`${jsonLine(e)}\n`) : humanRenderer(out, { spinner });
     const live = options.inspect
       ? await serveAgentLive(agent, options.task, options.inspect, out, options.json)
       : undefined;
