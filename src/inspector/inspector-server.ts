@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { printableLine } from '../core/printable.js';
 import type { InspectorSnapshot, StepListener } from './inspector-feed.js';
+import { nestedDeeperThan } from './json-depth.js';
 import { loadPageAssets, type PageAsset } from './page-assets.js';
-import { acceptWebSocket } from './websocket-server.js';
+import { acceptWebSocket, MessageRejected } from './websocket-server.js';
 
 /** What the server shows: an `InspectorFeed` (journal or agent) or an `InspectionFeed` (WebSocket). */
 export interface InspectorSource {
@@ -23,6 +25,11 @@ export interface InspectorServerOptions {
   readonly host?: string;
   /** Port; 0 (the default) picks a free one. */
   readonly port?: number;
+  /**
+   * Told about WebSocket clients the server closed (a message too big, too deeply nested, not
+   * JSON, or one the feed could not take), as one line already filtered for a terminal.
+   */
+  readonly onWarning?: (message: string) => void;
 }
 
 /** A running inspector server. */
@@ -85,8 +92,12 @@ function streamEvents(feed: InspectorSource, request: IncomingMessage, response:
   });
 }
 
+/** Deepest nesting of an inspection message: `@statelyai/inspect` serialises 10 levels by default. */
+export const MAX_MESSAGE_DEPTH = 128;
+
 interface Routes {
   readonly feed: InspectorSource;
+  readonly warn: (message: string) => void;
   readonly assets: Map<string, PageAsset>;
   readonly allowedHost: (host: string | undefined, port: number) => boolean;
   readonly port: () => number;
@@ -116,8 +127,20 @@ function handle({
   };
 }
 
+/** Parses one inspection message; refuses one nested too deeply or not JSON. */
+function parseMessage(text: string): unknown {
+  if (nestedDeeperThan(text, MAX_MESSAGE_DEPTH)) {
+    throw new MessageRejected(1008, `message nested deeper than ${MAX_MESSAGE_DEPTH} levels`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new MessageRejected(1007, 'message is not JSON');
+  }
+}
+
 /** Accepts `@statelyai/inspect` WebSocket clients (same host checks; no cross-site pages). */
-function upgrade({ feed, allowedHost, port }: Routes): (request: IncomingMessage, socket: Duplex) => void {
+function upgrade({ feed, allowedHost, port, warn }: Routes): (request: IncomingMessage, socket: Duplex) => void {
   return (request, socket) => {
     const sameSite = sameOrigin(request.headers.origin, request.headers.host, port());
     if (feed.receive === undefined || !allowedHost(request.headers.host, port()) || !sameSite) {
@@ -125,14 +148,9 @@ function upgrade({ feed, allowedHost, port }: Routes): (request: IncomingMessage
       return;
     }
     const receive = feed.receive.bind(feed);
-    acceptWebSocket(request, socket, (text) => {
-      let message: unknown;
-      try {
-        message = JSON.parse(text);
-      } catch {
-        return; // not an inspection message
-      }
-      receive(message);
+    acceptWebSocket(request, socket, {
+      onText: (text) => receive(parseMessage(text)),
+      onRefused: (code, why) => warn(printableLine(`closed a WebSocket client (${code}): ${why}`)),
     });
   };
 }
@@ -148,7 +166,8 @@ export async function startInspector(
   const host = options.host ?? '127.0.0.1';
   const assets = await loadPageAssets();
   let port = 0;
-  const routes: Routes = { feed, assets, allowedHost: hostCheck(host), port: () => port };
+  const warn = options.onWarning ?? (() => {});
+  const routes: Routes = { feed, assets, warn, allowedHost: hostCheck(host), port: () => port };
   const server = createServer(handle(routes));
   const upgraded = new Set<Duplex>();
   const onUpgrade = upgrade(routes);

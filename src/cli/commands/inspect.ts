@@ -1,6 +1,7 @@
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readJournalFile } from '../../adapters/journal-store.js';
+import { printableLine } from '../../core/printable.js';
 import { InspectionFeed } from '../../inspector/inspection-feed.js';
 import { InspectorFeed } from '../../inspector/inspector-feed.js';
 import { type InspectorServerOptions, startInspector } from '../../inspector/inspector-server.js';
@@ -60,7 +61,12 @@ async function journalFeed(file: string): Promise<InspectorFeed> {
  * Serves the inspector for a journal file (or, with `--listen`, for XState apps connecting over
  * WebSocket) until Ctrl-C or `signal`; returns the exit code.
  */
-export async function inspectCommand(argv: readonly string[], out: Output, signal?: AbortSignal): Promise<number> {
+export async function inspectCommand(
+  argv: readonly string[],
+  out: Output,
+  signal?: AbortSignal,
+  err: Output = process.stderr,
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...argv],
     options: { ...SERVE_OPTIONS, listen: { type: 'boolean', default: false } },
@@ -72,7 +78,8 @@ export async function inspectCommand(argv: readonly string[], out: Output, signa
   }
   const serve = serveOptions(values);
   const feed = file === undefined ? new InspectionFeed() : await journalFeed(file);
-  const server = await startInspector(feed, serve);
+  const onWarning = (message: string): void => err.write(`inspector: ${printableLine(message)}\n`);
+  const server = await startInspector(feed, { ...serve, onWarning });
   out.write(`inspector: ${server.url}\n`);
   if (values.listen) {
     const ws = server.url.replace(/^http/, 'ws').replace(/\/$/, '');
