@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { InspectorServerOptions } from '../inspector/inspector-server.js';
-import { portOption } from './commands/inspect.js';
+import { serveOptions } from './commands/inspect.js';
 import { journalPath } from './journal-path.js';
 import { parseDuration } from './parse-duration.js';
 import { UsageError } from './usage-error.js';
@@ -37,7 +37,7 @@ export interface RunCliOptions {
   readonly cwd: string;
   readonly journal: string | undefined;
   readonly json: boolean;
-  /** From `--inspect` (with `--port`, `--host`): serve the live inspector page. */
+  /** From `--inspect` (with `--port`, `--host`, `--allow-host`): serve the live inspector page. */
   readonly inspect: InspectorServerOptions | undefined;
 }
 
@@ -55,6 +55,7 @@ const FLAGS = {
   inspect: { type: 'boolean', default: false },
   port: { type: 'string' },
   host: { type: 'string', default: '127.0.0.1' },
+  'allow-host': { type: 'string', multiple: true },
 } as const;
 
 function positiveNumber(text: string | undefined, flag: string, integer: boolean): number | undefined {
@@ -110,6 +111,6 @@ export function parseRunOptions(argv: readonly string[]): RunCliOptions {
     // A resumed session's journal goes on in its own file unless told otherwise.
     journal: values.journal === undefined ? resume : journalPath(values.journal),
     json: values.json,
-    inspect: values.inspect ? { host: values.host, port: portOption(values.port) } : undefined,
+    inspect: values.inspect ? serveOptions(values) : undefined,
   };
 }

@@ -26,6 +26,11 @@ export interface InspectorServerOptions {
   /** Port; 0 (the default) picks a free one. */
   readonly port?: number;
   /**
+   * More host names the page may be addressed by (besides loopback names, IP addresses and the
+   * bound host), e.g. this machine's name on the network. Others get 403 (DNS rebinding).
+   */
+  readonly allowedHosts?: readonly string[];
+  /**
    * Told about WebSocket clients the server closed (a message too big, too deeply nested, not
    * JSON, or one the feed could not take), as one line already filtered for a terminal.
    */
@@ -54,18 +59,37 @@ function send(response: ServerResponse, status: number, type: string, body: stri
   response.end(body);
 }
 
-const ANY_ADDRESS = new Set(['0.0.0.0', '::']);
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
+const IPV6 = /^\[[0-9a-f:.]+\]$/;
+
+/** Whether the server bound to `host` is reachable from this machine only. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
 
 /**
- * Host headers the page may be addressed by: loopback names and the bound host. Refuses other
- * names (DNS rebinding), unless the server was bound to every interface on purpose.
+ * Host headers the page may be addressed by, whatever interface it is bound to: loopback
+ * names, IP addresses (a browser sends an IP only when it was given one, so no DNS rebinding),
+ * the bound host, and the names in `allowedHosts`; always with the server's port. Other names
+ * are refused: a page of another site whose name was made to resolve to this machine (DNS
+ * rebinding) would otherwise read everything the inspector serves.
  */
-function hostCheck(boundHost: string): (host: string | undefined, port: number) => boolean {
-  if (ANY_ADDRESS.has(boundHost)) return () => true;
-  const bound = boundHost.includes(':') ? `[${boundHost}]` : boundHost;
-  return (host, port) =>
-    host !== undefined &&
-    [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${bound}:${port}`].includes(host.toLowerCase());
+function hostCheck(
+  boundHost: string,
+  allowedHosts: readonly string[],
+): (host: string | undefined, port: number) => boolean {
+  const names = new Set([
+    ...LOOPBACK_NAMES,
+    boundHost.includes(':') ? `[${boundHost}]` : boundHost,
+    ...allowedHosts.map((name) => name.toLowerCase()),
+  ]);
+  return (header, port) => {
+    const match = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(header?.toLowerCase() ?? '');
+    const [, name = '', given] = match ?? [];
+    if (name === '' || Number(given ?? 80) !== port) return false;
+    return names.has(name) || IPV4.test(name) || IPV6.test(name);
+  };
 }
 
 /**
@@ -167,7 +191,13 @@ export async function startInspector(
   const assets = await loadPageAssets();
   let port = 0;
   const warn = options.onWarning ?? (() => {});
-  const routes: Routes = { feed, assets, warn, allowedHost: hostCheck(host), port: () => port };
+  const routes: Routes = {
+    feed,
+    assets,
+    warn,
+    allowedHost: hostCheck(host, options.allowedHosts ?? []),
+    port: () => port,
+  };
   const server = createServer(handle(routes));
   const upgraded = new Set<Duplex>();
   const onUpgrade = upgrade(routes);

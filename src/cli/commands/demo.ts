@@ -30,10 +30,16 @@ Options:
   --json          print events as NDJSON instead of text
   --inspect       serve the live inspector page during the run, and after it until Ctrl-C
   --port N        the inspector's port (default: a free one); --host H to bind elsewhere
+                  (with --allow-host NAME for each host name the page may be opened by)
 `;
 
 /** Runs the demo; returns the exit code (0 answer, 1 agent error). */
-export async function demoCommand(argv: readonly string[], out: Output, signal?: AbortSignal): Promise<number> {
+export async function demoCommand(
+  argv: readonly string[],
+  out: Output,
+  signal?: AbortSignal,
+  err: Output = process.stderr,
+): Promise<number> {
   const { values } = parseArgs({
     args: [...argv],
     options: {
@@ -56,7 +62,7 @@ export async function demoCommand(argv: readonly string[], out: Output, signal?:
     const session = new Session(config, { client: new ScriptedClient(demoScript()), registry });
     const agent = new Agent(config, { session });
     timing = collectToolTimings(agent.stream$);
-    live = values.inspect ? await serveAgentLive(agent, 'demo (live)', serve, out, values.json) : undefined;
+    live = values.inspect ? await serveAgentLive(agent, 'demo (live)', serve, out, values.json, err) : undefined;
     const render = values.json ? (e: AgentEvent) => out.write(`${jsonLine(e)}\n`) : humanRenderer(out);
     const started = performance.now();
     let last: AgentEvent | undefined;

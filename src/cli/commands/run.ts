@@ -37,7 +37,8 @@ Options:
                    The journal goes on in FILE unless --journal says otherwise
   --json           print events as NDJSON (one JSON object per line) for piping
   --inspect        serve the live inspector page (machine, timeline, time travel) during the run
-                   and after it until Ctrl-C; --port N / --host H choose where (default 127.0.0.1)
+                   and after it until Ctrl-C; --port N / --host H choose where (default 127.0.0.1),
+                   --allow-host NAME adds a host name the page may be opened by
 
 Keys come from OPENAI_API_KEY or ANTHROPIC_API_KEY; a self-hosted --base-url may need none.
 
@@ -136,7 +137,7 @@ export function createRunCommand(deps: RunDeps = {}) {
     const spinner = !options.json && tty ? new ToolSpinner(out, deps.ticker) : undefined;
     const render = options.json ? (e: AgentEvent) => out.write(`${jsonLine(e)}\n`) : humanRenderer(out, { spinner });
     const live = options.inspect
-      ? await serveAgentLive(agent, options.task, options.inspect, out, options.json)
+      ? await serveAgentLive(agent, options.task, options.inspect, out, options.json, err)
       : undefined;
     const timing = collectToolTimings(agent.stream$);
     try {
