@@ -1,9 +1,18 @@
 import type { StreamEvent } from '../../core/stream-event.js';
+import { type ResponseHead, requireEventStream } from './event-stream-check.js';
 import { IdleWatchdog } from './idle-watchdog.js';
 import { ModelError } from './model-error.js';
 import { type RetryOptions, retryPolicy } from './retry-policy.js';
 import { classifySdkError, type SdkErrorClasses } from './sdk-errors.js';
 import { type RetryNotice, withRetries } from './with-retries.js';
+
+/** What an SDK's `create(…).withResponse()` gives for a streaming request. */
+export interface OpenedStream {
+  /** The decoded stream events (read lazily: nothing is consumed before iterating). */
+  readonly data: AsyncIterable<unknown>;
+  /** The HTTP response, to check what arrived before reading it as a stream. */
+  readonly response: ResponseHead;
+}
 
 /** One streamed request through an official SDK. */
 export interface StreamRequest {
@@ -19,8 +28,8 @@ export interface StreamRequest {
   readonly onRetry?: ((notice: RetryNotice) => void) | undefined;
   /** The caller's signal. */
   readonly signal?: AbortSignal | undefined;
-  /** Sends the request (SDK retries off); resolves once the response started. */
-  readonly open: (signal: AbortSignal) => Promise<AsyncIterable<unknown>>;
+  /** Sends the request (SDK retries off); resolves once the response started, with its stream and response. */
+  readonly open: (signal: AbortSignal) => Promise<OpenedStream>;
   /** Maps the provider's chunks onto our events; `where` names the endpoint in errors. */
   readonly map: (chunks: AsyncIterable<unknown>, where: string) => AsyncIterable<StreamEvent>;
 }
@@ -56,9 +65,11 @@ export async function* streamRequest(request: StreamRequest): AsyncGenerator<Str
   };
   try {
     const policy = retryPolicy(request.retry);
-    const open = (): Promise<AsyncIterable<unknown>> => {
+    const open = async (): Promise<AsyncIterable<unknown>> => {
       watchdog.kick();
-      return request.open(signal);
+      const { data, response } = await request.open(signal);
+      await requireEventStream(response, where);
+      return data;
     };
     const chunks = await withRetries(open, { policy, classify, signal, onRetry });
     yield* request.map(kicking(chunks, watchdog), where);
