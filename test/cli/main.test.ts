@@ -38,8 +38,8 @@ describe('agent-harness (main)', () => {
 
   it("puts a mistake Node's option parser explains over several lines on one line, exit 2", async () => {
     const err = captured();
-    expect(await main(['run', 'hi', '--max-cost', '-1'], captured(), err)).toBe(2);
-    expect(err.text()).toMatch(/^agent-harness run: .*'--max-cost'.*ambiguous.*\n$/);
+    expect(await main(['run', 'hi', '--model', '-x'], captured(), err)).toBe(2);
+    expect(err.text()).toMatch(/^agent-harness run: .*'--model.*ambiguous.*\n$/);
     expect(err.text().trim().split('\n')).toHaveLength(1);
   });
 

@@ -13,6 +13,7 @@ import { ReadFileTool } from '../../tools/read-file.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { DEMO_FILES, DEMO_TASK, demoScript } from '../demo-script.js';
 import { journalPath } from '../journal-path.js';
+import { joinNegativeValues } from '../numeric-flags.js';
 import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
 import { SERVE_OPTIONS, serveOptions } from './inspect.js';
@@ -41,7 +42,7 @@ export async function demoCommand(
   err: Output = process.stderr,
 ): Promise<number> {
   const { values } = parseArgs({
-    args: [...argv],
+    args: joinNegativeValues(argv, ['port']),
     options: {
       journal: { type: 'string', default: 'demo-journal.jsonl' },
       json: { type: 'boolean', default: false },

@@ -7,6 +7,7 @@ import { InspectorFeed } from '../../inspector/inspector-feed.js';
 import { type InspectorServerOptions, isLoopback, startInspector } from '../../inspector/inspector-server.js';
 import { readTimingFile } from '../../inspector/tool-timings.js';
 import { waitForStop } from '../../inspector/wait-for-stop.js';
+import { joinNegativeValues } from '../numeric-flags.js';
 import type { Output } from '../render-human.js';
 import { UsageError } from '../usage-error.js';
 
@@ -91,7 +92,7 @@ export async function inspectCommand(
   err: Output = process.stderr,
 ): Promise<number> {
   const { values, positionals } = parseArgs({
-    args: [...argv],
+    args: joinNegativeValues(argv, ['port']),
     options: { ...SERVE_OPTIONS, listen: { type: 'boolean', default: false } },
     allowPositionals: true,
   });
