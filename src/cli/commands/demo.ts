@@ -12,6 +12,7 @@ import { Session } from '../../session/session.js';
 import { ReadFileTool } from '../../tools/read-file.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { DEMO_FILES, DEMO_TASK, demoScript } from '../demo-script.js';
+import { claimJournal } from '../journal-claim.js';
 import { journalPath } from '../journal-path.js';
 import { joinNegativeValues } from '../numeric-flags.js';
 import { humanRenderer, type Output } from '../render-human.js';
@@ -27,7 +28,7 @@ read_file tool. Prints the streamed events and a summary line, and saves the jou
 durations beside it, in FILE.timing.jsonl).
 
 Options:
-  --journal FILE  where to save the journal (default: demo-journal.jsonl)
+  --journal FILE  where to save the journal (default: demo-journal.jsonl; written over)
   --json          print events as NDJSON instead of text
   --inspect       serve the live inspector page during the run, and after it until Ctrl-C
   --port N        the inspector's port (default: a free one); --host H to bind elsewhere
@@ -53,6 +54,8 @@ export async function demoCommand(
   });
   const serve = serveOptions(values);
   const journal = journalPath(values.journal);
+  // The demo's journal is its output: written over on each run, but still never by two at once.
+  const claim = claimJournal(journal, { overwrite: true });
   const workspace = mkdtempSync(join(tmpdir(), 'agent-harness-demo-'));
   let live: LiveInspector | undefined;
   let timing: { timings: ToolTiming[]; stop: () => void } | undefined;
@@ -72,12 +75,17 @@ export async function demoCommand(
       last = event;
     }
     timing.stop();
-    const code = await reportRun({ agent, last, started, journal, timings: timing.timings, json: values.json }, out);
+    const code = await reportRun(
+      { agent, last, started, journal, timings: timing.timings, json: values.json },
+      out,
+      err,
+    );
     await live?.keepServing(signal);
     return code;
   } finally {
     timing?.stop();
     await live?.close();
+    claim.release();
     rmSync(workspace, { recursive: true, force: true });
   }
 }

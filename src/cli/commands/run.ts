@@ -10,6 +10,7 @@ import { collectToolTimings } from '../../inspector/tool-timings.js';
 import { Session } from '../../session/session.js';
 import { ReadFileTool } from '../../tools/read-file.js';
 import { ToolRegistry } from '../../tools/registry.js';
+import { claimJournal } from '../journal-claim.js';
 import { type Env, makeClient } from '../make-client.js';
 import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
@@ -123,6 +124,38 @@ async function drive(
   return last;
 }
 
+async function runAgent(
+  agent: Agent,
+  options: RunCliOptions,
+  deps: RunDeps,
+  io: { readonly out: Output; readonly err: Output; readonly signal: AbortSignal | undefined },
+): Promise<number> {
+  const { out, err, signal } = io;
+  const tty = deps.isTTY ?? (out as { isTTY?: boolean }).isTTY === true;
+  const spinner = !options.json && tty ? new ToolSpinner(out, deps.ticker) : undefined;
+  const render = options.json ? (e: AgentEvent) => out.write(`${jsonLine(e)}\n`) : humanRenderer(out, { spinner });
+  const live = options.inspect
+    ? await serveAgentLive(agent, options.task, options.inspect, out, options.json, err)
+    : undefined;
+  const timing = collectToolTimings(agent.stream$);
+  try {
+    const started = performance.now();
+    const last = await drive(agent, options.task, render, deps.handleSigint ?? true, signal);
+    timing.stop();
+    const { journal, json, model } = options;
+    const code = await reportRun(
+      { agent, last, started, journal, timings: timing.timings, json, extra: { model } },
+      out,
+      err,
+    );
+    await live?.keepServing(signal);
+    return code;
+  } finally {
+    timing.stop();
+    await live?.close();
+  }
+}
+
 /** Builds the `run` command with its surroundings. */
 export function createRunCommand(deps: RunDeps = {}) {
   return async (
@@ -133,27 +166,12 @@ export function createRunCommand(deps: RunDeps = {}) {
   ): Promise<number> => {
     const options = parseRunOptions(argv);
     const agent = await setUp(options, deps, err);
-    const tty = deps.isTTY ?? (out as { isTTY?: boolean }).isTTY === true;
-    const spinner = !options.json && tty ? new ToolSpinner(out, deps.ticker) : undefined;
-    const render = options.json ? (e: AgentEvent) => out.write(`${jsonLine(e)}\n`) : humanRenderer(out, { spinner });
-    const live = options.inspect
-      ? await serveAgentLive(agent, options.task, options.inspect, out, options.json, err)
-      : undefined;
-    const timing = collectToolTimings(agent.stream$);
+    // Before the first model request: the journal's folder, an existing file, the lock.
+    const claim = options.journal === undefined ? undefined : claimJournal(options.journal, { resume: options.resume });
     try {
-      const started = performance.now();
-      const last = await drive(agent, options.task, render, deps.handleSigint ?? true, signal);
-      timing.stop();
-      const { journal, json, model } = options;
-      const code = await reportRun(
-        { agent, last, started, journal, timings: timing.timings, json, extra: { model } },
-        out,
-      );
-      await live?.keepServing(signal);
-      return code;
+      return await runAgent(agent, options, deps, { out, err, signal });
     } finally {
-      timing.stop();
-      await live?.close();
+      claim?.release();
     }
   };
 }
