@@ -63,7 +63,7 @@ export interface RunDeps {
   readonly isTTY?: boolean;
   /** Spinner clock. */
   readonly ticker?: Ticker;
-  /** Abort the run on Ctrl-C. Default true. */
+  /** Abort the run on Ctrl-C (SIGINT), SIGTERM and SIGHUP. Default true. */
   readonly handleSigint?: boolean;
 }
 
@@ -101,6 +101,9 @@ async function setUp(options: RunCliOptions, deps: RunDeps, err: Output): Promis
   return new Agent(config, { session });
 }
 
+/** Signals that abort a run (and still save its journal). */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 async function drive(
   agent: Agent,
   task: string,
@@ -108,8 +111,13 @@ async function drive(
   sigint: boolean,
   signal: AbortSignal | undefined,
 ) {
-  const onSigint = (): void => agent.abort('interrupted (Ctrl-C)');
-  if (sigint) process.once('SIGINT', onSigint);
+  // A terminal closing (SIGHUP) or a process manager stopping us (SIGTERM) ends the run as
+  // Ctrl-C does: aborted, with the journal saved.
+  const handlers = STOP_SIGNALS.map((name) => {
+    const handler = (): void => agent.abort(`interrupted (${name === 'SIGINT' ? 'Ctrl-C' : name})`);
+    if (sigint) process.once(name, handler);
+    return [name, handler] as const;
+  });
   let last: AgentEvent | undefined;
   try {
     const options = signal ? { signal } : {};
@@ -119,7 +127,7 @@ async function drive(
       last = event;
     }
   } finally {
-    if (sigint) process.off('SIGINT', onSigint);
+    if (sigint) for (const [name, handler] of handlers) process.off(name, handler);
   }
   return last;
 }
