@@ -16,6 +16,7 @@ import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
 import { parseRunOptions, type RunCliOptions } from '../run-options.js';
 import { type Ticker, ToolSpinner } from '../tool-spinner.js';
+import { usageWarning } from '../usage-warning.js';
 import { serveAgentLive } from './live-inspector.js';
 
 /** Help text of `agent-harness run`. */
@@ -141,7 +142,12 @@ async function runAgent(
   const { out, err, signal } = io;
   const tty = deps.isTTY ?? (out as { isTTY?: boolean }).isTTY === true;
   const spinner = !options.json && tty ? new ToolSpinner(out, deps.ticker) : undefined;
-  const render = options.json ? (e: AgentEvent) => out.write(`${jsonLine(e)}\n`) : humanRenderer(out, { spinner });
+  const show = options.json ? (e: AgentEvent) => out.write(`${jsonLine(e)}\n`) : humanRenderer(out, { spinner });
+  const checkUsage = usageWarning(agent.session, agent.config.budget, err);
+  const render = (event: AgentEvent): void => {
+    show(event);
+    checkUsage();
+  };
   const live = options.inspect
     ? await serveAgentLive(agent, options.task, options.inspect, out, options.json, err)
     : undefined;
