@@ -33,7 +33,8 @@ Options:
   --max-cost USD   stop once the run costs more than this (from the model's list price)
   --timeout T      wall-clock budget of the run: 90s, 5m, 1500ms (a bare number is seconds)
   --cwd DIR        the workspace the tools may read (default: the current directory)
-  --journal FILE   save the run's journal (JSON Lines) to FILE
+  --journal FILE   save the run's journal (JSON Lines, mode 0600) to FILE; a FILE that holds
+                   another session or that another run is writing is refused
   --resume FILE    continue the session saved in FILE: without a task, finish its interrupted
                    run (recorded tool results are not re-run); with one, ask a follow-up.
                    The journal goes on in FILE unless --journal says otherwise
@@ -51,7 +52,8 @@ Examples:
   agent-harness run "Explain package.json" --json --journal run.jsonl | jq -c .type
   agent-harness run --resume run.jsonl            # after a model_error or Ctrl-C
 
-Exit codes: 0 final answer, 1 agent error (budget, model failure, abort), 2 bad usage.
+Exit codes: 0 final answer, 1 agent error (budget, model failure, abort) or a journal that had
+to be saved elsewhere, 2 bad usage. SIGTERM and SIGHUP abort the run as Ctrl-C does.
 `;
 
 /** What `run` takes from its surroundings; tests replace them. */
