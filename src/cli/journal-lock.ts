@@ -64,17 +64,18 @@ export function lockJournal(journal: string): JournalLock {
     if (!create(path)) throw new UsageError(`--journal: '${journal}' was just taken by another agent-harness run`);
   }
   let held = true;
-  return {
-    path,
-    release() {
-      if (!held) return;
-      held = false;
-      if (holder(path) !== process.pid) return;
-      try {
-        unlinkSync(path);
-      } catch {
-        // already gone
-      }
-    },
+  const release = (): void => {
+    if (!held) return;
+    held = false;
+    process.off('exit', release);
+    if (holder(path) !== process.pid) return;
+    try {
+      unlinkSync(path);
+    } catch {
+      // already gone
+    }
   };
+  // Also when the process exits early (`process.exit` on a closed pipe skips every finally).
+  process.once('exit', release);
+  return { path, release };
 }

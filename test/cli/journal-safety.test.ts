@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,9 +133,8 @@ describe('two processes with the same --journal', () => {
   it('takes over a stale lock whose process is gone', async () => {
     const dir = cliWorkspace();
     const file = join(dir, 'run.jsonl');
-    const gone = spawnCli(['--help']);
-    await gone.done;
-    writeFileSync(`${file}.lock`, `${gone.child.pid}\n`);
+    const gone = spawnSync(process.execPath, ['-e', '']); // a process that has ended: its pid is free
+    writeFileSync(`${file}.lock`, `${gone.pid}\n`);
     const { code } = await run(['hi', '--journal', file]);
     expect(code).toBe(0);
     expect(existsSync(`${file}.lock`)).toBe(false);
