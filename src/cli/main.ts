@@ -14,6 +14,7 @@ const USAGE_REASONS = new Set([
   'invalid_config',
   'nothing_to_resume',
   'invalid_journal',
+  'journal_corrupt', // tool results that do not pair with their calls (checkToolPairing)
   'unsupported_journal_version',
 ]);
 
