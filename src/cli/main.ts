@@ -1,4 +1,5 @@
 import { errorMessage, HarnessError } from '../core/errors.js';
+import { printableLine } from '../core/printable.js';
 import { DEMO_HELP, demoCommand } from './commands/demo.js';
 import { GRAPH_HELP, graphCommand } from './commands/graph.js';
 import { INSPECT_HELP, inspectCommand } from './commands/inspect.js';
@@ -13,6 +14,7 @@ const USAGE_REASONS = new Set([
   'invalid_config',
   'nothing_to_resume',
   'invalid_journal',
+  'journal_corrupt', // tool results that do not pair with their calls (checkToolPairing)
   'unsupported_journal_version',
 ]);
 
@@ -55,7 +57,9 @@ export async function main(
   }
   const command = COMMANDS[name];
   if (command === undefined) {
-    err.write(`agent-harness: unknown command '${name}'. Commands: ${Object.keys(COMMANDS).join(', ')}\n`);
+    err.write(
+      `agent-harness: unknown command '${printableLine(name)}'. Commands: ${Object.keys(COMMANDS).join(', ')}\n`,
+    );
     return EXIT_USAGE;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -71,8 +75,9 @@ export async function main(
     const usage =
       (typeof code === 'string' && (code.startsWith('ERR_PARSE_ARGS') || code === 'ENOENT')) ||
       (HarnessError.isInstance(error) && USAGE_REASONS.has(error.reason));
-    // One line, as docs/cli.md promises (Node's parseArgs explains some mistakes over three).
-    err.write(`agent-harness ${name}: ${errorMessage(error).replace(/\s*\n\s*/g, ' ')}\n`);
+    // One line, as docs/cli.md promises (Node's parseArgs explains some mistakes over three);
+    // messages may quote a journal line or a server's words, so filtered for the terminal.
+    err.write(`agent-harness ${name}: ${printableLine(errorMessage(error))}\n`);
     return usage ? EXIT_USAGE : 1;
   }
 }

@@ -1,5 +1,6 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { Observable } from 'rxjs';
+import { writePrivateFile } from '../adapters/private-file.js';
 import { HarnessError } from '../core/errors.js';
 import type { StreamRecord } from '../events/event-bus.js';
 
@@ -85,7 +86,7 @@ export async function readTimingFile(journalPath: string): Promise<ToolTiming[]>
   return parseTimings(text, path);
 }
 
-/** Writes the timing sidecar of a journal ({@link timingPath}). */
+/** Writes the timing sidecar of a journal ({@link timingPath}), atomically and mode 0600 like the journal. */
 export async function writeTimingFile(journalPath: string, timings: readonly ToolTiming[]): Promise<void> {
-  await writeFile(timingPath(journalPath), serializeTimings(timings), 'utf8');
+  await writePrivateFile(timingPath(journalPath), serializeTimings(timings));
 }
