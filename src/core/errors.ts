@@ -10,7 +10,9 @@ export type HarnessErrorReason =
   | 'model_error'
   | 'already_running'
   | 'nothing_to_resume'
-  | 'no_client';
+  | 'no_client'
+  | 'mcp_error'
+  | 'missing_dependency';
 
 /**
  * The one error class the library throws. Failures of actions (a tool that fails, a model
