@@ -39,11 +39,22 @@ export interface Link {
 const NO_HOLD = () => () => undefined;
 
 /** Why a start-up failed, in words a user can act on. */
-function startFailure(label: string, options: McpServerOptions, error: unknown, transport: unknown): HarnessError {
+function startFailure(
+  sdk: McpSdk,
+  label: string,
+  options: McpServerOptions,
+  error: unknown,
+  transport: unknown,
+  timeout: number,
+): HarnessError {
   const code = (error as { code?: unknown }).code;
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
   let why: string;
-  if (isStdio(options)) {
+  if (error instanceof sdk.McpError && error.code === sdk.ErrorCode.RequestTimeout) {
+    why = `no answer to the MCP handshake within ${timeout} ms`;
+    const tail = (transport as Partial<ProcessTransport>).stderr?.lastLines() ?? '';
+    if (tail !== '') why += `; its stderr: ${tail}`;
+  } else if (isStdio(options)) {
     const proc = transport as ProcessTransport;
     if (code === 'ENOENT') why = `command '${options.command}' not found (ENOENT)`;
     else if (code === 'EACCES') why = `command '${options.command}' is not executable (EACCES)`;
@@ -129,8 +140,10 @@ export async function openLink(
   try {
     await client.connect(transport, { timeout });
   } catch (error) {
+    // Described before closing: closing kills the process, which would become the reason.
+    const failure = startFailure(sdk, label, options, error, transport, timeout);
     await close();
-    throw startFailure(label, options, error, transport);
+    throw failure;
   } finally {
     release();
   }

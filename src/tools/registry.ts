@@ -54,6 +54,7 @@ export class ToolRegistry {
       }
       names.add(tool.name);
     }
+    if (tools.length === 0) return this;
     for (const tool of tools) this.tools.set(tool.name, tool);
     this.cachedDefinitions = undefined;
     return this;
