@@ -2,8 +2,9 @@ import { errorMessage, HarnessError } from '../core/errors.js';
 import { DEMO_HELP, demoCommand } from './commands/demo.js';
 import { GRAPH_HELP, graphCommand } from './commands/graph.js';
 import { INSPECT_HELP, inspectCommand } from './commands/inspect.js';
+import { MCP_COMMAND_HELP, mcpCommand } from './commands/mcp.js';
 import { RUN_HELP, runCommand } from './commands/run.js';
-import type { Output } from './render-human.js';
+import { type Output, printable } from './render-human.js';
 
 /** A CLI command: parses its own arguments, returns the exit code. `err` takes warnings. */
 export type Command = (argv: readonly string[], out: Output, signal?: AbortSignal, err?: Output) => Promise<number>;
@@ -24,6 +25,7 @@ const COMMANDS: Record<string, { run: Command; help: string }> = {
   run: { run: runCommand, help: RUN_HELP },
   graph: { run: graphCommand, help: GRAPH_HELP },
   inspect: { run: inspectCommand, help: INSPECT_HELP },
+  mcp: { run: mcpCommand, help: MCP_COMMAND_HELP },
 };
 
 const HELP = `Usage: agent-harness <command> [options]
@@ -33,6 +35,7 @@ Commands:
   run      run an agent on a real model (OpenAI, Anthropic or any OpenAI-compatible server)
   graph    print the machine diagram (Mermaid, Graphviz DOT or JSON)
   inspect  serve a local inspector page for a saved journal (time travel)
+  mcp      list the tools of MCP servers (mcp list --mcp "CMD ARGS")
 
 Run 'agent-harness <command> --help' for a command's options.
 Exit codes: 0 final answer, 1 agent error, 2 bad usage.
@@ -72,7 +75,8 @@ export async function main(
       (typeof code === 'string' && (code.startsWith('ERR_PARSE_ARGS') || code === 'ENOENT')) ||
       (HarnessError.isInstance(error) && USAGE_REASONS.has(error.reason));
     // One line, as docs/cli.md promises (Node's parseArgs explains some mistakes over three).
-    err.write(`agent-harness ${name}: ${errorMessage(error).replace(/\s*\n\s*/g, ' ')}\n`);
+    // printable: a message may carry a server's own text (an MCP server's stderr).
+    err.write(`agent-harness ${name}: ${printable(errorMessage(error)).replace(/\s*\n\s*/g, ' ')}\n`);
     return usage ? EXIT_USAGE : 1;
   }
 }

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import type { InspectorServerOptions } from '../inspector/inspector-server.js';
 import { portOption } from './commands/inspect.js';
 import { journalPath } from './journal-path.js';
+import { MCP_FLAGS, type McpFlags, mcpFlags } from './mcp-flags.js';
 import { parseDuration } from './parse-duration.js';
 import { UsageError } from './usage-error.js';
 
@@ -39,6 +40,8 @@ export interface RunCliOptions {
   readonly json: boolean;
   /** From `--inspect` (with `--port`, `--host`): serve the live inspector page. */
   readonly inspect: InspectorServerOptions | undefined;
+  /** From `--mcp`, `--mcp-url`, `--mcp-config`: MCP servers whose tools join the run. */
+  readonly mcp: McpFlags;
 }
 
 const FLAGS = {
@@ -55,6 +58,7 @@ const FLAGS = {
   inspect: { type: 'boolean', default: false },
   port: { type: 'string' },
   host: { type: 'string', default: '127.0.0.1' },
+  ...MCP_FLAGS,
 } as const;
 
 function positiveNumber(text: string | undefined, flag: string, integer: boolean): number | undefined {
@@ -111,5 +115,6 @@ export function parseRunOptions(argv: readonly string[]): RunCliOptions {
     journal: values.journal === undefined ? resume : journalPath(values.journal),
     json: values.json,
     inspect: values.inspect ? { host: values.host, port: portOption(values.port) } : undefined,
+    mcp: mcpFlags(values),
   };
 }

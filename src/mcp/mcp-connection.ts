@@ -68,7 +68,9 @@ export class McpConnection {
       await link.close();
       this.link = undefined;
       const why = withoutControls(errorMessage(error));
-      throw new HarnessError('mcp_error', `MCP server '${this.name}' failed to list its tools: ${why}`, { cause: error });
+      throw new HarnessError('mcp_error', `MCP server '${this.name}' failed to list its tools: ${why}`, {
+        cause: error,
+      });
     }
   }
 
@@ -150,7 +152,9 @@ export class McpConnection {
     }
     const cause = last === undefined ? 'cancelled' : errorMessage(last);
     const tries = attempts === 1 ? 'once' : `${attempts} times`;
-    throw new Error(`MCP server '${this.name}' is down (${this.lost ?? 'lost'}); reconnecting failed ${tries}: ${cause}`);
+    throw new Error(
+      `MCP server '${this.name}' is down (${this.lost ?? 'lost'}); reconnecting failed ${tries}: ${cause}`,
+    );
   }
 
   private async open(): Promise<Link> {

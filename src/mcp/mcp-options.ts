@@ -67,7 +67,10 @@ export function checkOptions(options: McpServerOptions): void {
     throw new HarnessError('invalid_argument', 'an MCP server needs exactly one of `command` (stdio) or `url` (HTTP)');
   }
   if (hasCommand && (typeof given.command !== 'string' || given.command.trim() === '')) {
-    throw new HarnessError('invalid_argument', `MCP server command must be a non-empty string, got ${String(given.command)}`);
+    throw new HarnessError(
+      'invalid_argument',
+      `MCP server command must be a non-empty string, got ${String(given.command)}`,
+    );
   }
   if (hasUrl) {
     let url: URL;

@@ -8,7 +8,12 @@ interface ContentItem {
   readonly mimeType?: string;
   readonly uri?: string;
   readonly name?: string;
-  readonly resource?: { readonly uri?: string; readonly text?: string; readonly blob?: string; readonly mimeType?: string };
+  readonly resource?: {
+    readonly uri?: string;
+    readonly text?: string;
+    readonly blob?: string;
+    readonly mimeType?: string;
+  };
 }
 
 /** A `tools/call` result (the fields used here); older servers answer `{ toolResult }`. */
@@ -26,7 +31,11 @@ function base64Bytes(data: string): number {
 }
 
 function summary(kind: string, mimeType: string | undefined, data: string | undefined, uri?: string): string {
-  const parts = [mimeType ?? kind, ...(uri === undefined ? [] : [uri]), `${base64Bytes(data ?? '').toLocaleString('en-US')} bytes`];
+  const parts = [
+    mimeType ?? kind,
+    ...(uri === undefined ? [] : [uri]),
+    `${base64Bytes(data ?? '').toLocaleString('en-US')} bytes`,
+  ];
   return `[${kind === 'image' || kind === 'audio' ? '' : `${kind} `}${parts.join(', ')}]`;
 }
 

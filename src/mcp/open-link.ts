@@ -70,7 +70,10 @@ function startFailure(
   return new HarnessError('mcp_error', `MCP server '${label}' failed to start: ${why}`, { cause: error });
 }
 
-function transportFor(sdk: McpSdk, options: McpServerOptions): ProcessTransport | InstanceType<McpSdk['StreamableHTTPClientTransport']> {
+function transportFor(
+  sdk: McpSdk,
+  options: McpServerOptions,
+): ProcessTransport | InstanceType<McpSdk['StreamableHTTPClientTransport']> {
   if (isStdio(options)) {
     return new ProcessTransport(
       {

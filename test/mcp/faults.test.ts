@@ -38,8 +38,14 @@ async function cancellationAfter(registry: ToolRegistry, before: number): Promis
 describe('MCP faults become error results (streamable HTTP test server)', () => {
   it('passes text through, and summarises binary content', async () => {
     const { registry } = await connected();
-    expect(await registry.invoke('echo', { text: 'héllo\u001b[2J' })).toEqual({ success: true, output: 'héllo\u001b[2J' });
-    expect(await registry.invoke('image', {})).toEqual({ success: true, output: 'a red dot:\n[image/png, 1,234 bytes]' });
+    expect(await registry.invoke('echo', { text: 'héllo\u001b[2J' })).toEqual({
+      success: true,
+      output: 'héllo\u001b[2J',
+    });
+    expect(await registry.invoke('image', {})).toEqual({
+      success: true,
+      output: 'a red dot:\n[image/png, 1,234 bytes]',
+    });
   });
 
   it('a result flagged isError is an error result with the server text', async () => {
@@ -106,10 +112,14 @@ describe('MCP faults become error results (streamable HTTP test server)', () => 
       toolTurn('c5', 'echo', { text: 'still there?' }),
       textTurn('The server is unreliable.'),
     ]);
-    const { agent, session } = makeAgent(client, source.tools.map((tool) => () => tool), {
-      maxTurns: 10,
-      toolTimeoutMs: 300,
-    });
+    const { agent, session } = makeAgent(
+      client,
+      source.tools.map((tool) => () => tool),
+      {
+        maxTurns: 10,
+        toolTimeoutMs: 300,
+      },
+    );
     const events = await collect(agent.run('Try the tools.'));
     expect(events.at(-1)).toMatchObject({ type: 'agent_end', data: { response: 'The server is unreliable.' } });
     const observations = session.messages.filter((message) => message.role === 'tool').map((m) => m.content);

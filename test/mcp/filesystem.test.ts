@@ -72,7 +72,10 @@ describe('connectMcp over stdio (the filesystem server)', () => {
     const plain = closeLater(await filesystem(dir));
     const registry = new ToolRegistry({ cwd: dir } as never).register(new ReadFileTool());
     expect(() => registry.register(...plain.tools)).toThrowError(
-      expect.objectContaining({ reason: 'invalid_argument', message: "a tool named 'read_file' is already registered" }),
+      expect.objectContaining({
+        reason: 'invalid_argument',
+        message: "a tool named 'read_file' is already registered",
+      }),
     );
     expect(registry.names()).toEqual(['read_file']);
     const prefixed = closeLater(await filesystem(dir, { prefix: 'fs', name: 'files' }));
@@ -93,7 +96,11 @@ describe('connectMcp over stdio (the filesystem server)', () => {
       ],
       textTurn('You need milk.'),
     ]);
-    const { agent, session } = makeAgent(client, source.tools.map((tool) => () => tool), { cwd: dir, maxTurns: 4 });
+    const { agent, session } = makeAgent(
+      client,
+      source.tools.map((tool) => () => tool),
+      { cwd: dir, maxTurns: 4 },
+    );
     const events = await collect(agent.run('What do my notes say?'));
     expect(events.at(-1)).toMatchObject({ type: 'agent_end', data: { response: 'You need milk.' } });
     const tools = session.messages.filter((message) => message.role === 'tool');
@@ -125,7 +132,8 @@ describe('connectMcp when the server cannot start', () => {
     await expect(failure).rejects.toThrowError(HarnessError);
     await expect(failure).rejects.toMatchObject({
       reason: 'mcp_error',
-      message: "MCP server 'no-such-mcp-server-command --x' failed to start: command 'no-such-mcp-server-command' not found (ENOENT)",
+      message:
+        "MCP server 'no-such-mcp-server-command --x' failed to start: command 'no-such-mcp-server-command' not found (ENOENT)",
     });
   });
 

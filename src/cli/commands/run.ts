@@ -6,10 +6,14 @@ import { Agent } from '../../agent/agent.js';
 import { Config } from '../../config/config.js';
 import type { AgentEvent } from '../../core/agent-event.js';
 import { collectToolTimings } from '../../inspector/tool-timings.js';
+import { closeAll } from '../../mcp/connect-mcp.js';
+import type { McpSource } from '../../mcp/mcp-source.js';
 import { Session } from '../../session/session.js';
 import { ReadFileTool } from '../../tools/read-file.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { type Env, makeClient } from '../make-client.js';
+import { MCP_HELP } from '../mcp-flags.js';
+import { addMcpTools } from '../mcp-tools.js';
 import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
 import { parseRunOptions, type RunCliOptions } from '../run-options.js';
@@ -19,7 +23,8 @@ import { serveAgentLive } from './live-inspector.js';
 /** Help text of `agent-harness run`. */
 export const RUN_HELP = `Usage: agent-harness run "<task>" [options]
 
-Runs an agent on a real model, with the read_file tool confined to --cwd. Streams the model's
+Runs an agent on a real model, with the read_file tool confined to --cwd and the tools of any
+MCP servers named (stopped again when the run ends). Streams the model's
 text, one line per tool call, and a closing summary (turns, tokens, cost, wall time, stop reason).
 
 Options:
@@ -37,7 +42,7 @@ Options:
   --json           print events as NDJSON (one JSON object per line) for piping
   --inspect        serve the live inspector page (machine, timeline, time travel) during the run
                    and after it until Ctrl-C; --port N / --host H choose where (default 127.0.0.1)
-
+${MCP_HELP}
 Keys come from OPENAI_API_KEY or ANTHROPIC_API_KEY; a self-hosted --base-url may need none.
 
 Examples:
@@ -69,7 +74,7 @@ function retryLine(err: Output): (notice: RetryNotice) => void {
     err.write(`retry ${retry} in ${(delayMs / 1000).toFixed(1)} s after: ${error.message}\n`);
 }
 
-async function setUp(options: RunCliOptions, deps: RunDeps, err: Output): Promise<Agent> {
+async function setUp(options: RunCliOptions, deps: RunDeps, err: Output, sources: McpSource[]): Promise<Agent> {
   const client = makeClient(
     {
       provider: options.provider,
@@ -91,6 +96,7 @@ async function setUp(options: RunCliOptions, deps: RunDeps, err: Output): Promis
     },
   });
   const registry = new ToolRegistry(config).register(new ReadFileTool(config));
+  sources.push(...(await addMcpTools(options.mcp, registry)));
   const session =
     options.resume === undefined
       ? new Session(config, { client, registry })
@@ -130,30 +136,36 @@ export function createRunCommand(deps: RunDeps = {}) {
     err: Output = process.stderr,
   ): Promise<number> => {
     const options = parseRunOptions(argv);
-    const agent = await setUp(options, deps, err);
-    const tty = deps.isTTY ?? (out as { isTTY?: boolean }).isTTY === true;
-    const spinner = !options.json && tty ? new ToolSpinner(out, deps.ticker) : undefined;
-    const render = options.json
-      ? (e: AgentEvent) => out.write(`${JSON.stringify(e)}\n`)
-      : humanRenderer(out, { spinner });
-    const live = options.inspect
-      ? await serveAgentLive(agent, options.task, options.inspect, out, options.json)
-      : undefined;
-    const timing = collectToolTimings(agent.stream$);
+    // MCP servers started for this run are stopped when it ends, however it ends.
+    const sources: McpSource[] = [];
     try {
-      const started = performance.now();
-      const last = await drive(agent, options.task, render, deps.handleSigint ?? true, signal);
-      timing.stop();
-      const { journal, json, model } = options;
-      const code = await reportRun(
-        { agent, last, started, journal, timings: timing.timings, json, extra: { model } },
-        out,
-      );
-      await live?.keepServing(signal);
-      return code;
+      const agent = await setUp(options, deps, err, sources);
+      const tty = deps.isTTY ?? (out as { isTTY?: boolean }).isTTY === true;
+      const spinner = !options.json && tty ? new ToolSpinner(out, deps.ticker) : undefined;
+      const render = options.json
+        ? (e: AgentEvent) => out.write(`${JSON.stringify(e)}\n`)
+        : humanRenderer(out, { spinner });
+      const live = options.inspect
+        ? await serveAgentLive(agent, options.task, options.inspect, out, options.json)
+        : undefined;
+      const timing = collectToolTimings(agent.stream$);
+      try {
+        const started = performance.now();
+        const last = await drive(agent, options.task, render, deps.handleSigint ?? true, signal);
+        timing.stop();
+        const { journal, json, model } = options;
+        const code = await reportRun(
+          { agent, last, started, journal, timings: timing.timings, json, extra: { model } },
+          out,
+        );
+        await live?.keepServing(signal);
+        return code;
+      } finally {
+        timing.stop();
+        await live?.close();
+      }
     } finally {
-      timing.stop();
-      await live?.close();
+      await closeAll(sources);
     }
   };
 }

@@ -37,7 +37,12 @@ function tools() {
     { name: 'fail', description: 'Always reports a tool error.', inputSchema: object() },
     { name: 'protocol_error', description: 'Answers with a JSON-RPC error.', inputSchema: object() },
     { name: 'hang', description: 'Never answers until cancelled.', inputSchema: object() },
-    { name: 'stats', description: 'Counts what the server saw.', inputSchema: object(), annotations: { readOnlyHint: true } },
+    {
+      name: 'stats',
+      description: 'Counts what the server saw.',
+      inputSchema: object(),
+      annotations: { readOnlyHint: true },
+    },
     { name: 'crash', description: 'Kills the server process.', inputSchema: object() },
     { name: 'add_tool', description: 'Adds late_tool and says the list changed.', inputSchema: object() },
     { name: 'image', description: 'Returns a tiny image and a caption.', inputSchema: object() },
@@ -50,7 +55,10 @@ function tools() {
 const text = (value: string) => ({ content: [{ type: 'text', text: value }] });
 
 function makeServer(): Server {
-  const server = new Server({ name: 'test-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  const server = new Server(
+    { name: 'test-server', version: '1.0.0' },
+    { capabilities: { tools: { listChanged: true } } },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const args = request.params.arguments ?? {};
