@@ -38,7 +38,9 @@ function toolCallStream(name: string, args: object): string {
         delta: {
           role: 'assistant',
           content: '',
-          tool_calls: [{ id: 'call_m1', index: 0, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+          tool_calls: [
+            { id: 'call_m1', index: 0, type: 'function', function: { name, arguments: JSON.stringify(args) } },
+          ],
         },
         finish_reason: 'tool_calls',
       },
@@ -50,7 +52,12 @@ function toolCallStream(name: string, args: object): string {
 describe('agent-harness mcp list', () => {
   it('prints the tools of a stdio server (name, kind, first line) and stops the server', async () => {
     const dir = tempWorkspace();
-    const { code, out, err } = await cli(['mcp', 'list', '--mcp', `"${process.execPath}" ${FILESYSTEM_SERVER} '${dir}'`]);
+    const { code, out, err } = await cli([
+      'mcp',
+      'list',
+      '--mcp',
+      `"${process.execPath}" ${FILESYSTEM_SERVER} '${dir}'`,
+    ]);
     expect(err).toBe('');
     expect(code).toBe(0);
     const lines = out.split('\n');

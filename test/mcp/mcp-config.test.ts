@@ -24,9 +24,9 @@ describe('MCP configuration files ({"mcpServers": …})', () => {
     expect(() => parseMcpConfig({ servers: {} }, 'mcp.json')).toThrowError(
       expect.objectContaining({ reason: 'invalid_config', message: expect.stringMatching(/^mcp\.json: mcpServers: /) }),
     );
-    expect(() => parseMcpConfig({ mcpServers: { bad: { command: 'x', args: 'not a list' } } }, 'mcp.json')).toThrowError(
-      /^mcp\.json: mcpServers\.bad/,
-    );
+    expect(() =>
+      parseMcpConfig({ mcpServers: { bad: { command: 'x', args: 'not a list' } } }, 'mcp.json'),
+    ).toThrowError(/^mcp\.json: mcpServers\.bad/);
   });
 
   it('reads a file, and names the file that is missing or not JSON', async () => {
