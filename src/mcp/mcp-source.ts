@@ -1,7 +1,6 @@
 import { HarnessError } from '../core/errors.js';
 import type { AnyTool, ToolRegistry } from '../tools/registry.js';
-import type { McpConnection } from './mcp-connection.js';
-import { mcpTool, toolFingerprint } from './mcp-tool.js';
+import { type McpCall, mcpTool, toolFingerprint } from './mcp-tool.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
 
 /** What {@link McpSource.refresh} changed in a registry. */
@@ -10,6 +9,15 @@ export interface ToolsRefresh {
   readonly added: readonly string[];
   /** Names unregistered (gone, or replaced). */
   readonly removed: readonly string[];
+}
+
+/** What a source needs from its connection (kept narrow so that its types need no SDK). */
+export interface McpSourceConnection {
+  /** Calls a tool by the server's name for it; never rejects. */
+  readonly call: McpCall;
+  /** The stdio server's process id. */
+  readonly pid: number | undefined;
+  close(): Promise<void>;
 }
 
 /** Listener of {@link McpSource.onToolsChanged}. */
@@ -33,7 +41,7 @@ export class McpSource {
   /** Made by `connectMcp`. */
   constructor(
     name: string,
-    private readonly connection: McpConnection,
+    private readonly connection: McpSourceConnection,
     private readonly prefix: string | undefined,
     tools: readonly McpToolInfo[],
   ) {

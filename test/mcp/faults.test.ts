@@ -7,9 +7,10 @@ import { type HttpTestServer, startHttpTestServer } from './support/test-server-
 
 // One server for the tests that leave it running; the tests that crash it start their own.
 let shared: HttpTestServer;
+// A child process running tsx: slow to start on a busy machine, hence the longer hook limit.
 beforeAll(async () => {
   shared = await startHttpTestServer();
-});
+}, 30_000);
 afterAll(() => shared.stop());
 
 async function connected(options: { toolTimeoutMs?: number; own?: boolean } = {}) {

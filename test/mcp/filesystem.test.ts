@@ -109,6 +109,9 @@ describe('connectMcp over stdio (the filesystem server)', () => {
       { role: 'tool', callId: 'c2', content: '[FILE] app.ts' },
     ]);
     expect(client.requests[0]?.tools.map((tool) => tool.name)).toContain('read_text_file');
+    const pid = source.pid as number;
+    await source.close();
+    expect(isAlive(pid)).toBe(false);
   });
 
   it('stops the server on close(): its process is gone, and a later call is an error result', async () => {

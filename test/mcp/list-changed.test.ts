@@ -6,9 +6,10 @@ import { closeLater } from './support/sources.js';
 import { type HttpTestServer, startHttpTestServer } from './support/test-server-process.js';
 
 let server: HttpTestServer;
+// A child process running tsx: slow to start on a busy machine, hence the longer hook limit.
 beforeAll(async () => {
   server = await startHttpTestServer();
-});
+}, 30_000);
 afterAll(() => server.stop());
 
 /** Resolves with the next list the source announces. */
