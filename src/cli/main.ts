@@ -3,6 +3,7 @@ import { printableLine } from '../core/printable.js';
 import { DEMO_HELP, demoCommand } from './commands/demo.js';
 import { GRAPH_HELP, graphCommand } from './commands/graph.js';
 import { INSPECT_HELP, inspectCommand } from './commands/inspect.js';
+import { MCP_COMMAND_HELP, mcpCommand } from './commands/mcp.js';
 import { RUN_HELP, runCommand } from './commands/run.js';
 import type { Output } from './render-human.js';
 
@@ -26,6 +27,7 @@ const COMMANDS: Record<string, { run: Command; help: string }> = {
   run: { run: runCommand, help: RUN_HELP },
   graph: { run: graphCommand, help: GRAPH_HELP },
   inspect: { run: inspectCommand, help: INSPECT_HELP },
+  mcp: { run: mcpCommand, help: MCP_COMMAND_HELP },
 };
 
 const HELP = `Usage: agent-harness <command> [options]
@@ -35,6 +37,7 @@ Commands:
   run      run an agent on a real model (OpenAI, Anthropic or any OpenAI-compatible server)
   graph    print the machine diagram (Mermaid, Graphviz DOT or JSON)
   inspect  serve a local inspector page for a saved journal (time travel)
+  mcp      list the tools of MCP servers (mcp list --mcp "CMD ARGS")
 
 Run 'agent-harness <command> --help' for a command's options.
 Exit codes: 0 final answer, 1 agent error, 2 bad usage.

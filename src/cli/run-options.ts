@@ -5,6 +5,7 @@ import type { InspectorServerOptions } from '../inspector/inspector-server.js';
 import { serveOptions } from './commands/inspect.js';
 import { journalPath } from './journal-path.js';
 import { joinNegativeValues, positiveDecimal, positiveInteger } from './numeric-flags.js';
+import { MCP_FLAGS, type McpFlags, mcpFlags } from './mcp-flags.js';
 import { parseDuration } from './parse-duration.js';
 import { UsageError } from './usage-error.js';
 
@@ -40,6 +41,8 @@ export interface RunCliOptions {
   readonly json: boolean;
   /** From `--inspect` (with `--port`, `--host`, `--allow-host`): serve the live inspector page. */
   readonly inspect: InspectorServerOptions | undefined;
+  /** From `--mcp`, `--mcp-url`, `--mcp-config`: MCP servers whose tools join the run. */
+  readonly mcp: McpFlags;
 }
 
 const FLAGS = {
@@ -57,6 +60,7 @@ const FLAGS = {
   port: { type: 'string' },
   host: { type: 'string', default: '127.0.0.1' },
   'allow-host': { type: 'string', multiple: true },
+  ...MCP_FLAGS,
 } as const;
 
 /** The flags of `run` that take a number (a negative one is ours to refuse, not parseArgs'). */
@@ -108,5 +112,6 @@ export function parseRunOptions(argv: readonly string[]): RunCliOptions {
     journal: values.journal === undefined ? resume : journalPath(values.journal),
     json: values.json,
     inspect: values.inspect ? serveOptions(values) : undefined,
+    mcp: mcpFlags(values),
   };
 }

@@ -12,7 +12,9 @@ export type HarnessErrorReason =
   | 'nothing_to_resume'
   | 'no_client'
   | 'journal_corrupt'
-  | 'subscriber_timeout';
+  | 'subscriber_timeout'
+  | 'mcp_error'
+  | 'missing_dependency';
 
 /**
  * The one error class the library throws. Failures of actions (a tool that fails, a model

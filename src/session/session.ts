@@ -7,6 +7,7 @@ import type { JsonObject, Message, ToolCall, ToolResultMessage } from '../core/m
 import { isTokenCount, type TokenUsage } from '../core/usage.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { checkEntry } from './journal-check.js';
+import { checkToolPairing } from './journal-pairing.js';
 import type { JournalEntry } from './journal-entry.js';
 import { type AppendListener, JournalLog, type LogRecord } from './journal-log.js';
 import { checkJournalVersion, JOURNAL_VERSION } from './journal-version.js';
@@ -276,11 +277,16 @@ export class Session {
 
   /**
    * Rebuilds a session by applying every journal entry in order. The result's journal is
-   * byte-identical (as stable JSON) to the input. Throws `invalid_journal` naming a bad entry.
+   * byte-identical (as stable JSON) to the input. Throws `invalid_journal` naming a malformed
+   * entry, `journal_corrupt` naming a tool result that is missing, forged or doubled.
    */
   static replay(journal: readonly unknown[], config: Config = new Config(), options: SessionOptions = {}): Session {
+    const entries = journal.map((raw, i) => checkEntry(raw, i));
+    // A deleted or altered tool_result would send a request with an unanswered call.
+    const unpaired = checkToolPairing(entries);
+    if (unpaired !== undefined) throw new HarnessError('journal_corrupt', unpaired.message);
     const session = new Session(config, options);
-    for (let i = 0; i < journal.length; i++) session.append(checkEntry(journal[i], i));
+    for (const entry of entries) session.append(entry);
     return session;
   }
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Config } from '../config/config.js';
+import type { JsonObject } from '../core/messages.js';
 import type { ToolKind } from './tool-kind.js';
 import type { ToolResult } from './tool-result.js';
 
@@ -23,8 +24,15 @@ export interface ToolLike<S extends z.ZodType = z.ZodType> {
   readonly description: string;
   /** What it does to the world. */
   readonly kind: ToolKind;
-  /** Argument schema; also sent to the model as JSON Schema. */
+  /** Argument schema; also sent to the model as JSON Schema unless `parameters` is given. */
   readonly schema: S;
+  /**
+   * JSON Schema sent to the model as it is, instead of the one made from `schema`: for a tool
+   * whose schema comes from elsewhere (an MCP server). `schema` still checks the arguments.
+   */
+  readonly parameters?: JsonObject;
+  /** Where the tool comes from, for display (e.g. `mcp:files`); absent for the caller's own tools. */
+  readonly source?: string;
   /** May run at the same time as other safe calls. Default: `kind === 'read'`. */
   readonly concurrencySafe?: boolean;
   /**

@@ -36,4 +36,12 @@ describe('examples/', () => {
     expect(lines).toContain('violations: 0');
     expect(lines.find((line) => line.startsWith('stop reasons reached:'))).toContain('turn_budget');
   });
+
+  it('mcp-filesystem.ts reads files through the real filesystem server and stops it', async () => {
+    const lines = await printedBy('mcp-filesystem.ts');
+    expect(lines).toContain('files: 14 tools, e.g. fs_read_file, fs_read_text_file, fs_read_media_file');
+    expect(lines).toContain('  fs_read_text_file -> "- water the plants\\n- call Ada\\n"');
+    expect(lines).toContain('answer: Two things to do: water the plants and call Ada.');
+    expect(lines).toContain('server process stopped');
+  });
 });

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  Agent,
-  Config,
-  defineTool,
-  ScriptedClient,
-  Session,
-  StreamEvent,
-  ToolKind,
-  ToolRegistry,
-  toolActorId,
-} from '../../src/index.js';
+import { Agent, Config, defineTool, ScriptedClient, Session, StreamEvent, ToolKind, ToolRegistry } from '../../src/index.js';
+import { toolActorId } from '../../src/machines/agent-machine.js';
 import { drain, workspace } from './spec-support.js';
 
 describe('contract §5/§9 tool calls as spawned child actors, seen through the inspect hook', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { initialTransition, transition } from 'xstate';
-import { agentMachine, Budget, tokenUsage, toMermaid } from '../../src/index.js';
+import { agentMachine, Budget, tokenUsage } from '../../src/index.js';
+import { toMermaid } from '../../src/diagram.js';
 
 describe('contract §5 the exported machine', () => {
   it('has exactly the states awaitingModel, executingTools, observing, budgetCheck, done and error', () => {

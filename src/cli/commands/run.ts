@@ -7,11 +7,15 @@ import { Config } from '../../config/config.js';
 import type { AgentEvent } from '../../core/agent-event.js';
 import { jsonLine, printableLine } from '../../core/printable.js';
 import { collectToolTimings } from '../../inspector/tool-timings.js';
+import { closeAll } from '../../mcp/connect-mcp.js';
+import type { McpSource } from '../../mcp/mcp-source.js';
 import { Session } from '../../session/session.js';
 import { ReadFileTool } from '../../tools/read-file.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { claimJournal } from '../journal-claim.js';
 import { type Env, makeClient } from '../make-client.js';
+import { MCP_HELP } from '../mcp-flags.js';
+import { addMcpTools } from '../mcp-tools.js';
 import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
 import { parseRunOptions, type RunCliOptions } from '../run-options.js';
@@ -22,7 +26,8 @@ import { serveAgentLive } from './live-inspector.js';
 /** Help text of `agent-harness run`. */
 export const RUN_HELP = `Usage: agent-harness run "<task>" [options]
 
-Runs an agent on a real model, with the read_file tool confined to --cwd. Streams the model's
+Runs an agent on a real model, with the read_file tool confined to --cwd and the tools of any
+MCP servers named (stopped again when the run ends). Streams the model's
 text, one line per tool call, and a closing summary (turns, tokens, cost, wall time, stop reason).
 
 Options:
@@ -42,7 +47,7 @@ Options:
   --inspect        serve the live inspector page (machine, timeline, time travel) during the run
                    and after it until Ctrl-C; --port N / --host H choose where (default 127.0.0.1),
                    --allow-host NAME adds a host name the page may be opened by
-
+${MCP_HELP}
 Keys come from OPENAI_API_KEY or ANTHROPIC_API_KEY; a self-hosted --base-url may need none.
 
 Examples:
@@ -75,7 +80,7 @@ function retryLine(err: Output): (notice: RetryNotice) => void {
     err.write(`retry ${retry} in ${(delayMs / 1000).toFixed(1)} s after: ${printableLine(error.message)}\n`);
 }
 
-async function setUp(options: RunCliOptions, deps: RunDeps, err: Output): Promise<Agent> {
+async function setUp(options: RunCliOptions, deps: RunDeps, err: Output, sources: McpSource[]): Promise<Agent> {
   const client = makeClient(
     {
       provider: options.provider,
@@ -97,6 +102,7 @@ async function setUp(options: RunCliOptions, deps: RunDeps, err: Output): Promis
     },
   });
   const registry = new ToolRegistry(config).register(new ReadFileTool(config));
+  sources.push(...(await addMcpTools(options.mcp, registry)));
   const session =
     options.resume === undefined
       ? new Session(config, { client, registry })
@@ -181,13 +187,20 @@ export function createRunCommand(deps: RunDeps = {}) {
     err: Output = process.stderr,
   ): Promise<number> => {
     const options = parseRunOptions(argv);
-    const agent = await setUp(options, deps, err);
-    // Before the first model request: the journal's folder, an existing file, the lock.
-    const claim = options.journal === undefined ? undefined : claimJournal(options.journal, { resume: options.resume });
+    // MCP servers started for this run are stopped when it ends, however it ends.
+    const sources: McpSource[] = [];
     try {
-      return await runAgent(agent, options, deps, { out, err, signal });
+      const agent = await setUp(options, deps, err, sources);
+      // Before the first model request: the journal's folder, an existing file, the lock.
+      const claim =
+        options.journal === undefined ? undefined : claimJournal(options.journal, { resume: options.resume });
+      try {
+        return await runAgent(agent, options, deps, { out, err, signal });
+      } finally {
+        claim?.release();
+      }
     } finally {
-      claim?.release();
+      await closeAll(sources);
     }
   };
 }

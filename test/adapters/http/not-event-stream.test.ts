@@ -34,7 +34,7 @@ async function failure(provider: string, answer: FakeResponse) {
   if (!make) throw new Error(provider);
   const error = await drainError(
     (async function* () {
-      yield* make((server as FakeServer).url).chatCompletion(user);
+      yield* await make((server as FakeServer).url).chatCompletion(user);
     })(),
   );
   return { error, requests: server.requests.length };

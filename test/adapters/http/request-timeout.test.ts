@@ -45,7 +45,7 @@ describe.each(Object.keys(clients))('%s: a server that never sends the response 
 
   it('succeeds when a retry gets an answer', async () => {
     server = await startFakeServer([silent, { chunks: [fixture(ok)] }]);
-    const events = await drain(make(server.url, recordingSleep().sleep).chatCompletion(user));
+    const events = await drain(await make(server.url, recordingSleep().sleep).chatCompletion(user));
     expect(events.at(-1)?.type).toBe('message_complete');
     expect(server.requests).toHaveLength(2);
   });
