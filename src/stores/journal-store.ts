@@ -33,6 +33,11 @@ export interface JournalStore {
 export interface OpenWriterOptions {
   /** String metadata stored with a new session (ignored when the session exists). */
   readonly meta?: Readonly<Record<string, string>>;
+  /**
+   * How long to keep trying while another writer holds the lock, in ms (default 0: fail at once).
+   * Useful right after a crash: a postgres server frees a dead writer's lock once it notices.
+   */
+  readonly lockWaitMs?: number;
 }
 
 /** The one writer of a session, holding its lock until closed. */

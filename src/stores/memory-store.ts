@@ -6,6 +6,7 @@ import type {
   SessionSummary,
   StoredJournal,
 } from './journal-store.js';
+import { waitForLock } from './lock-wait.js';
 import { SerialWriter } from './serial-writer.js';
 import { checkSessionId } from './session-id.js';
 import { sessionStatusAfter } from './session-status.js';
@@ -48,7 +49,11 @@ export class MemoryStore implements JournalStore {
     }
   }
 
-  async openWriter(sessionId: string, options: OpenWriterOptions = {}): Promise<JournalWriter> {
+  openWriter(sessionId: string, options: OpenWriterOptions = {}): Promise<JournalWriter> {
+    return waitForLock(options.lockWaitMs, () => this.#openWriter(sessionId, options));
+  }
+
+  async #openWriter(sessionId: string, options: OpenWriterOptions): Promise<JournalWriter> {
     checkSessionId(sessionId);
     let session = this.#sessions.get(sessionId);
     if (session?.locked) throw sessionLocked(this.location, sessionId, `pid ${process.pid}, this process`);

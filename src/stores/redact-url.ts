@@ -4,6 +4,6 @@
  */
 export function redactUrl(url: string): string {
   return url
-    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*):[^@/?#]*@/i, '$1:***@')
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*):[^/?#]*@/i, '$1:***@')
     .replace(/([?&]password=)[^&#]*/i, '$1***');
 }

@@ -14,6 +14,8 @@ export interface StoreOptions {
   readonly fs?: JsonlFileSystem;
   /** `sqlite:` — the `synchronous` pragma (default `normal`; WAL mode either way). */
   readonly synchronous?: SqliteSynchronous;
+  /** `sqlite:` — more pragmas for its connection, e.g. `{ cache_size: -64000 }`. */
+  readonly pragmas?: Readonly<Record<string, string | number>>;
   /** `postgres:` — the schema holding the tables (default `public`; also `?schema=` in the URL). */
   readonly schema?: string;
   /** The clock for `updatedAt` (default `() => new Date()`). */

@@ -201,6 +201,17 @@ export function describeStoreConformance(
       expect(await reasonOf(first.append(entriesAt(5, 1)))).toBe('store_error');
     });
 
+    it('waits up to lockWaitMs for a held lock, then gives up with session_locked', async () => {
+      const { store } = await setup();
+      const first = await store.openWriter('waited');
+      await first.append(entriesAt(0, 2));
+      expect(await reasonOf(store.openWriter('waited', { lockWaitMs: 60 }))).toBe('session_locked');
+      const waiting = store.openWriter('waited', { lockWaitMs: 10_000 });
+      setTimeout(() => void first.close(), 100);
+      const second = await waiting;
+      expect(second.length).toBe(2);
+    });
+
     it('releases the locks of writers still open when the store closes', async () => {
       const { store } = await setup();
       const writer = await store.openWriter('released');

@@ -11,20 +11,20 @@ import { join } from 'node:path';
 
 const ROOT = '/usr/lib/postgresql';
 
-/** The bin folder of the newest Debian PostgreSQL, or an error saying how to install it. */
-export function postgresBin(): string {
-  const versions = existsSync(ROOT)
-    ? readdirSync(ROOT)
-        .filter((name) => existsSync(join(ROOT, name, 'bin', 'initdb')))
+/** The bin folder of the newest Debian PostgreSQL under `root`, or an error saying how to install it. */
+export function postgresBin(root = ROOT): string {
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((name) => existsSync(join(root, name, 'bin', 'initdb')))
         .sort((a, b) => Number(b) - Number(a))
     : [];
   const newest = versions[0];
   if (newest === undefined) {
     throw new Error(
-      `PostgreSQL server binaries not found (${ROOT}/*/bin/initdb): the postgres store tests need a real server; install it with: apt-get install -y postgresql`,
+      `PostgreSQL server binaries not found (${root}/*/bin/initdb): the postgres store tests need a real server; install it with: apt-get install -y postgresql`,
     );
   }
-  return join(ROOT, newest, 'bin');
+  return join(root, newest, 'bin');
 }
 
 /** Runs a PostgreSQL program as the `postgres` OS user when we are root (the server refuses root). */

@@ -8,6 +8,7 @@ import type {
   SessionSummary,
   StoredJournal,
 } from '../journal-store.js';
+import { waitForLock } from '../lock-wait.js';
 import { SerialWriter } from '../serial-writer.js';
 import { checkSessionId } from '../session-id.js';
 import { sessionStatusAfter } from '../session-status.js';
@@ -67,7 +68,11 @@ export class JsonlStore implements JournalStore {
     return join(this.folder, `${sessionId}${SUFFIX}`);
   }
 
-  async openWriter(sessionId: string, options: OpenWriterOptions = {}): Promise<JournalWriter> {
+  openWriter(sessionId: string, options: OpenWriterOptions = {}): Promise<JournalWriter> {
+    return waitForLock(options.lockWaitMs, () => this.#openWriter(sessionId, options));
+  }
+
+  async #openWriter(sessionId: string, options: OpenWriterOptions): Promise<JournalWriter> {
     checkSessionId(sessionId);
     let lock: HeldLock;
     try {

@@ -11,6 +11,7 @@ import type {
   StoredJournal,
 } from '../journal-store.js';
 import { loadOptional } from '../load-optional.js';
+import { waitForLock } from '../lock-wait.js';
 import { redactUrl } from '../redact-url.js';
 import { SerialWriter } from '../serial-writer.js';
 import { checkSessionId } from '../session-id.js';
@@ -90,11 +91,19 @@ export class PostgresStore implements JournalStore {
     return createHash('sha256').update(`${this.schema}\0${sessionId}`).digest().readBigInt64BE(0).toString();
   }
 
-  async openWriter(sessionId: string, options: OpenWriterOptions = {}): Promise<JournalWriter> {
+  openWriter(sessionId: string, options: OpenWriterOptions = {}): Promise<JournalWriter> {
+    return waitForLock(options.lockWaitMs, () => this.#openWriter(sessionId, options));
+  }
+
+  async #openWriter(sessionId: string, options: OpenWriterOptions): Promise<JournalWriter> {
     checkSessionId(sessionId);
     this.#checkOpen();
     const key = this.#lockKey(sessionId);
-    const client = new this.pg.Client({ connectionString: this.connectionString });
+    const client = new this.pg.Client({
+      connectionString: this.connectionString,
+      // Shows in pg_stat_activity which connection holds which session's lock.
+      application_name: `agent-harness writer ${sessionId}`.slice(0, 63),
+    });
     let lost: unknown;
     client.on('error', (error) => {
       lost ??= error;

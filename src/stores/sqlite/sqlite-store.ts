@@ -13,6 +13,7 @@ import type {
   StoredJournal,
 } from '../journal-store.js';
 import { loadOptional } from '../load-optional.js';
+import { waitForLock } from '../lock-wait.js';
 import { currentOwner, describeOwner, isOwnerAlive } from '../process-liveness.js';
 import { SerialWriter } from '../serial-writer.js';
 import { checkSessionId } from '../session-id.js';
@@ -26,8 +27,20 @@ import { prepareSchema } from './sqlite-schema.js';
 export interface SqliteStoreOptions {
   /** The `synchronous` pragma (default `normal`). */
   readonly synchronous?: SqliteSynchronous;
+  /** More pragmas to set on the connection, e.g. `{ cache_size: -64000 }` (names: letters and `_`). */
+  readonly pragmas?: Readonly<Record<string, string | number>>;
   /** The clock for `updatedAt`. */
   readonly now?: () => Date;
+}
+
+function pragma(name: string, value: string | number): string {
+  if (!/^[A-Za-z_]+$/.test(name) || !/^[A-Za-z0-9_-]+$/.test(String(value))) {
+    throw new HarnessError(
+      'invalid_argument',
+      `invalid sqlite pragma ${JSON.stringify(name)} = ${JSON.stringify(value)}`,
+    );
+  }
+  return `${name} = ${value}`;
 }
 
 interface SessionRow {
@@ -79,6 +92,7 @@ export class SqliteStore implements JournalStore {
       db.pragma('journal_mode = WAL');
       db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
       db.pragma('busy_timeout = 5000');
+      for (const [name, value] of Object.entries(options.pragmas ?? {})) db.pragma(pragma(name, value));
       prepareSchema(db, location);
     } catch (error) {
       db?.close();
@@ -88,7 +102,11 @@ export class SqliteStore implements JournalStore {
     return new SqliteStore(db, location, options.now ?? (() => new Date()));
   }
 
-  async openWriter(sessionId: string, options: OpenWriterOptions = {}): Promise<JournalWriter> {
+  openWriter(sessionId: string, options: OpenWriterOptions = {}): Promise<JournalWriter> {
+    return waitForLock(options.lockWaitMs, () => this.#openWriter(sessionId, options));
+  }
+
+  async #openWriter(sessionId: string, options: OpenWriterOptions): Promise<JournalWriter> {
     checkSessionId(sessionId);
     this.#checkOpen();
     const token = randomUUID();

@@ -8,6 +8,8 @@ interface Fault {
   readonly code: string;
   /** For writes: write this fraction of the bytes for real before failing. */
   readonly partial: number;
+  /** Calls to let through before failing. */
+  skip: number;
 }
 
 function failure(code: string, call: string, path: string): Error {
@@ -21,12 +23,15 @@ function failure(code: string, call: string, path: string): Error {
 export class FaultyFileSystem {
   readonly #paths = new Map<number, string>();
   readonly #faults: Fault[] = [];
-  /** fsync calls per path. */
+  /** fsync calls per file name (the path's last part). */
   readonly fsyncs = new Map<string, number>();
 
-  /** Fails every later `call` on the file whose path ends with `file`. */
-  fail(call: Call, file: string, code: string, partial = 0.5): void {
-    this.#faults.push({ call, file, code, partial });
+  /**
+   * Fails every later `call` on the file whose path ends with `file` with error `code`, after
+   * letting `skip` calls through; a failing write first writes `partial` of its bytes.
+   */
+  fail(call: Call, file: string, code: string, options: { partial?: number; skip?: number } = {}): void {
+    this.#faults.push({ call, file, code, partial: options.partial ?? 0.5, skip: options.skip ?? 0 });
   }
 
   /** Stops failing. */
@@ -37,7 +42,12 @@ export class FaultyFileSystem {
   #fault(call: Call, fd: number): { fault: Fault; path: string } | undefined {
     const path = this.#paths.get(fd) ?? '';
     const fault = this.#faults.find((f) => f.call === call && path.endsWith(f.file));
-    return fault ? { fault, path } : undefined;
+    if (!fault) return undefined;
+    if (fault.skip > 0) {
+      fault.skip--;
+      return undefined;
+    }
+    return { fault, path };
   }
 
   readonly fs: JsonlFileSystem = {
@@ -59,8 +69,8 @@ export class FaultyFileSystem {
       throw failure(found.fault.code, 'write', found.path);
     },
     fsync: async (fd) => {
-      const path = this.#paths.get(fd) ?? '';
-      this.fsyncs.set(path, (this.fsyncs.get(path) ?? 0) + 1);
+      const name = (this.#paths.get(fd) ?? '').split('/').pop() ?? '';
+      this.fsyncs.set(name, (this.fsyncs.get(name) ?? 0) + 1);
       const found = this.#fault('fsync', fd);
       if (found) throw failure(found.fault.code, 'fsync', found.path);
       await nodeFileSystem.fsync(fd);
