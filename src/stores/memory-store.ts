@@ -1,3 +1,4 @@
+import { HarnessError } from '../core/errors.js';
 import type {
   JournalStore,
   JournalWriter,
@@ -9,6 +10,7 @@ import type {
 import { waitForLock } from './lock-wait.js';
 import { SerialWriter } from './serial-writer.js';
 import { checkSessionId } from './session-id.js';
+import { checkMeta } from './session-meta.js';
 import { sessionStatusAfter } from './session-status.js';
 import { sortSummaries } from './sort-summaries.js';
 import { journalCorrupt, sessionLocked, sessionNotFound } from './store-errors.js';
@@ -36,6 +38,7 @@ export class MemoryStore implements JournalStore {
   readonly location: string;
   readonly #sessions: MemorySessions;
   readonly #writers = new Set<SerialWriter>();
+  #closed = false;
   readonly #now: () => Date;
 
   constructor(name = '', now: () => Date = () => new Date()) {
@@ -55,11 +58,13 @@ export class MemoryStore implements JournalStore {
 
   async #openWriter(sessionId: string, options: OpenWriterOptions): Promise<JournalWriter> {
     checkSessionId(sessionId);
+    this.#checkOpen();
+    const meta = checkMeta(options.meta);
     let session = this.#sessions.get(sessionId);
     if (session?.locked) throw sessionLocked(this.location, sessionId, `pid ${process.pid}, this process`);
     if (!session) {
       session = {
-        meta: { ...options.meta },
+        meta,
         bodies: [],
         updatedAt: this.#now().toISOString(),
         status: 'open',
@@ -91,6 +96,7 @@ export class MemoryStore implements JournalStore {
 
   async read(sessionId: string): Promise<StoredJournal> {
     checkSessionId(sessionId);
+    this.#checkOpen();
     const session = this.#sessions.get(sessionId);
     if (!session) throw sessionNotFound(this.location, sessionId);
     const entries = session.bodies.map((body, seq) => {
@@ -102,6 +108,7 @@ export class MemoryStore implements JournalStore {
   }
 
   async list(): Promise<readonly SessionSummary[]> {
+    this.#checkOpen();
     return sortSummaries(
       [...this.#sessions].map(([id, session]) => ({
         id,
@@ -112,7 +119,12 @@ export class MemoryStore implements JournalStore {
     );
   }
 
+  #checkOpen(): void {
+    if (this.#closed) throw new HarnessError('store_error', `${this.location} is closed`);
+  }
+
   async close(): Promise<void> {
+    this.#closed = true;
     await Promise.all([...this.#writers].map((writer) => writer.close()));
   }
 }

@@ -223,6 +223,22 @@ export function describeStoreConformance(
       expect(next.length).toBe(2);
     });
 
+    it('refuses every call with store_error once closed', async () => {
+      const { store } = await setup();
+      await (await store.openWriter('s')).append(entriesAt(0, 1));
+      await store.close();
+      expect(await reasonOf(store.openWriter('s'))).toBe('store_error');
+      expect(await reasonOf(store.read('s'))).toBe('store_error');
+      expect(await reasonOf(store.list())).toBe('store_error');
+    });
+
+    it('refuses meta that is not an object of strings with invalid_argument', async () => {
+      const { store } = await setup();
+      const meta = { journalVersion: 1 } as unknown as Record<string, string>;
+      expect(await reasonOf(store.openWriter('s', { meta }))).toBe('invalid_argument');
+      expect(await store.list()).toEqual([]);
+    });
+
     it('round-trips an entry holding a 1 MB string', async () => {
       const { store } = await setup();
       const writer = await store.openWriter('large');

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../src/core/errors.js';
@@ -92,10 +92,15 @@ describe('jsonl: a write that fails half-way (ENOSPC, EIO)', () => {
     expect(await store.read('s')).toMatchObject({ entries: entriesAt(0, 6), warnings: [] });
   });
 
-  it('a failure creating the session file is a store_error and leaves no lock behind', async () => {
+  it('a failure creating the session file is a store_error and leaves neither a lock nor a temporary file behind', async () => {
     const { faulty, store, dir } = await faultyStore();
-    faulty.fail('write', '.tmp', 'ENOSPC', { partial: 0 });
-    expect((await failureOf(store.openWriter('new'))).reason).toBe('store_error');
+    // The first temporary file written is the lock's, the second the new session file's.
+    for (const skip of [0, 1]) {
+      faulty.fail('write', '.tmp', 'ENOSPC', { partial: 0.5, skip });
+      expect((await failureOf(store.openWriter('new'))).reason).toBe('store_error');
+      expect(readdirSync(dir)).toEqual([]);
+      faulty.heal();
+    }
     faulty.heal();
     const writer = await store.openWriter('new');
     expect(writer.length).toBe(0);

@@ -54,11 +54,11 @@ export async function acquireLockFile(
   const candidate = `${path}.${mine.token}.tmp`;
   const fd = await fs.open(candidate, 'wx', 0o600);
   try {
-    await writeAll(fs, fd, Buffer.from(text), 0);
-  } finally {
-    await fs.close(fd);
-  }
-  try {
+    try {
+      await writeAll(fs, fd, Buffer.from(text), 0);
+    } finally {
+      await fs.close(fd);
+    }
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
         await fs.link(candidate, path);

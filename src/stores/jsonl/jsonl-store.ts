@@ -10,10 +10,11 @@ import type {
 } from '../journal-store.js';
 import { waitForLock } from '../lock-wait.js';
 import { SerialWriter } from '../serial-writer.js';
-import { checkSessionId } from '../session-id.js';
+import { checkSessionId, isSessionId } from '../session-id.js';
+import { checkMeta } from '../session-meta.js';
 import { sessionStatusAfter } from '../session-status.js';
 import { sortSummaries } from '../sort-summaries.js';
-import { journalCorrupt, sessionNotFound, storeError } from '../store-errors.js';
+import { describeCause, journalCorrupt, sessionNotFound, storeError } from '../store-errors.js';
 import type { FsyncPolicy } from '../store-options.js';
 import { JsonlAppender } from './jsonl-appender.js';
 import { fsyncFolder, type JsonlFileSystem, nodeFileSystem, writeAll } from './jsonl-file-system.js';
@@ -42,6 +43,7 @@ function isMissing(error: unknown): boolean {
 export class JsonlStore implements JournalStore {
   readonly location: string;
   readonly #writers = new Set<SerialWriter>();
+  #closed = false;
 
   private constructor(
     readonly folder: string,
@@ -57,7 +59,7 @@ export class JsonlStore implements JournalStore {
     try {
       await store.fs.mkdir(store.folder, 0o700);
     } catch (error) {
-      throw new HarnessError('store_error', `cannot create the folder of ${store.location}: ${String(error)}`, {
+      throw new HarnessError('store_error', `cannot create the folder of ${store.location}: ${describeCause(error)}`, {
         cause: error,
       });
     }
@@ -74,6 +76,8 @@ export class JsonlStore implements JournalStore {
 
   async #openWriter(sessionId: string, options: OpenWriterOptions): Promise<JournalWriter> {
     checkSessionId(sessionId);
+    this.#checkOpen();
+    const meta = checkMeta(options.meta);
     let lock: HeldLock;
     try {
       lock = await acquireLockFile(this.fs, join(this.folder, `${sessionId}.lock`), sessionId, this.location);
@@ -81,7 +85,7 @@ export class JsonlStore implements JournalStore {
       throw HarnessError.isInstance(error) ? error : storeError(this.location, sessionId, error);
     }
     try {
-      const { length, size } = await this.#prepareFile(sessionId, options.meta ?? {});
+      const { length, size } = await this.#prepareFile(sessionId, meta);
       const fd = await this.fs.open(this.#file(sessionId), 'r+', 0o600);
       const appender = new JsonlAppender(this.fs, fd, size, this.fsync);
       const writer = new SerialWriter(
@@ -108,6 +112,7 @@ export class JsonlStore implements JournalStore {
   /** Creates the session file, or cuts a torn tail off an existing one; returns its entries and bytes. */
   async #prepareFile(sessionId: string, meta: Readonly<Record<string, string>>) {
     const file = this.#file(sessionId);
+    await this.#removeLeftovers(sessionId);
     const parsed = await this.#parse(sessionId);
     if (!parsed) {
       const header = encodeHeader(sessionId, meta);
@@ -126,16 +131,26 @@ export class JsonlStore implements JournalStore {
     return { length: parsed.entries.length, size: parsed.goodLength };
   }
 
+  /** Temporary files of a creation cut short by a crash (only the lock holder creates the file). */
+  async #removeLeftovers(sessionId: string): Promise<void> {
+    const prefix = `${sessionId}${SUFFIX}.`;
+    const names = await this.fs.readdir(this.folder);
+    for (const name of names) {
+      if (name.startsWith(prefix) && name.endsWith('.tmp'))
+        await this.fs.unlink(join(this.folder, name)).catch(() => {});
+    }
+  }
+
   async #createAtomically(file: string, content: Buffer): Promise<void> {
     const temporary = `${file}.${randomUUID()}.tmp`;
     const fd = await this.fs.open(temporary, 'wx', 0o600);
     try {
-      await writeAll(this.fs, fd, content, 0);
-      if (this.fsync !== 'never') await this.fs.fsync(fd);
-    } finally {
-      await this.fs.close(fd);
-    }
-    try {
+      try {
+        await writeAll(this.fs, fd, content, 0);
+        if (this.fsync !== 'never') await this.fs.fsync(fd);
+      } finally {
+        await this.fs.close(fd);
+      }
       await this.fs.rename(temporary, file);
     } catch (error) {
       await this.fs.unlink(temporary).catch(() => {});
@@ -157,6 +172,7 @@ export class JsonlStore implements JournalStore {
 
   async read(sessionId: string): Promise<StoredJournal> {
     checkSessionId(sessionId);
+    this.#checkOpen();
     const parsed = await this.#parse(sessionId);
     if (!parsed) throw sessionNotFound(this.location, sessionId);
     const warnings = parsed.torn === undefined ? [] : [`session '${sessionId}' in ${this.location}: ${parsed.torn}`];
@@ -165,16 +181,17 @@ export class JsonlStore implements JournalStore {
 
   /** Every session file, parsed: O(total size). A corrupt file throws `journal_corrupt`. */
   async list(): Promise<readonly SessionSummary[]> {
+    this.#checkOpen();
     let names: string[];
     try {
       names = await this.fs.readdir(this.folder);
     } catch (error) {
-      throw new HarnessError('store_error', `cannot list ${this.location}: ${String(error)}`, { cause: error });
+      throw new HarnessError('store_error', `cannot list ${this.location}: ${describeCause(error)}`, { cause: error });
     }
     const ids = names
       .filter((name) => name.endsWith(SUFFIX))
       .map((name) => name.slice(0, -SUFFIX.length))
-      .filter((id) => !id.startsWith('.') && id.length > 0);
+      .filter(isSessionId);
     const summaries: SessionSummary[] = [];
     for (const id of ids) {
       const parsed = await this.#parse(id);
@@ -190,7 +207,12 @@ export class JsonlStore implements JournalStore {
     return sortSummaries(summaries);
   }
 
+  #checkOpen(): void {
+    if (this.#closed) throw new HarnessError('store_error', `${this.location} is closed`);
+  }
+
   async close(): Promise<void> {
+    this.#closed = true;
     await Promise.all([...this.#writers].map((writer) => writer.close()));
   }
 }

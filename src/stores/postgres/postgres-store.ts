@@ -15,6 +15,7 @@ import { waitForLock } from '../lock-wait.js';
 import { redactUrl } from '../redact-url.js';
 import { SerialWriter } from '../serial-writer.js';
 import { checkSessionId } from '../session-id.js';
+import { checkMeta, parseMeta } from '../session-meta.js';
 import { isSessionStatus, sessionStatusAfter } from '../session-status.js';
 import { describeCause, journalCorrupt, sessionLocked, sessionNotFound, storeError } from '../store-errors.js';
 import { parseEntry } from '../stored-entry.js';
@@ -97,6 +98,7 @@ export class PostgresStore implements JournalStore {
 
   async #openWriter(sessionId: string, options: OpenWriterOptions): Promise<JournalWriter> {
     checkSessionId(sessionId);
+    const meta = checkMeta(options.meta);
     this.#checkOpen();
     const key = this.#lockKey(sessionId);
     const client = new this.pg.Client({
@@ -114,7 +116,7 @@ export class PostgresStore implements JournalStore {
       await client.connect();
       const locked = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]);
       if (!locked.rows[0]?.ok) throw sessionLocked(this.location, sessionId, 'another database connection');
-      ({ length, status } = await this.#ensureSession(client, sessionId, options.meta ?? {}));
+      ({ length, status } = await this.#ensureSession(client, sessionId, meta));
     } catch (error) {
       await client.end().catch(() => {});
       throw HarnessError.isInstance(error) ? error : storeError(this.location, sessionId, error);
@@ -225,7 +227,11 @@ export class PostgresStore implements JournalStore {
     if (entries.length !== first.entries) {
       throw journalCorrupt(this.location, sessionId, entries.length, `missing (the session holds ${first.entries})`);
     }
-    return { entries, warnings: [], meta: JSON.parse(first.meta) as Record<string, string> };
+    return {
+      entries,
+      warnings: [],
+      meta: parseMeta(first.meta, (why) => journalCorrupt(this.location, sessionId, 'header', why)),
+    };
   }
 
   async list(): Promise<readonly SessionSummary[]> {

@@ -17,8 +17,9 @@ import { waitForLock } from '../lock-wait.js';
 import { currentOwner, describeOwner, isOwnerAlive } from '../process-liveness.js';
 import { SerialWriter } from '../serial-writer.js';
 import { checkSessionId } from '../session-id.js';
+import { checkMeta, parseMeta } from '../session-meta.js';
 import { isSessionStatus, sessionStatusAfter } from '../session-status.js';
-import { journalCorrupt, sessionLocked, sessionNotFound, storeError } from '../store-errors.js';
+import { describeCause, journalCorrupt, sessionLocked, sessionNotFound, storeError } from '../store-errors.js';
 import type { SqliteSynchronous } from '../store-options.js';
 import { parseEntry } from '../stored-entry.js';
 import { prepareSchema } from './sqlite-schema.js';
@@ -97,7 +98,7 @@ export class SqliteStore implements JournalStore {
     } catch (error) {
       db?.close();
       if (HarnessError.isInstance(error)) throw error;
-      throw new HarnessError('store_error', `cannot open ${location}: ${String(error)}`, { cause: error });
+      throw new HarnessError('store_error', `cannot open ${location}: ${describeCause(error)}`, { cause: error });
     }
     return new SqliteStore(db, location, options.now ?? (() => new Date()));
   }
@@ -108,6 +109,7 @@ export class SqliteStore implements JournalStore {
 
   async #openWriter(sessionId: string, options: OpenWriterOptions): Promise<JournalWriter> {
     checkSessionId(sessionId);
+    const meta = checkMeta(options.meta);
     this.#checkOpen();
     const token = randomUUID();
     let length: number;
@@ -116,7 +118,7 @@ export class SqliteStore implements JournalStore {
       ({ length, status } = this.db
         .transaction(() => {
           this.#takeLock(sessionId, token);
-          return this.#ensureSession(sessionId, options.meta ?? {});
+          return this.#ensureSession(sessionId, meta);
         })
         .immediate());
     } catch (error) {
@@ -228,7 +230,11 @@ export class SqliteStore implements JournalStore {
     if (entries.length !== row.entries) {
       throw journalCorrupt(this.location, sessionId, entries.length, `missing (the session holds ${row.entries})`);
     }
-    return { entries, warnings: [], meta: JSON.parse(row.meta) as Record<string, string> };
+    return {
+      entries,
+      warnings: [],
+      meta: parseMeta(row.meta, (why) => journalCorrupt(this.location, sessionId, 'header', why)),
+    };
   }
 
   async list(): Promise<readonly SessionSummary[]> {
