@@ -50,7 +50,11 @@ describe('postgres: the writer connection', () => {
     const url = await freshPostgresUrl();
     const [one, two] = [await openStore(url), await openStore(url)];
     const writer = await one.openWriter('s');
-    expect((await failureOf(two.openWriter('s'))).reason).toBe('session_locked');
+    const error = await failureOf(two.openWriter('s'));
+    expect(error.reason).toBe('session_locked');
+    expect(error.message).toMatch(
+      /locked by another live writer \(database backend pid \d+, 'agent-harness writer s'\)/,
+    );
     await writer.close();
     expect((await two.openWriter('s')).length).toBe(0);
     await one.close();

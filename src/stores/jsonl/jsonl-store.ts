@@ -38,7 +38,7 @@ function isMissing(error: unknown): boolean {
 /**
  * The `jsonl:<folder>` store: one file per session, `<id>.jsonl` (mode 0600, folder 0700): a header
  * line with the format version and the session's meta, then one checksummed line per entry,
- * appended as it goes. The writer's lock is `<id>.lock`. Create with {@link openJsonlStore}.
+ * appended as it goes. The writer's lock is `<id>.lock`. Open with `openStore('jsonl:<folder>')` or {@link JsonlStore.open}.
  */
 export class JsonlStore implements JournalStore {
   readonly location: string;
@@ -46,6 +46,7 @@ export class JsonlStore implements JournalStore {
   #closed = false;
 
   private constructor(
+    /** The absolute path of the folder. */
     readonly folder: string,
     private readonly fs: JsonlFileSystem,
     private readonly fsync: FsyncPolicy,

@@ -38,6 +38,23 @@ interface EntryRow {
   readonly body: string | null;
 }
 
+/** Who holds an advisory lock, for the `session_locked` message: its backend pid and name. */
+async function lockHolder(client: Client, key: string): Promise<string> {
+  try {
+    const result = await client.query<{ pid: number; name: string }>(
+      `SELECT a.pid, a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+       WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+         AND l.classid = (($1::bigint >> 32) & 4294967295)::oid AND l.objid = ($1::bigint & 4294967295)::oid`,
+      [key],
+    );
+    const holder = result.rows[0];
+    if (holder) return `database backend pid ${holder.pid}${holder.name ? `, '${holder.name}'` : ''}`;
+  } catch {
+    // Not allowed to see pg_stat_activity: say less.
+  }
+  return 'another database connection';
+}
+
 /**
  * The `postgres://…` store (`pg`, loaded on first use). Each append is one statement, hence one
  * transaction, durable when it returns (with the server's default `synchronous_commit = on`). The
@@ -105,6 +122,7 @@ export class PostgresStore implements JournalStore {
       connectionString: this.connectionString,
       // Shows in pg_stat_activity which connection holds which session's lock.
       application_name: `agent-harness writer ${sessionId}`.slice(0, 63),
+      keepAlive: true,
     });
     let lost: unknown;
     client.on('error', (error) => {
@@ -115,7 +133,7 @@ export class PostgresStore implements JournalStore {
     try {
       await client.connect();
       const locked = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]);
-      if (!locked.rows[0]?.ok) throw sessionLocked(this.location, sessionId, 'another database connection');
+      if (!locked.rows[0]?.ok) throw sessionLocked(this.location, sessionId, await lockHolder(client, key));
       ({ length, status } = await this.#ensureSession(client, sessionId, meta));
     } catch (error) {
       await client.end().catch(() => {});

@@ -134,7 +134,11 @@ export class SqliteStore implements JournalStore {
           current = this.#append(sessionId, token, bodies, entries, from, current);
         },
         release: async () => {
-          if (this.db.open) this.#sql('DELETE FROM locks WHERE session = ? AND token = ?').run(sessionId, token);
+          try {
+            if (this.db.open) this.#sql('DELETE FROM locks WHERE session = ? AND token = ?').run(sessionId, token);
+          } catch {
+            // The row stays; it goes stale when this process ends.
+          }
         },
       },
       (closed) => this.#writers.delete(closed),
