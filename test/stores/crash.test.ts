@@ -3,11 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stableJson } from '../../src/core/stable-json.js';
 import { type JournalStore, openStore } from '../../src/stores/index.js';
 import { byDepth } from '../../src/testing/test-depth.js';
-import { freshPostgresUrl } from '../support/postgres.js';
+import { freshPostgresUrl, startPostgresBeforeAll } from '../support/postgres.js';
 import { tempWorkspace } from '../support/workspace.js';
 import { CrashChild, type WriterCommand, writerCommand } from './support/crash-child.js';
 import { entriesAt } from './support/entries.js';
 import { prng } from './support/prng.js';
+
+startPostgresBeforeAll();
 
 /**
  * Kill -9 at random instants, the way SQLite and Temporal test themselves: a child process appends

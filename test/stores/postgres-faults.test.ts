@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../src/core/errors.js';
 import { openStore } from '../../src/stores/index.js';
-import { freshPostgresUrl, postgresUrl } from '../support/postgres.js';
+import { freshPostgresUrl, postgresUrl, startPostgresBeforeAll } from '../support/postgres.js';
 import { entriesAt } from './support/entries.js';
 import { query, schemaOf } from './support/postgres-faults.js';
+
+startPostgresBeforeAll();
 
 async function failureOf(promise: Promise<unknown>): Promise<HarnessError> {
   const error = await promise.then(

@@ -1,7 +1,9 @@
 import { openStore } from '../../src/stores/index.js';
-import { freshPostgresUrl } from '../support/postgres.js';
+import { freshPostgresUrl, startPostgresBeforeAll } from '../support/postgres.js';
 import { describeStoreConformance } from './conformance.js';
 import { abandonTransaction, query, schemaOf } from './support/postgres-faults.js';
+
+startPostgresBeforeAll();
 
 describeStoreConformance('postgres:', async () => {
   const url = await freshPostgresUrl();
