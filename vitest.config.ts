@@ -14,6 +14,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
+    globalSetup: ['./test/support/postgres-global-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

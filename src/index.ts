@@ -2,21 +2,22 @@
 // subpath exports (agent-harness/openai, /anthropic, /inspector, /diagram); the testing kit is
 // agent-harness/testing.
 
+// Sessions and journals
+export { readJournalFile, writeJournalFile } from './adapters/journal-store.js';
 // The agent and its machine
-export type { ModelClient, ModelStream, ChatCompletionOptions } from './adapters/model-client.js';
+export type { ChatCompletionOptions, ModelClient, ModelStream } from './adapters/model-client.js';
+export type { BudgetRates, ModelPrice } from './adapters/prices.js';
+export { MODEL_PRICES, PRICES_AS_OF, PriceTable } from './adapters/prices.js';
+// A scripted model (also in agent-harness/testing)
+export type { RecordedRequest, ScriptedEvents, ScriptedTurn } from './adapters/scripted-client.js';
+export { ScriptedClient } from './adapters/scripted-client.js';
 export type { AgentOptions, MachineClock, RunOptions } from './agent/agent.js';
 export { Agent } from './agent/agent.js';
-export { agentMachine } from './machines/agent-machine.js';
-export type * from './machines/agent-machine-types.js';
-
 // Configuration, budgets and prices
 export type { BudgetOptions, BudgetStopReason, SoftLimitHit } from './config/budget.js';
 export { Budget } from './config/budget.js';
 export type { ConfigOptions } from './config/config.js';
 export { Config, DEFAULT_MAX_TOOL_OUTPUT_CHARS, DEFAULT_MAX_TURNS } from './config/config.js';
-export type { BudgetRates, ModelPrice } from './adapters/prices.js';
-export { MODEL_PRICES, PRICES_AS_OF, PriceTable } from './adapters/prices.js';
-
 // Data, events and errors
 export type { AgentEventDataMap, BudgetKind, StopReason } from './core/agent-event.js';
 export { AgentEvent, AgentEventType, isTerminal } from './core/agent-event.js';
@@ -47,9 +48,19 @@ export type {
 } from './events/event-bus.js';
 export { DEFAULT_STOP_GRACE_MS, EventBus } from './events/event-bus.js';
 export { SubscriberTimeoutError } from './events/subscriber-timeout-error.js';
-
-// Sessions and journals
-export { readJournalFile, writeJournalFile } from './adapters/journal-store.js';
+export { agentMachine } from './machines/agent-machine.js';
+export type * from './machines/agent-machine-types.js';
+// MCP tool sources
+export type {
+  McpCommonOptions,
+  McpHttpOptions,
+  McpServerOptions,
+  McpStdioOptions,
+  McpToolInfo,
+  ToolsChangedListener,
+  ToolsRefresh,
+} from './mcp/index.js';
+export { closeAll, connectMcp, connectMcpServers, McpSource, parseMcpConfig, readMcpConfig } from './mcp/index.js';
 export type * from './session/journal-entry.js';
 export type { JournalHeader } from './session/journal-file.js';
 export { parseJournal, serializeJournal } from './session/journal-file.js';
@@ -59,7 +70,6 @@ export { checkToolPairing } from './session/journal-pairing.js';
 export { checkJournalVersion, JOURNAL_VERSION, READABLE_JOURNAL_VERSIONS } from './session/journal-version.js';
 export type { SessionOptions, SessionSnapshot, ToolCallInput } from './session/session.js';
 export { Session } from './session/session.js';
-
 // Tools
 export type { AnyTool, InvokeOptions } from './tools/registry.js';
 export { ToolRegistry } from './tools/registry.js';
@@ -80,19 +90,3 @@ export {
   WriteFileTool,
   workspaceTools,
 } from './tools/workspace/index.js';
-
-// MCP tool sources
-export type {
-  McpCommonOptions,
-  McpHttpOptions,
-  McpServerOptions,
-  McpStdioOptions,
-  McpToolInfo,
-  ToolsChangedListener,
-  ToolsRefresh,
-} from './mcp/index.js';
-export { closeAll, connectMcp, connectMcpServers, McpSource, parseMcpConfig, readMcpConfig } from './mcp/index.js';
-
-// A scripted model (also in agent-harness/testing)
-export type { RecordedRequest, ScriptedEvents, ScriptedTurn } from './adapters/scripted-client.js';
-export { ScriptedClient } from './adapters/scripted-client.js';

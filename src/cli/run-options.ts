@@ -4,8 +4,8 @@ import { parseArgs } from 'node:util';
 import type { InspectorServerOptions } from '../inspector/inspector-server.js';
 import { serveOptions } from './commands/inspect.js';
 import { journalPath } from './journal-path.js';
-import { joinNegativeValues, positiveDecimal, positiveInteger } from './numeric-flags.js';
 import { MCP_FLAGS, type McpFlags, mcpFlags } from './mcp-flags.js';
+import { joinNegativeValues, positiveDecimal, positiveInteger } from './numeric-flags.js';
 import { parseDuration } from './parse-duration.js';
 import { UsageError } from './usage-error.js';
 

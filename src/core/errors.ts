@@ -14,6 +14,9 @@ export type HarnessErrorReason =
   | 'journal_corrupt'
   | 'subscriber_timeout'
   | 'mcp_error'
+  | 'session_locked'
+  | 'session_not_found'
+  | 'store_error'
   | 'missing_dependency';
 
 /**

@@ -7,9 +7,9 @@ import type { JsonObject, Message, ToolCall, ToolResultMessage } from '../core/m
 import { isTokenCount, type TokenUsage } from '../core/usage.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { checkEntry } from './journal-check.js';
-import { checkToolPairing } from './journal-pairing.js';
 import type { JournalEntry } from './journal-entry.js';
 import { type AppendListener, JournalLog, type LogRecord } from './journal-log.js';
+import { checkToolPairing } from './journal-pairing.js';
 import { checkJournalVersion, JOURNAL_VERSION } from './journal-version.js';
 import { applyEntry, initialState, type SessionState } from './session-state.js';
 

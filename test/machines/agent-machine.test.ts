@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { initialTransition, transition } from 'xstate';
-import { type AgentMachineEvent, type AgentMachineInput, agentMachine, Budget, type BudgetOptions, type ModelTurn, type ToolCall, ToolResult } from '../../src/index.js';
+import {
+  type AgentMachineEvent,
+  type AgentMachineInput,
+  agentMachine,
+  Budget,
+  type BudgetOptions,
+  type ModelTurn,
+  type ToolCall,
+  ToolResult,
+} from '../../src/index.js';
 import { toolActorId } from '../../src/machines/agent-machine.js';
 
 type Snapshot = ReturnType<typeof initialTransition<typeof agentMachine>>[0];

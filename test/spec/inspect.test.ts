@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, Config, defineTool, ScriptedClient, Session, StreamEvent, ToolKind, ToolRegistry } from '../../src/index.js';
+import {
+  Agent,
+  Config,
+  defineTool,
+  ScriptedClient,
+  Session,
+  StreamEvent,
+  ToolKind,
+  ToolRegistry,
+} from '../../src/index.js';
 import { toolActorId } from '../../src/machines/agent-machine.js';
 import { drain, workspace } from './spec-support.js';
 

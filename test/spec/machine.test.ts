@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { initialTransition, transition } from 'xstate';
-import { agentMachine, Budget, tokenUsage } from '../../src/index.js';
 import { toMermaid } from '../../src/diagram.js';
+import { agentMachine, Budget, tokenUsage } from '../../src/index.js';
 
 describe('contract §5 the exported machine', () => {
   it('has exactly the states awaitingModel, executingTools, observing, budgetCheck, done and error', () => {
