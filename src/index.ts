@@ -11,7 +11,7 @@ export { MODEL_PRICES, PRICES_AS_OF, PriceTable } from './adapters/prices.js';
 // A scripted model (also in agent-harness/testing)
 export type { RecordedRequest, ScriptedEvents, ScriptedTurn } from './adapters/scripted-client.js';
 export { ScriptedClient } from './adapters/scripted-client.js';
-export type { AgentOptions, MachineClock, RunOptions } from './agent/agent.js';
+export type { AgentOptions, MachineClock, RunOptions, ToolSource } from './agent/agent.js';
 export { Agent } from './agent/agent.js';
 // Configuration, budgets and prices
 export type { BudgetOptions, BudgetStopReason, SoftLimitHit } from './config/budget.js';

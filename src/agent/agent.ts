@@ -51,6 +51,17 @@ export interface AgentOptions {
   readonly clock?: MachineClock;
   /** Monotonic milliseconds, for elapsed time; `performance.now` by default. */
   readonly now?: () => number;
+  /**
+   * Tool sources whose tool lists may change (MCP servers): refreshed into the registry before
+   * each model request, so a turn never sees its tools change under it.
+   */
+  readonly toolSources?: readonly ToolSource[];
+}
+
+/** Something that can bring a registry up to date with its tools (an `McpSource`). */
+export interface ToolSource {
+  /** Applies the source's latest tool list to `registry`; cheap when nothing changed. */
+  refresh(registry: ToolRegistry): unknown;
 }
 
 /** Options of one {@link Agent.run}. */
@@ -90,7 +101,13 @@ export class Agent {
     this.clock = options.clock;
     this.now = options.now ?? (() => performance.now());
     this.machine = agentRunMachine;
-    this.deps = { session: this.session, bus: this.events, current: () => this.active, now: this.now };
+    this.deps = {
+      session: this.session,
+      bus: this.events,
+      current: () => this.active,
+      now: this.now,
+      toolSources: options.toolSources ?? [],
+    };
     // One log: every journal entry goes out on the stream as it is appended, with its index.
     const bus = this.events;
     this.session.onAppend((entry, journalIndex) => bus.record(entry, journalIndex));

@@ -18,6 +18,8 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   throwIfAborted(signal);
   const client = session.client;
   if (client === undefined) throw new HarnessError('no_client', 'the session has no model client');
+  // Between turns, never within one: tool lists that changed (MCP listChanged) are applied now.
+  for (const source of deps.toolSources) source.refresh(session.registry);
   const tools = toolsWithheld ? undefined : session.registry.definitions();
   // A copy of the frozen messages: a client may keep or change what it was sent. It costs one
   // pointer per message, far below the machine's own per-turn work even at 1,000 turns.

@@ -31,6 +31,8 @@ export interface MachineDeps {
   /** The run in progress. */
   readonly current: () => RunHandle | undefined;
   readonly now: () => number;
+  /** Refreshed into the registry between turns (MCP tool lists). */
+  readonly toolSources: readonly { refresh(registry: Session['registry']): unknown }[];
 }
 
 // One provided machine for every agent: `machine.provide()` per agent cost ~170 µs and ~19 KB

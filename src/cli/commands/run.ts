@@ -107,7 +107,7 @@ async function setUp(options: RunCliOptions, deps: RunDeps, err: Output, sources
     options.resume === undefined
       ? new Session(config, { client, registry })
       : Session.replay(await readJournalFile(options.resume), config, { client, registry });
-  return new Agent(config, { session });
+  return new Agent(config, { session, toolSources: sources });
 }
 
 /** Signals that abort a run (and still save its journal). */
