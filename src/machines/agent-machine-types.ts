@@ -21,6 +21,11 @@ export interface PendingCalls {
   readonly calls: readonly ToolCall[];
   /** Per call: may it run concurrently with safe neighbours. */
   readonly concurrencySafe: readonly boolean[];
+  /**
+   * Per call: a result to answer it with instead of running it (a call that started before a
+   * crash, is in doubt, and may not run twice: `Error: interrupted: …`).
+   */
+  readonly answers?: readonly (ToolResult | undefined)[];
 }
 
 /** A stop that the run is heading for or ended with. */

@@ -129,14 +129,19 @@ function advanceTools(context: AgentContext, progress: ToolProgress, enqueue: En
     const why = context.aborting.message;
     next = answerUnstarted(context, next, (call) => ToolResult.error(abortedBeforeStart(call.name, why)), enqueue);
   } else {
-    const { from, to } = readyRange(context.concurrencySafe, next.nextToStart, next.running);
-    for (let index = from; index < to; index++) {
-      enqueue.spawnChild('runTool', {
-        id: toolActorId(index),
-        input: { call: context.calls[index] as ToolCall, index },
-      });
+    // Calls answered already (a resumed run's in-doubt calls) are passed over, never spawned.
+    for (;;) {
+      const { from, to } = readyRange(context.concurrencySafe, next.nextToStart, next.running);
+      let spawned = 0;
+      for (let index = from; index < to; index++) {
+        if (next.results[index] !== undefined) continue;
+        const call = context.calls[index] as ToolCall;
+        enqueue.spawnChild('runTool', { id: toolActorId(index), input: { call, index } });
+        spawned++;
+      }
+      next = { ...next, nextToStart: to, running: next.running + spawned };
+      if (spawned > 0 || to === from) break;
     }
-    next = { ...next, nextToStart: to, running: next.running + (to - from) };
   }
   let reported = next.reported;
   while (next.results[reported] !== undefined) reported++;
@@ -151,9 +156,16 @@ function advanceTools(context: AgentContext, progress: ToolProgress, enqueue: En
   enqueue.assign({ results, settled, nextToStart, running, reported: next.reported });
 }
 
-/** A resumed run: hand the pending calls to `executingTools` and start the first batch. */
+/**
+ * A resumed run: hand the pending calls to `executingTools`, journal the answers of calls that
+ * will not run again (in doubt, not idempotent), and start the first batch.
+ */
 const startPendingCalls = machineSetup.enqueueActions(({ context, enqueue }) => {
   enqueue.assign({ resuming: false });
+  context.results.forEach((result, index) => {
+    const call = context.calls[index] as ToolCall;
+    if (result !== undefined) enqueue({ type: 'recordResult', params: { call, result } });
+  });
   advanceTools(context, context, enqueue);
 });
 
@@ -260,9 +272,9 @@ export const agentMachine = machineSetup.createMachine({
     elapsedMs: 0,
     calls: input?.resume?.calls ?? [],
     concurrencySafe: input?.resume?.concurrencySafe ?? [],
-    results: input?.resume?.calls.map(() => undefined) ?? [],
+    results: input?.resume?.calls.map((_, i) => input.resume?.answers?.[i]) ?? [],
     resuming: (input?.resume?.calls.length ?? 0) > 0,
-    settled: 0,
+    settled: input?.resume?.answers?.filter((answer) => answer !== undefined).length ?? 0,
     reported: 0,
     nextToStart: 0,
     running: 0,
