@@ -215,6 +215,7 @@ export class Agent {
       queue,
       closing: undefined,
       modelController: new AbortController(),
+      announced: new Set(),
       startedAt: this.now(),
       state: undefined,
       finished: false,

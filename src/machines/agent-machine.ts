@@ -129,19 +129,15 @@ function advanceTools(context: AgentContext, progress: ToolProgress, enqueue: En
     const why = context.aborting.message;
     next = answerUnstarted(context, next, (call) => ToolResult.error(abortedBeforeStart(call.name, why)), enqueue);
   } else {
-    // Calls answered already (a resumed run's in-doubt calls) are passed over, never spawned.
-    for (;;) {
-      const { from, to } = readyRange(context.concurrencySafe, next.nextToStart, next.running);
-      let spawned = 0;
-      for (let index = from; index < to; index++) {
-        if (next.results[index] !== undefined) continue;
-        const call = context.calls[index] as ToolCall;
-        enqueue.spawnChild('runTool', { id: toolActorId(index), input: { call, index } });
-        spawned++;
-      }
-      next = { ...next, nextToStart: to, running: next.running + spawned };
-      if (spawned > 0 || to === from) break;
+    const { from, to } = readyRange(context.concurrencySafe, next.nextToStart, next.running);
+    for (let index = from; index < to; index++) {
+      const call = context.calls[index] as ToolCall;
+      // A resumed run's in-doubt call that may not run twice: its actor answers without running it.
+      const answer = context.answers[index];
+      const input = answer === undefined ? { call, index } : { call, index, answer };
+      enqueue.spawnChild('runTool', { id: toolActorId(index), input });
     }
+    next = { ...next, nextToStart: to, running: next.running + (to - from) };
   }
   let reported = next.reported;
   while (next.results[reported] !== undefined) reported++;
@@ -156,16 +152,9 @@ function advanceTools(context: AgentContext, progress: ToolProgress, enqueue: En
   enqueue.assign({ results, settled, nextToStart, running, reported: next.reported });
 }
 
-/**
- * A resumed run: hand the pending calls to `executingTools`, journal the answers of calls that
- * will not run again (in doubt, not idempotent), and start the first batch.
- */
+/** A resumed run: hand the pending calls to `executingTools` and start the first batch. */
 const startPendingCalls = machineSetup.enqueueActions(({ context, enqueue }) => {
   enqueue.assign({ resuming: false });
-  context.results.forEach((result, index) => {
-    const call = context.calls[index] as ToolCall;
-    if (result !== undefined) enqueue({ type: 'recordResult', params: { call, result } });
-  });
   advanceTools(context, context, enqueue);
 });
 
@@ -235,6 +224,7 @@ const acceptToolTurn = machineSetup.enqueueActions(({ context, event, enqueue })
     elapsedMs: adopted.elapsedMs,
     calls: adopted.calls,
     concurrencySafe: adopted.concurrencySafe,
+    answers: [],
   });
   enqueue({ type: 'recordModelTurn', params: { turn } });
   const fresh = { results: turn.toolCalls.map(() => undefined), settled: 0, nextToStart: 0, running: 0, reported: 0 };
@@ -272,9 +262,10 @@ export const agentMachine = machineSetup.createMachine({
     elapsedMs: 0,
     calls: input?.resume?.calls ?? [],
     concurrencySafe: input?.resume?.concurrencySafe ?? [],
-    results: input?.resume?.calls.map((_, i) => input.resume?.answers?.[i]) ?? [],
+    results: input?.resume?.calls.map(() => undefined) ?? [],
+    answers: input?.resume?.answers ?? [],
     resuming: (input?.resume?.calls.length ?? 0) > 0,
-    settled: input?.resume?.answers?.filter((answer) => answer !== undefined).length ?? 0,
+    settled: 0,
     reported: 0,
     nextToStart: 0,
     running: 0,

@@ -12,6 +12,8 @@ export { LoopInvariantError } from './invariants/loop-violation.js';
 export type { AlphabetOptions, ExploredEvent } from './model-check/alphabet.js';
 export { modelCheckAgentMachine } from './model-check/model-check.js';
 export type { MachineViolation, ModelCheckOptions, ModelCheckReport } from './model-check/model-check-types.js';
+export type { PropertyRunOptions } from './property-runs.js';
+export { DEFAULT_PROPERTY_SEED, propertyRuns } from './property-runs.js';
 export type { RunScriptOptions, ScriptRun } from './run-script.js';
 export { runScript } from './run-script.js';
 export type { AnswerTurn, FailingTurn, Script, ScriptCall, ScriptTurn, StallingTurn, ToolsTurn } from './script.js';
