@@ -73,7 +73,9 @@ describe('contract §8 resume an interrupted run', () => {
     const roles = client.requests[0]?.messages.map((m) => m.role);
     expect(roles).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
     expect(client.requests[0]?.messages.at(-1)).toMatchObject({ role: 'tool', callId: 's2' });
-    expect(client.requests[0]?.messages.at(-1)?.content).toMatch(/^Error: interrupted: .*may or may not have taken effect/);
+    expect(client.requests[0]?.messages.at(-1)?.content).toMatch(
+      /^Error: interrupted: .*may or may not have taken effect/,
+    );
   });
 
   it('replay alone needs no model and no tools to rebuild states, messages and usage', async () => {
