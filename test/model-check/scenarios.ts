@@ -26,7 +26,7 @@ export const SCENARIOS: Readonly<Record<string, ModelCheckOptions>> = {
   },
   // Three calls: the smallest turn where a batch of two reads can be half done when a call after
   // it could start (the schedule must wait for the whole batch).
-  'three calls per turn': { budget: { maxTurns: 2 }, maxToolCalls: 3 },
+  'three calls per turn': { budget: { maxTurns: 1 }, maxToolCalls: 3 },
   'turn budget with a soft limit': { budget: { maxTurns: turns + 1, softLimitRatio: 0.5 }, maxToolCalls: k },
   // Ratio 1: the soft turn limit trips at the very check where the hard one does.
   'soft and hard turn limits at the same check': { budget: { maxTurns: turns, softLimitRatio: 1 }, maxToolCalls: k },
