@@ -25,6 +25,8 @@ export { MACHINE_RULES } from './model-check/model-check-types.js';
 export type { ExploredState } from './model-check/state-key.js';
 export type { MonitorState, SpawnedParams, TraceStep } from './model-check/trace-monitor.js';
 export { SPAWNED } from './model-check/trace-monitor.js';
+export type { PropertyRunOptions } from './property-runs.js';
+export { DEFAULT_PROPERTY_SEED, propertyRuns } from './property-runs.js';
 export type { RunScriptOptions, ScriptRun } from './run-script.js';
 export { runScript } from './run-script.js';
 export type { AnswerTurn, FailingTurn, Script, ScriptCall, ScriptTurn, StallingTurn, ToolsTurn } from './script.js';

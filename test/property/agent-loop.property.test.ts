@@ -6,6 +6,7 @@ import {
   budgetArbitrary,
   byDepth,
   formatScript,
+  propertyRuns,
   runScript,
   type Script,
   type ScriptRun,
@@ -15,7 +16,6 @@ import { tempWorkspace } from '../support/workspace.js';
 import { budgetDisagreements } from './budget-oracle.js';
 import { CHAOS_TOOL_ARBITRARIES, chaosTools, OUTPUT_MARK } from './chaos-tools.js';
 
-const numRuns = byDepth({ default: 150, deep: 2000 });
 const TOOL_TIMEOUT_MS = 25;
 /** Small, so that the `flood` tool's output is cut. */
 const MAX_OUTPUT = 120;
@@ -50,29 +50,31 @@ describe('the agent loop on random scripted models and misbehaving tools', () =>
     'keeps its invariants, and run() never throws',
     async () => {
       const cwd = tempWorkspace();
-      await fc.assert(
-        fc.asyncProperty(
-          scriptArbitrary({ tools: CHAOS_TOOL_ARBITRARIES, maxTurns: 5, maxCallsPerTurn: 3 }),
-          budgetArbitrary({ maxWallClockMs: true }),
-          // Abort after the n-th event in about a third of the runs.
-          fc.oneof(
-            { arbitrary: fc.constant(undefined), weight: 2 },
-            { arbitrary: fc.integer({ min: 1, max: 15 }), weight: 1 },
+      for (const settings of propertyRuns({ default: 150, deep: 2000 })) {
+        await fc.assert(
+          fc.asyncProperty(
+            scriptArbitrary({ tools: CHAOS_TOOL_ARBITRARIES, maxTurns: 5, maxCallsPerTurn: 3 }),
+            budgetArbitrary({ maxWallClockMs: true }),
+            // Abort after the n-th event in about a third of the runs.
+            fc.oneof(
+              { arbitrary: fc.constant(undefined), weight: 2 },
+              { arbitrary: fc.integer({ min: 1, max: 15 }), weight: 1 },
+            ),
+            async (script, budget, abortAfter) => {
+              const run = await runScript(script, {
+                tools: chaosTools(),
+                config: { cwd, budget, toolTimeoutMs: TOOL_TIMEOUT_MS, maxToolOutputChars: MAX_OUTPUT },
+                ...(abortAfter === undefined ? {} : { abortAfterEvents: abortAfter }),
+              });
+              const context = describeCase(script, budget, abortAfter);
+              if (run.thrown !== undefined) throw new Error(`run() threw ${String(run.thrown)}\n${context}`);
+              assertLoopInvariants(run.journal, { events: run.events, maxTurns: budget.maxTurns, context });
+              checkAgainstScript(run, script, budget);
+            },
           ),
-          async (script, budget, abortAfter) => {
-            const run = await runScript(script, {
-              tools: chaosTools(),
-              config: { cwd, budget, toolTimeoutMs: TOOL_TIMEOUT_MS, maxToolOutputChars: MAX_OUTPUT },
-              ...(abortAfter === undefined ? {} : { abortAfterEvents: abortAfter }),
-            });
-            const context = describeCase(script, budget, abortAfter);
-            if (run.thrown !== undefined) throw new Error(`run() threw ${String(run.thrown)}\n${context}`);
-            assertLoopInvariants(run.journal, { events: run.events, maxTurns: budget.maxTurns, context });
-            checkAgainstScript(run, script, budget);
-          },
-        ),
-        { numRuns },
-      );
+          settings,
+        );
+      }
     },
     byDepth({ default: 20_000, deep: 600_000 }),
   );

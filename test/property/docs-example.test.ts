@@ -11,6 +11,7 @@ import {
   budgetArbitrary,
   formatScript,
   modelCheckAgentMachine,
+  propertyRuns,
   runScript,
   scriptArbitrary,
 } from '../../src/testing/index.js';
@@ -28,21 +29,23 @@ describe('word_count inside the agent loop', () => {
     const scripts = scriptArbitrary({
       tools: [{ name: 'word_count', arguments: fc.record({ text: fc.lorem({ maxCount: 5 }) }) }],
     });
-    await fc.assert(
-      fc.asyncProperty(scripts, budgetArbitrary(), async (script, budget) => {
-        const run = await runScript(script, { tools: [wordCount], config: { budget, toolTimeoutMs: 50 } });
-        expect(run.thrown).toBeUndefined();
-        assertLoopInvariants(run.journal, {
-          events: run.events,
-          maxTurns: budget.maxTurns,
-          context: formatScript(script),
-        });
-        for (const message of run.session.messages) {
-          if (message.role === 'tool') expect(message.content).toMatch(/^(\d+|Error: .+)$/s);
-        }
-      }),
-      { numRuns: 50 },
-    );
+    for (const settings of propertyRuns({ default: 50, deep: 500 })) {
+      await fc.assert(
+        fc.asyncProperty(scripts, budgetArbitrary(), async (script, budget) => {
+          const run = await runScript(script, { tools: [wordCount], config: { budget, toolTimeoutMs: 50 } });
+          expect(run.thrown).toBeUndefined();
+          assertLoopInvariants(run.journal, {
+            events: run.events,
+            maxTurns: budget.maxTurns,
+            context: formatScript(script),
+          });
+          for (const message of run.session.messages) {
+            if (message.role === 'tool') expect(message.content).toMatch(/^(\d+|Error: .+)$/s);
+          }
+        }),
+        settings,
+      );
+    }
   });
 
   it('never lets the loop run past a budget policy, on any path', () => {

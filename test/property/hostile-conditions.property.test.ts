@@ -6,6 +6,7 @@ import {
   budgetArbitrary,
   byDepth,
   formatScript,
+  propertyRuns,
   runScript,
   scriptArbitrary,
 } from '../../src/testing/index.js';
@@ -34,32 +35,34 @@ describe('the agent loop under hostile conditions', () => {
     'keeps its invariants with stalled model streams, a wall clock and misbehaving subscribers',
     async () => {
       const cwd = tempWorkspace();
-      await fc.assert(
-        fc.asyncProperty(
-          scriptArbitrary({ tools: CHAOS_TOOL_ARBITRARIES, stallingTurns: true }),
-          // Every run has a wall-clock budget, so stalled streams and hung tools always end.
-          budgetArbitrary({ maxWallClockMs: true }).map((budget) => ({ maxWallClockMs: 40, ...budget })),
-          subscribersArbitrary,
-          async (script, budget, kinds) => {
-            let failures = 0;
-            const run = await runScript(script, {
-              tools: chaosTools(),
-              config: { cwd, budget, toolTimeoutMs: 20 },
-              subscribers: kinds.map((kind) => SUBSCRIBERS[kind]),
-              onSubscriberError: () => {
-                failures += 1;
-              },
-            });
-            const context = `${formatScript(script)}\nbudget: ${JSON.stringify(budget)}\nsubscribers: ${kinds.join(', ')}`;
-            if (run.thrown !== undefined) throw new Error(`run() threw ${String(run.thrown)}\n${context}`);
-            assertLoopInvariants(run.journal, { events: run.events, maxTurns: budget.maxTurns, context });
-            expect(run.subscriberEvents).toEqual(run.events);
-            const failing = kinds.filter((kind) => kind === 'throws' || kind === 'rejects').length;
-            expect(failures).toBe(failing * run.events.length);
-          },
-        ),
-        { numRuns: byDepth({ default: 60, deep: 1000 }) },
-      );
+      for (const settings of propertyRuns({ default: 60, deep: 1000 })) {
+        await fc.assert(
+          fc.asyncProperty(
+            scriptArbitrary({ tools: CHAOS_TOOL_ARBITRARIES, stallingTurns: true }),
+            // Every run has a wall-clock budget, so stalled streams and hung tools always end.
+            budgetArbitrary({ maxWallClockMs: true }).map((budget) => ({ maxWallClockMs: 40, ...budget })),
+            subscribersArbitrary,
+            async (script, budget, kinds) => {
+              let failures = 0;
+              const run = await runScript(script, {
+                tools: chaosTools(),
+                config: { cwd, budget, toolTimeoutMs: 20 },
+                subscribers: kinds.map((kind) => SUBSCRIBERS[kind]),
+                onSubscriberError: () => {
+                  failures += 1;
+                },
+              });
+              const context = `${formatScript(script)}\nbudget: ${JSON.stringify(budget)}\nsubscribers: ${kinds.join(', ')}`;
+              if (run.thrown !== undefined) throw new Error(`run() threw ${String(run.thrown)}\n${context}`);
+              assertLoopInvariants(run.journal, { events: run.events, maxTurns: budget.maxTurns, context });
+              expect(run.subscriberEvents).toEqual(run.events);
+              const failing = kinds.filter((kind) => kind === 'throws' || kind === 'rejects').length;
+              expect(failures).toBe(failing * run.events.length);
+            },
+          ),
+          settings,
+        );
+      }
     },
     byDepth({ default: 20_000, deep: 600_000 }),
   );
