@@ -159,6 +159,26 @@ describe('agentMachine (pure transitions)', () => {
     expect(done.actions).toContain('recordObservations');
   });
 
+  it('an ABORT accepted during the last allowed turn wins over the turn limit at budgetCheck', () => {
+    for (const reason of ['aborted', 'time_budget'] as const) {
+      const running = step(start({ maxTurns: 1 })[0], modelDone(modelTurn(1)), { ...abort, reason });
+      const { snapshot } = step(running.snapshot, settled(0, ToolResult.error('aborted')));
+      expect(snapshot.context.turns).toBe(1);
+      expect(snapshot.context.stop).toEqual({ reason, message: 'stop' });
+    }
+  });
+
+  it('a hard limit wins over a soft limit reached at the same check: no warning, no further turn', () => {
+    const { snapshot, actions } = step(
+      start({ maxTurns: 1, softLimitRatio: 1 })[0],
+      modelDone(modelTurn(1)),
+      settled(0),
+    );
+    expect(snapshot.context.stop?.reason).toBe('turn_budget');
+    expect(actions).not.toContain('warnBudget');
+    expect(actions).not.toContain('requestModel');
+  });
+
   it('schedules the wall-clock ABORT only when a time budget is set', () => {
     const [, withTime] = start({ maxWallClockMs: 500 });
     expect(withTime.some((action) => action.type === 'xstate.raise')).toBe(true);

@@ -247,6 +247,23 @@ describe('ToolRegistry', () => {
     expect(result.output?.endsWith('[truncated 1,900,000 characters]')).toBe(true);
   });
 
+  it('caps a long error result the same way, and leaves one within the cap as it is', async () => {
+    const failing = defineTool({
+      name: 'failing',
+      description: '',
+      kind: 'read',
+      schema: z.object({ n: z.number() }),
+      execute: ({ params }) => ToolResult.error('f'.repeat(params.n)),
+    });
+    const reg = new ToolRegistry(new Config({ maxToolOutputChars: 10 })).register(failing);
+    expect(await reg.invoke('failing', { n: 25 })).toEqual({
+      success: false,
+      error: `${'f'.repeat(10)}\n[truncated 15 characters]`,
+    });
+    expect(await reg.invoke('failing', { n: 10 })).toEqual({ success: false, error: 'f'.repeat(10) });
+    expect((await reg.invoke('nope', {})).error).toBe('Unknown to\n[truncated 35 characters]');
+  });
+
   it('refuses duplicate and malformed tool names', () => {
     expect(() => registry().register(echo)).toThrowError(/already registered/);
     const bad = { ...echo, name: 'has space' };
