@@ -307,6 +307,13 @@ const keepAborting = assign(({ context, event }: Guarded) => ({
 const modelErrorStop = (reason: string, message: string) =>
   assign(() => ({ stop: { reason, message } }) as Partial<AgentContext>);
 
+/** A machine that forgets to count a turn that asked for tools. */
+export const turnNotCounted = variant(({ awaitingModel }) => {
+  const [tools, answer] = on(awaitingModel, 'MODEL_TURN');
+  const handler = [...appendTo([tools], uncountTurn), answer];
+  return { awaitingModel: { ...awaitingModel, on: { ...(awaitingModel?.on as object), MODEL_TURN: handler } } };
+});
+
 /** Bugs planted in the machine's definition: dropped effects, transitions in another order, extra actions. */
 export const VARIANT_BUGS: readonly PlantedBug[] = [
   {
@@ -415,11 +422,7 @@ export const VARIANT_BUGS: readonly PlantedBug[] = [
     check: {
       budget: { maxTurns: 2 },
       ...oneCall,
-      machine: variant(({ awaitingModel }) => {
-        const [tools, answer] = on(awaitingModel, 'MODEL_TURN');
-        const handler = [...appendTo([tools], uncountTurn), answer];
-        return { awaitingModel: { ...awaitingModel, on: { ...(awaitingModel?.on as object), MODEL_TURN: handler } } };
-      }),
+      machine: turnNotCounted,
     },
     reported: [['turn_count', /request 2 but the context counts 0 completed turns/]],
   },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agentMachine, Budget } from '../../src/index.js';
 import { MACHINE_RULES, modelCheckAgentMachine } from '../../src/testing/index.js';
 import { expectReported } from './expect-reported.js';
-import { BUDGET_BUGS, GUARD_BUGS, SCHEDULE_BUGS, VARIANT_BUGS } from './planted-bugs.js';
+import { BUDGET_BUGS, GUARD_BUGS, SCHEDULE_BUGS, turnNotCounted, VARIANT_BUGS } from './planted-bugs.js';
 
 describe('the model checker, on machines with a planted bug', () => {
   it('finds nothing wrong with the real machine on the budgets the bugs are planted under', () => {
@@ -43,6 +43,20 @@ describe('the model checker, on machines with a planted bug', () => {
       'model(S u10+5 t0)',
       'settle#0(ok t0)',
     ]);
+  });
+
+  it('reports a run that can go round a cycle forever, with the cycle', () => {
+    // Nothing grows: the turn is not counted and the usage is zero, so the state repeats.
+    const zero = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+    const report = modelCheckAgentMachine({
+      budget: { maxTurns: 2 },
+      maxToolCalls: 1,
+      usages: [zero],
+      machine: turnNotCounted,
+    });
+    const cycle = report.violations.find((v) => v.rule === 'step_bound');
+    expect(cycle?.problem).toBe('no final state within 5 steps: the run can go round a cycle forever');
+    expect(cycle?.path).toEqual(['model(S u0+0 t0)', 'settle#0(ok t0)']);
   });
 
   it('prints the shortest path to each violation', () => {
