@@ -8,11 +8,13 @@ export default defineConfig({
     alias: [
       { find: /^agent-harness\/testing$/, replacement: src('testing/index.ts') },
       { find: /^agent-harness$/, replacement: src('index.ts') },
+      { find: /^agent-harness\/(openai|anthropic|inspector|diagram)$/, replacement: src('$1.ts') },
     ],
   },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
+    globalSetup: ['./test/support/postgres-global-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

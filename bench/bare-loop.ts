@@ -22,7 +22,7 @@ export async function bareLoop(client: ModelClient, prompt: string, maxTurns: nu
   for (let turns = 1; turns <= maxTurns; turns++) {
     let text = '';
     const calls: ToolCall[] = [];
-    for await (const event of client.chatCompletion(messages)) {
+    for await (const event of await client.chatCompletion(messages)) {
       if (event.type === 'text_delta')
         text += typeof event.textDelta === 'string' ? event.textDelta : event.textDelta?.content;
       else if (event.type === 'tool_call_complete' && event.toolCall) calls.push(event.toolCall);

@@ -1,7 +1,8 @@
 // The loop as data: draw the machine, then explore every path of it within a budget and check
 // the loop's invariants on each (the same check this repository's tests run).
 // Run: npm run example -- examples/check-the-machine.ts
-import { agentMachine, machineGraph, toMermaid } from 'agent-harness';
+import { agentMachine } from 'agent-harness';
+import { machineGraph, toMermaid } from 'agent-harness/diagram';
 import { modelCheckAgentMachine } from 'agent-harness/testing';
 
 const graph = machineGraph(agentMachine);

@@ -1,21 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { JournalEntry } from '../session/journal-entry.js';
 import { parseJournal, serializeJournal } from '../session/journal-file.js';
+import { writePrivateFile } from './private-file.js';
 
 /**
- * Writes a journal file atomically: to a temporary file beside it, then renamed over the
- * target, so a crash never leaves a partial journal under the real name.
+ * Writes a journal file atomically and private to its owner (mode 0600): to a temporary file
+ * beside it, then renamed over the target, so a crash never leaves a partial journal under the
+ * real name.
  */
 export async function writeJournalFile(path: string, journal: readonly JournalEntry[]): Promise<void> {
-  const temporary = `${path}.${randomUUID()}.tmp`;
-  try {
-    await writeFile(temporary, serializeJournal(journal), 'utf8');
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writePrivateFile(path, serializeJournal(journal));
 }
 
 /** Reads and checks a journal file written by {@link writeJournalFile}. */

@@ -8,10 +8,14 @@ export interface ChatCompletionOptions {
   readonly signal?: AbortSignal;
 }
 
+/** What {@link ModelClient.chatCompletion} returns: the turn's events, or a promise of them. */
+export type ModelStream = AsyncIterable<StreamEvent> | Iterable<StreamEvent>;
+
 /**
- * Anything that can stream a model turn. `messages` is the context as sent (the agent passes
- * a snapshot, so keeping it is safe; the messages themselves are frozen). `tools` is absent or
- * empty when tools are withheld.
+ * Anything that can stream a model turn. `messages` is the context as sent: a new array for each
+ * request, which the client may keep or change (the messages in it are frozen). `tools` is absent
+ * or empty when tools are withheld. An `async chatCompletion` (a promise of the stream) works
+ * too: its rejection ends the run with `model_error` and the rejection's message.
  */
 export interface ModelClient {
   /** Streams one model turn for the context (and tools, unless withheld); honours `options.signal`. */
@@ -19,5 +23,5 @@ export interface ModelClient {
     messages: readonly Message[],
     tools?: readonly ToolDefinition[],
     options?: ChatCompletionOptions,
-  ): AsyncIterable<StreamEvent> | Iterable<StreamEvent>;
+  ): ModelStream | PromiseLike<ModelStream>;
 }

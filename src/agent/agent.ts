@@ -8,9 +8,7 @@ import { EventBus, type StreamRecord } from '../events/event-bus.js';
 import type { AgentStateName, PendingCalls } from '../machines/agent-machine-types.js';
 import { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { AnnouncementGate } from './announcement-gate.js';
 import { AsyncQueue } from './async-queue.js';
-import { CompletionOrder } from './completion-order.js';
 import { agentRunMachine, type ProvidedAgentMachine } from './provide-machine.js';
 import { RunEvents } from './run-events.js';
 import { bindAgentRun, type MachineDeps, type RunHandle } from './run-handle.js';
@@ -53,6 +51,17 @@ export interface AgentOptions {
   readonly clock?: MachineClock;
   /** Monotonic milliseconds, for elapsed time; `performance.now` by default. */
   readonly now?: () => number;
+  /**
+   * Tool sources whose tool lists may change (MCP servers): refreshed into the registry before
+   * each model request, so a turn never sees its tools change under it.
+   */
+  readonly toolSources?: readonly ToolSource[];
+}
+
+/** Something that can bring a registry up to date with its tools (an `McpSource`). */
+export interface ToolSource {
+  /** Applies the source's latest tool list to `registry`; cheap when nothing changed. */
+  refresh(registry: ToolRegistry): unknown;
 }
 
 /** Options of one {@link Agent.run}. */
@@ -92,7 +101,16 @@ export class Agent {
     this.clock = options.clock;
     this.now = options.now ?? (() => performance.now());
     this.machine = agentRunMachine;
-    this.deps = { session: this.session, bus: this.events, current: () => this.active, now: this.now };
+    this.deps = {
+      session: this.session,
+      bus: this.events,
+      current: () => this.active,
+      now: this.now,
+      toolSources: options.toolSources ?? [],
+    };
+    // One log: every journal entry goes out on the stream as it is appended, with its index.
+    const bus = this.events;
+    this.session.onAppend((entry, journalIndex) => bus.record(entry, journalIndex));
   }
 
   /** The machine state of the run in progress, or undefined between runs. */
@@ -109,6 +127,9 @@ export class Agent {
   run(input: string, options: RunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
     if (typeof input !== 'string') {
       throw new HarnessError('invalid_argument', `run() input must be a string, got ${typeof input}`);
+    }
+    if (input.trim() === '') {
+      throw new HarnessError('invalid_argument', 'run() input is empty: give the task as a non-empty string');
     }
     return this.drive(input, options);
   }
@@ -160,23 +181,21 @@ export class Agent {
       throw new HarnessError('already_running', 'another agent is running in this session; await its run first');
     if (this.session.client === undefined) throw new HarnessError('no_client', 'the session has no model client');
     const queue = new AsyncQueue<AgentEvent>();
-    const announcements = new AnnouncementGate(() => queue.hasDemand);
-    queue.onDemand = () => announcements.pump();
     const own = new WeakSet<AgentEvent>();
+    // The reader of run() is an ordinary awaited subscriber: it holds each event until it asks
+    // for the next, as a generator's body would (the bus delivers one event at a time, and the
+    // loop waits for it to be idle before it starts a tool or asks the model). Not the last
+    // event: the run releases the agent at once.
     const unsubscribe = this.events.subscribe((event) => {
       if (!own.has(event)) return; // another agent's run on a shared bus
-      // The reader paces the loop as a generator's would: the run goes on once it asks for the
-      // next event. Not after a tool's announcement, which says the tool is starting: it starts
-      // as the reader gets it, so an abort from the reader's loop reaches it through its signal.
-      // Not after the last event either: the run releases the agent at once.
       const terminal = isTerminal(event);
-      const read = queue.push(event, !terminal && event.type !== 'tool_call_start');
+      const read = queue.push(event, !terminal);
       if (!terminal) return read;
       void this.close(run); // also when nobody reads the events
     });
-    const emit = (event: AgentEvent, onDelivered?: () => void): Promise<void> => {
+    const emit = (event: AgentEvent): Promise<void> => {
       own.add(event);
-      return this.events.emit(event, onDelivered);
+      return this.events.emit(event);
     };
     if (input !== undefined) {
       this.closeUnansweredCalls();
@@ -192,15 +211,13 @@ export class Agent {
       actor,
       queue,
       closing: undefined,
-      controller: new AbortController(),
+      modelController: new AbortController(),
       startedAt: this.now(),
       state: undefined,
       finished: false,
       settled: Promise.resolve(),
       release: unsubscribe,
       emit,
-      completions: new CompletionOrder(),
-      announcements,
       fail: (error) => this.failInternally(run, error),
     };
     this.active = run;
@@ -271,12 +288,20 @@ export class Agent {
     return run.closing;
   }
 
-  /** A bug inside the loop (an action threw): report it as the run's end instead of hanging. */
+  /**
+   * A bug inside the loop (an effect threw): the machine takes its `INTERNAL_ERROR` transition
+   * to `error`. Only when the machine itself has failed (XState stopped it with an error) is the
+   * end recorded here, as nothing else can record it.
+   */
   private failInternally(run: RunHandle, error: unknown): void {
     if (run.finished) return;
-    run.finished = true;
-    run.controller.abort('internal error');
     const message = `internal error: ${errorMessage(error)}`;
+    if (run.actor.getSnapshot().status === 'active') {
+      run.actor.send({ type: 'INTERNAL_ERROR', message });
+      if (run.finished) return;
+    }
+    run.finished = true;
+    run.modelController.abort('internal error');
     this.session.recordError('internal_error', message);
     void run.emit(AgentEvent.agentError('internal_error', message));
   }

@@ -7,13 +7,9 @@ type Waiter<T> = (result: IteratorResult<T, void>) => void;
  * From the first `take()` on, the queue paces its producer as a generator paces its body: the
  * promise `push` returns resolves once the reader has taken that item and asks for the next one
  * (a generator resumes after `yield` only on the next `next()`). Items pushed before anyone
- * reads are buffered without waiting, so a run nobody reads still finishes. A producer that
- * must not even start an item before the reader asks (see `AnnouncementGate`) reads
- * `hasDemand` and listens with `onDemand`.
+ * reads are buffered without waiting, so a run nobody reads still finishes.
  */
 export class AsyncQueue<T> {
-  /** Called when the reader asks for an item none is waiting for, or stops pacing. */
-  onDemand: (() => void) | undefined;
   private readonly items: T[] = [];
   private head = 0;
   private readonly waiters: Waiter<T>[] = [];
@@ -57,12 +53,6 @@ export class AsyncQueue<T> {
     this.stopped = true;
     this.paced = false;
     this.releaseHeld();
-    this.onDemand?.();
-  }
-
-  /** Whether the producer may go on: nothing paces it, or the reader waits for an item. */
-  get hasDemand(): boolean {
-    return !this.paced || this.waiters.length > 0;
   }
 
   /** The next item, or the end once the queue is closed and drained. */
@@ -80,11 +70,9 @@ export class AsyncQueue<T> {
       return Promise.resolve({ value, done: false });
     }
     if (this.closed) return Promise.resolve({ value: undefined, done: true });
-    const taken = new Promise<IteratorResult<T, void>>((resolve) => {
+    return new Promise<IteratorResult<T, void>>((resolve) => {
       this.waiters.push(resolve);
     });
-    this.onDemand?.();
-    return taken;
   }
 
   private releaseHeld(): void {

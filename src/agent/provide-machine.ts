@@ -1,19 +1,24 @@
 import { AgentEvent } from '../core/agent-event.js';
+import type { ToolCall } from '../core/messages.js';
 import { agentMachine } from '../machines/agent-machine.js';
-import type { AgentContext } from '../machines/agent-machine-types.js';
+import type { ReportParams } from '../machines/agent-machine-types.js';
+import { softLimitMessage } from '../machines/budget-message.js';
 import { toolActorLogic } from '../machines/tool-actor-logic.js';
-import type { Session } from '../session/session.js';
-import { ToolResult, toolMessageContent } from '../tools/tool-result.js';
-import { softLimitMessage } from './budget-message.js';
+import { type ToolResult, toolMessageContent } from '../tools/tool-result.js';
 import { requestModel } from './request-model.js';
-import { activeRun, depsOf } from './run-handle.js';
+import { activeRun, depsOf, type MachineDeps } from './run-handle.js';
 import { runToolCall } from './run-tool-call.js';
 
-function recordObservations(session: Session, context: AgentContext): void {
-  context.calls.forEach((call, i) => {
-    const result = context.results[i] ?? ToolResult.error('no result was recorded for this call');
-    session.addToolResult({ callId: call.callId, content: toolMessageContent(result) });
-  });
+/** Emits `tool_call_complete` for calls `from`..`to` (announcing first any call that never started). */
+function reportResults(deps: MachineDeps, { calls, results, from, to }: ReportParams): void {
+  const run = activeRun(deps);
+  for (let index = from; index < to; index++) {
+    const call = calls[index] as ToolCall;
+    // A call answered without running (tools withheld, aborted before it started) has no
+    // `tool_started` entry and was never announced: announce it now, so every call has both.
+    if (!deps.session.toolCallStarted(call.callId)) void run.emit(AgentEvent.toolCallStart(call));
+    void run.emit(AgentEvent.toolCallComplete(call, results[index] as ToolResult));
+  }
 }
 
 /**
@@ -29,7 +34,7 @@ export function provideAgentMachine() {
         const run = activeRun(deps);
         const from = run.state;
         run.state = to;
-        if (from !== undefined) deps.bus.record(deps.session.recordTransition(from, to, event.type));
+        if (from !== undefined) deps.session.recordTransition(from, to, event.type);
       },
       requestModel: ({ self, system }, { toolsWithheld }) => requestModel(self, system, toolsWithheld),
       recordModelTurn: ({ system }, { turn }) => {
@@ -37,7 +42,9 @@ export function provideAgentMachine() {
         session.trackUsage(turn.usage);
         if (turn.toolCalls.length > 0) session.addAssistantMessage(turn.text, turn.toolCalls);
       },
-      recordObservations: ({ context, system }) => recordObservations(depsOf(system).session, context),
+      recordResult: ({ system }, { call, result }) =>
+        depsOf(system).session.addToolResult({ callId: call.callId, content: toolMessageContent(result) }),
+      reportResults: ({ system }, params) => reportResults(depsOf(system), params),
       warnBudget: ({ context, system }) => {
         const deps = depsOf(system);
         const { session } = deps;
@@ -51,10 +58,11 @@ export function provideAgentMachine() {
           AgentEvent.budgetWarning({ budget: hit.budget, used: hit.used, softLimitRatio, message }),
         );
       },
+      stopping: ({ system }) => depsOf(system).bus.hurry(),
       cancelInFlight: ({ context, system }) => {
         const run = activeRun(depsOf(system));
-        if (!run.controller.signal.aborted)
-          run.controller.abort(context.stop?.message ?? context.aborting?.message ?? 'stopped');
+        if (!run.modelController.signal.aborted)
+          run.modelController.abort(context.stop?.message ?? context.aborting?.message ?? 'stopped');
       },
       finish: ({ context, system }) => {
         const deps = depsOf(system);
@@ -73,6 +81,7 @@ export function provideAgentMachine() {
         const stop = context.stop ?? { reason: 'internal_error' as const, message: 'the run stopped without a reason' };
         session.recordError(stop.reason, stop.message);
         void run.emit(AgentEvent.agentError(stop.reason, stop.message));
+        deps.bus.hurry(); // the end itself must not wait on a stuck subscriber either
       },
     },
   });

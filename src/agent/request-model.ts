@@ -1,6 +1,7 @@
 import type { AnyActorRef } from 'xstate';
 import { AgentEvent } from '../core/agent-event.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
+import { isPromiseLike } from '../core/promise-like.js';
 import type { AgentMachineEvent, ModelTurn } from '../machines/agent-machine-types.js';
 import { readModelStream } from './model-turn.js';
 import { activeRun, depsOf, type MachineDeps, type RunHandle } from './run-handle.js';
@@ -12,22 +13,25 @@ function throwIfAborted(signal: AbortSignal): void {
 /** Streams one model request and annotates the turn for the machine. */
 async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boolean): Promise<ModelTurn> {
   const { session, bus } = deps;
-  const { signal } = run.controller;
+  const { signal } = run.modelController;
   await bus.idle(); // backpressure: subscribers catch up before the next request
   throwIfAborted(signal);
   const client = session.client;
   if (client === undefined) throw new HarnessError('no_client', 'the session has no model client');
+  // Between turns, never within one: tool lists that changed (MCP listChanged) are applied now.
+  for (const source of deps.toolSources) source.refresh(session.registry);
   const tools = toolsWithheld ? undefined : session.registry.definitions();
   // A copy of the frozen messages: a client may keep or change what it was sent. It costs one
   // pointer per message, far below the machine's own per-turn work even at 1,000 turns.
   const messages = session.messagesForRequest();
-  const { text, toolCalls, usage, finishReason } = await readModelStream(
-    client.chatCompletion(messages, tools, { signal }),
-    (delta) => {
-      throwIfAborted(signal);
-      return run.emit(AgentEvent.textDelta(delta));
-    },
-  );
+  // An `async chatCompletion` returns a promise of the stream: await it, so that its rejection
+  // is this request's failure (a model_error with its message), never an unhandled rejection.
+  const requested = client.chatCompletion(messages, tools, { signal });
+  const events = isPromiseLike(requested) ? await requested : requested;
+  const { text, toolCalls, usage, finishReason } = await readModelStream(events, (delta) => {
+    throwIfAborted(signal);
+    return run.emit(AgentEvent.textDelta(delta));
+  });
   throwIfAborted(signal);
   if (text !== '') await run.emit(AgentEvent.textComplete(text));
   const concurrencySafe = toolCalls.map((call) => session.registry.isConcurrencySafe(call.name));

@@ -3,14 +3,12 @@ import type { AgentEvent } from '../core/agent-event.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { AgentStateName } from '../machines/agent-machine-types.js';
 import type { Session } from '../session/session.js';
-import type { AnnouncementGate } from './announcement-gate.js';
-import type { CompletionOrder } from './completion-order.js';
 
 /** The state of one run, shared by the provided actors and actions. */
 export interface RunHandle {
   readonly actor: Actor<AnyActorLogic>;
-  /** Aborted to cancel the tools in flight. */
-  readonly controller: AbortController;
+  /** Aborted to cancel the model request in flight (each tool call has its own, in its actor). */
+  readonly modelController: AbortController;
   readonly startedAt: number;
   /** The state last entered. */
   state: AgentStateName | undefined;
@@ -20,15 +18,8 @@ export interface RunHandle {
   settled: Promise<void>;
   /** Undoes the run's subscriptions. */
   release: () => void;
-  /**
-   * Emits an event of this run on the bus (runs of agents sharing a bus tell theirs apart);
-   * `onDelivered` as for {@link EventBus.emit}.
-   */
-  readonly emit: (event: AgentEvent, onDelivered?: () => void) => Promise<void>;
-  /** Puts each turn's tool outcomes in the model's order. */
-  readonly completions: CompletionOrder;
-  /** Lets tool announcements out one at a time, as the reader of `run()` is ready for them. */
-  readonly announcements: AnnouncementGate;
+  /** Emits an event of this run on the bus (runs of agents sharing a bus tell theirs apart). */
+  readonly emit: (event: AgentEvent) => Promise<void>;
   /** Ends the run with `internal_error` (a bug in the loop, never a tool's or a model's failure). */
   readonly fail: (error: unknown) => void;
 }
@@ -40,6 +31,8 @@ export interface MachineDeps {
   /** The run in progress. */
   readonly current: () => RunHandle | undefined;
   readonly now: () => number;
+  /** Refreshed into the registry between turns (MCP tool lists). */
+  readonly toolSources: readonly { refresh(registry: Session['registry']): unknown }[];
 }
 
 // One provided machine for every agent: `machine.provide()` per agent cost ~170 µs and ~19 KB

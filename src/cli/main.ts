@@ -1,7 +1,9 @@
 import { errorMessage, HarnessError } from '../core/errors.js';
+import { printableLine } from '../core/printable.js';
 import { DEMO_HELP, demoCommand } from './commands/demo.js';
 import { GRAPH_HELP, graphCommand } from './commands/graph.js';
 import { INSPECT_HELP, inspectCommand } from './commands/inspect.js';
+import { MCP_COMMAND_HELP, mcpCommand } from './commands/mcp.js';
 import { RUN_HELP, runCommand } from './commands/run.js';
 import type { Output } from './render-human.js';
 
@@ -13,6 +15,7 @@ const USAGE_REASONS = new Set([
   'invalid_config',
   'nothing_to_resume',
   'invalid_journal',
+  'journal_corrupt', // tool results that do not pair with their calls (checkToolPairing)
   'unsupported_journal_version',
 ]);
 
@@ -24,6 +27,7 @@ const COMMANDS: Record<string, { run: Command; help: string }> = {
   run: { run: runCommand, help: RUN_HELP },
   graph: { run: graphCommand, help: GRAPH_HELP },
   inspect: { run: inspectCommand, help: INSPECT_HELP },
+  mcp: { run: mcpCommand, help: MCP_COMMAND_HELP },
 };
 
 const HELP = `Usage: agent-harness <command> [options]
@@ -33,6 +37,7 @@ Commands:
   run      run an agent on a real model (OpenAI, Anthropic or any OpenAI-compatible server)
   graph    print the machine diagram (Mermaid, Graphviz DOT or JSON)
   inspect  serve a local inspector page for a saved journal (time travel)
+  mcp      list the tools of MCP servers (mcp list --mcp "CMD ARGS")
 
 Run 'agent-harness <command> --help' for a command's options.
 Exit codes: 0 final answer, 1 agent error, 2 bad usage.
@@ -55,7 +60,9 @@ export async function main(
   }
   const command = COMMANDS[name];
   if (command === undefined) {
-    err.write(`agent-harness: unknown command '${name}'. Commands: ${Object.keys(COMMANDS).join(', ')}\n`);
+    err.write(
+      `agent-harness: unknown command '${printableLine(name)}'. Commands: ${Object.keys(COMMANDS).join(', ')}\n`,
+    );
     return EXIT_USAGE;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -71,8 +78,9 @@ export async function main(
     const usage =
       (typeof code === 'string' && (code.startsWith('ERR_PARSE_ARGS') || code === 'ENOENT')) ||
       (HarnessError.isInstance(error) && USAGE_REASONS.has(error.reason));
-    // One line, as docs/cli.md promises (Node's parseArgs explains some mistakes over three).
-    err.write(`agent-harness ${name}: ${errorMessage(error).replace(/\s*\n\s*/g, ' ')}\n`);
+    // One line, as docs/cli.md promises (Node's parseArgs explains some mistakes over three);
+    // messages may quote a journal line or a server's words, so filtered for the terminal.
+    err.write(`agent-harness ${name}: ${printableLine(errorMessage(error))}\n`);
     return usage ? EXIT_USAGE : 1;
   }
 }

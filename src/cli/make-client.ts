@@ -3,6 +3,7 @@ import type { RetryOptions } from '../adapters/http/retry-policy.js';
 import type { RetryNotice } from '../adapters/http/with-retries.js';
 import type { ModelClient } from '../adapters/model-client.js';
 import { OPENAI_BASE_URL, OpenAIClient } from '../adapters/openai/openai-client.js';
+import { hasCredentials, redactUrl } from '../core/redact-url.js';
 import type { Provider } from './run-options.js';
 import { UsageError } from './usage-error.js';
 
@@ -23,14 +24,24 @@ const SETTINGS = {
   anthropic: { keyVar: 'ANTHROPIC_API_KEY', urlVar: 'ANTHROPIC_BASE_URL', defaultURL: ANTHROPIC_BASE_URL },
 } as const;
 
-function checkedURL(url: string, from: string): string {
+function checkedURL(url: string, from: string, keyVar: string): string {
+  let parsed: URL | undefined;
   try {
-    const parsed = new URL(url);
-    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return url;
+    parsed = new URL(url);
   } catch {
     // reported below
   }
-  throw new UsageError(`${from} must be an http(s) URL, got '${url}'`);
+  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
+    throw new UsageError(`${from} must be an http(s) URL, got '${redactUrl(url)}'`);
+  }
+  // fetch refuses such URLs, so they cannot work; and the password would be shown in every
+  // error line and saved in the journal.
+  if (hasCredentials(url)) {
+    throw new UsageError(
+      `${from} must not carry a user name or password (got '${redactUrl(url)}'): put the key in ${keyVar}`,
+    );
+  }
+  return url;
 }
 
 /**
@@ -42,7 +53,7 @@ function checkedURL(url: string, from: string): string {
 export function makeClient(choice: ClientChoice, env: Env): ModelClient {
   const { keyVar, urlVar, defaultURL } = SETTINGS[choice.provider];
   const fromFlag = choice.baseURL !== undefined;
-  const baseURL = checkedURL(choice.baseURL ?? env[urlVar] ?? defaultURL, fromFlag ? '--base-url' : urlVar);
+  const baseURL = checkedURL(choice.baseURL ?? env[urlVar] ?? defaultURL, fromFlag ? '--base-url' : urlVar, keyVar);
   const apiKey = env[keyVar] ?? '';
   if (apiKey === '' && baseURL.replace(/\/+$/, '') === defaultURL) {
     throw new UsageError(`${keyVar} is not set: export it, or point --base-url at a server that needs no key`);

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../core/agent-event.js';
+import { excerpt, printable, printableLine } from '../core/printable.js';
 import type { ToolSpinner } from './tool-spinner.js';
 
 /** Where rendered output goes. */
@@ -6,20 +7,8 @@ export interface Output {
   write(text: string): void;
 }
 
-// C0 and C1 control characters other than tab and newline: model text and tool output must not
-// drive the terminal (escape sequences can rewrite the screen or the title).
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
-/** Text safe to print on a terminal: control characters removed, tabs and newlines kept. */
-export function printable(text: string): string {
-  return text.replace(CONTROL, '');
-}
-
 function oneLine(value: unknown, max = 80): string {
-  const text = printable(typeof value === 'string' ? value : JSON.stringify(value));
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return excerpt(typeof value === 'string' ? value : JSON.stringify(value), max);
 }
 
 /** Options of {@link humanRenderer}. */
@@ -64,7 +53,7 @@ export function humanRenderer(output: Output, options: HumanRendererOptions = {}
         return;
       case 'tool_call_start': {
         endText();
-        const label = `${event.data.name} ${oneLine(event.data.arguments)}`;
+        const label = `${printableLine(event.data.name)} ${oneLine(event.data.arguments)}`;
         if (spinner) {
           started.set(event.data.callId, label);
           spinner.start(event.data.callId, label);
@@ -73,7 +62,7 @@ export function humanRenderer(output: Output, options: HumanRendererOptions = {}
       }
       case 'tool_call_complete': {
         const detail = event.data.success ? oneLine(event.data.output ?? '') : oneLine(event.data.error ?? '');
-        const label = started.get(event.data.callId) ?? event.data.name;
+        const label = started.get(event.data.callId) ?? printableLine(event.data.name);
         spinner?.finish(event.data.callId);
         out.write(`${event.data.success ? '✓' : '✗'} ${label}: ${detail}\n`);
         return;
@@ -81,13 +70,13 @@ export function humanRenderer(output: Output, options: HumanRendererOptions = {}
       case 'budget_warning':
         endText();
         out.write(
-          `! budget warning: ${event.data.budget} ${Math.round(event.data.used * 100)}% used; tools withheld\n`,
+          `! budget warning: ${printableLine(event.data.budget)} ${Math.round(event.data.used * 100)}% used; tools withheld\n`,
         );
         return;
       case 'agent_error':
         endText();
         spinner?.stop();
-        out.write(`✗ stopped (${event.data.reason}): ${printable(event.data.message)}\n`);
+        out.write(`✗ stopped (${printableLine(event.data.reason)}): ${printableLine(event.data.message)}\n`);
         return;
       case 'agent_start':
         endText();

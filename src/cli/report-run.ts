@@ -1,8 +1,9 @@
-import { writeJournalFile } from '../adapters/journal-store.js';
 import type { Agent } from '../agent/agent.js';
 import type { AgentEvent } from '../core/agent-event.js';
-import { type ToolTiming, writeTimingFile } from '../inspector/tool-timings.js';
+import { jsonLine, printableLine } from '../core/printable.js';
+import type { ToolTiming } from '../inspector/tool-timings.js';
 import type { Output } from './render-human.js';
+import { type SavedJournal, saveJournal } from './save-journal.js';
 import { outcomeOf, type RunSummary, summaryLine } from './summary.js';
 
 /** What {@link reportRun} needs about a finished run. */
@@ -22,13 +23,16 @@ export interface RunReport {
   readonly extra?: Readonly<Record<string, unknown>>;
 }
 
-/** Saves the journal, prints the summary (line or JSON), and returns the exit code (0 answer, 1 error). */
-export async function reportRun(report: RunReport, out: Output): Promise<number> {
+/**
+ * Saves the journal (to a fallback file, named on `err`, when it cannot go where asked), prints
+ * the summary (line or JSON), and returns the exit code: 0 for an answer, 1 for an error or for
+ * a journal that is not where it was asked to go.
+ */
+export async function reportRun(report: RunReport, out: Output, err: Output = process.stderr): Promise<number> {
   const { session, config } = report.agent;
-  if (report.journal !== undefined) {
-    await writeJournalFile(report.journal, session.journal);
-    await writeTimingFile(report.journal, report.timings);
-  }
+  const saved: SavedJournal | undefined =
+    report.journal === undefined ? undefined : await saveJournal(report.journal, session.journal, report.timings, err);
+  const journal = saved?.path;
   const summary: RunSummary = {
     ...outcomeOf(report.last),
     turns: session.turnCount,
@@ -37,11 +41,11 @@ export async function reportRun(report: RunReport, out: Output): Promise<number>
     wallMs: performance.now() - report.started,
   };
   if (report.json) {
-    const data = { ...summary, ...report.extra, ...(report.journal ? { journal: report.journal } : {}) };
-    out.write(`${JSON.stringify({ type: 'summary', data })}\n`);
+    const data = { ...summary, ...report.extra, ...(journal ? { journal } : {}) };
+    out.write(`${jsonLine({ type: 'summary', data })}\n`);
   } else {
-    out.write(`${summaryLine(summary)}\n`);
-    if (report.journal) out.write(`journal: ${report.journal} (${session.journal.length} entries)\n`);
+    out.write(`${printableLine(summaryLine(summary))}\n`);
+    if (journal) out.write(`journal: ${printableLine(journal)} (${session.journal.length} entries)\n`);
   }
-  return summary.outcome === 'answer' ? 0 : 1;
+  return summary.outcome === 'answer' && saved?.asked !== false ? 0 : 1;
 }

@@ -2,8 +2,10 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { InspectorServerOptions } from '../inspector/inspector-server.js';
-import { portOption } from './commands/inspect.js';
+import { serveOptions } from './commands/inspect.js';
 import { journalPath } from './journal-path.js';
+import { MCP_FLAGS, type McpFlags, mcpFlags } from './mcp-flags.js';
+import { joinNegativeValues, positiveDecimal, positiveInteger } from './numeric-flags.js';
 import { parseDuration } from './parse-duration.js';
 import { UsageError } from './usage-error.js';
 
@@ -37,8 +39,10 @@ export interface RunCliOptions {
   readonly cwd: string;
   readonly journal: string | undefined;
   readonly json: boolean;
-  /** From `--inspect` (with `--port`, `--host`): serve the live inspector page. */
+  /** From `--inspect` (with `--port`, `--host`, `--allow-host`): serve the live inspector page. */
   readonly inspect: InspectorServerOptions | undefined;
+  /** From `--mcp`, `--mcp-url`, `--mcp-config`: MCP servers whose tools join the run. */
+  readonly mcp: McpFlags;
 }
 
 const FLAGS = {
@@ -55,16 +59,12 @@ const FLAGS = {
   inspect: { type: 'boolean', default: false },
   port: { type: 'string' },
   host: { type: 'string', default: '127.0.0.1' },
+  'allow-host': { type: 'string', multiple: true },
+  ...MCP_FLAGS,
 } as const;
 
-function positiveNumber(text: string | undefined, flag: string, integer: boolean): number | undefined {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!(value > 0) || (integer && !Number.isInteger(value))) {
-    throw new UsageError(`${flag} must be a positive ${integer ? 'whole number' : 'number'}, got '${text}'`);
-  }
-  return value;
-}
+/** The flags of `run` that take a number (a negative one is ours to refuse, not parseArgs'). */
+const NUMERIC_FLAGS = ['max-turns', 'max-cost', 'timeout', 'port'];
 
 function provider(text: string | undefined): Provider {
   if (text === undefined) return 'openai';
@@ -89,7 +89,8 @@ function workspace(text: string | undefined): string {
 
 /** Parses the arguments of `run`; throws {@link UsageError} (or a `parseArgs` error) on a mistake. */
 export function parseRunOptions(argv: readonly string[]): RunCliOptions {
-  const { values, positionals } = parseArgs({ args: [...argv], options: FLAGS, allowPositionals: true, strict: true });
+  const args = joinNegativeValues(argv, NUMERIC_FLAGS);
+  const { values, positionals } = parseArgs({ args, options: FLAGS, allowPositionals: true, strict: true });
   const task = positionals.join(' ').trim();
   const resume = values.resume === undefined ? undefined : existingFile(values.resume, '--resume');
   if (task === '' && resume === undefined) {
@@ -103,13 +104,14 @@ export function parseRunOptions(argv: readonly string[]): RunCliOptions {
     provider: chosen,
     model: values.model ?? DEFAULT_MODELS[chosen],
     baseURL: values['base-url'],
-    maxTurns: positiveNumber(values['max-turns'], '--max-turns', true) ?? 10,
-    maxCost: positiveNumber(values['max-cost'], '--max-cost', false),
+    maxTurns: positiveInteger(values['max-turns'], '--max-turns') ?? 10,
+    maxCost: positiveDecimal(values['max-cost'], '--max-cost'),
     timeoutMs: timeout === undefined ? undefined : parseDuration(timeout, '--timeout'),
     cwd: workspace(values.cwd),
     // A resumed session's journal goes on in its own file unless told otherwise.
     journal: values.journal === undefined ? resume : journalPath(values.journal),
     json: values.json,
-    inspect: values.inspect ? { host: values.host, port: portOption(values.port) } : undefined,
+    inspect: values.inspect ? serveOptions(values) : undefined,
+    mcp: mcpFlags(values),
   };
 }

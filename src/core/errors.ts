@@ -10,7 +10,14 @@ export type HarnessErrorReason =
   | 'model_error'
   | 'already_running'
   | 'nothing_to_resume'
-  | 'no_client';
+  | 'no_client'
+  | 'journal_corrupt'
+  | 'subscriber_timeout'
+  | 'mcp_error'
+  | 'session_locked'
+  | 'session_not_found'
+  | 'store_error'
+  | 'missing_dependency';
 
 /**
  * The one error class the library throws. Failures of actions (a tool that fails, a model

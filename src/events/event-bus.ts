@@ -1,25 +1,28 @@
 import { type Observable, Subject } from 'rxjs';
 import type { AgentEvent } from '../core/agent-event.js';
 import { isPromiseLike } from '../core/promise-like.js';
-import type { TransitionEntry } from '../session/journal-entry.js';
+import type { JournalEntry } from '../session/journal-entry.js';
+import { SubscriberTimeoutError } from './subscriber-timeout-error.js';
 
 /** A function that receives every {@link AgentEvent}; it may be async. */
 export type Subscriber = (event: AgentEvent) => void | Promise<void>;
 
-/** One item of an agent's stream: a machine transition or a lifecycle event. */
+/** One item of an agent's stream: a journal entry as it is appended, or a lifecycle event. */
 export interface StreamRecord {
   /** Position in the stream, from 0, without gaps. */
   readonly seq: number;
   /** Milliseconds since the bus was created, from the injected clock. */
   readonly at: number;
-  /** The transition or event itself. */
-  readonly entry: TransitionEntry | AgentEvent;
+  /** The journal entry or the event itself. */
+  readonly entry: JournalEntry | AgentEvent;
+  /** Present exactly when `entry` is a journal entry: its index in `session.journal`. */
+  readonly journalIndex?: number;
 }
 
 /** Removes a subscriber: call it, or call its `unsubscribe()` (the RxJS habit). */
 export type Unsubscribe = (() => void) & { readonly unsubscribe: () => void };
 
-/** Called when a subscriber throws or rejects; the default logs to `console.error`. */
+/** Called when a subscriber throws, rejects or times out; the default logs to `console.error`. */
 export type SubscriberErrorHandler = (error: unknown, event: AgentEvent) => void;
 
 /** Options of {@link EventBus}. */
@@ -28,57 +31,62 @@ export interface EventBusOptions {
   readonly onSubscriberError?: SubscriberErrorHandler;
   /** Clock for {@link StreamRecord.at}; defaults to `performance.now`. */
   readonly now?: () => number;
+  /**
+   * While a run is stopping (an abort or a budget stop), how long one subscriber may hold one
+   * event before the bus gives up on it for that event (reported as a
+   * {@link SubscriberTimeoutError}) and delivers on. Default 1000 ms.
+   */
+  readonly stopGraceMs?: number;
 }
+
+/** Default of {@link EventBusOptions.stopGraceMs}. */
+export const DEFAULT_STOP_GRACE_MS = 1000;
 
 interface Pending {
   readonly event: AgentEvent;
   readonly resolve: () => void;
-  readonly onDelivered: (() => void) | undefined;
 }
 
 const logSubscriberError: SubscriberErrorHandler = (error, event) => {
   console.error(`[agent-harness] a subscriber failed on '${event.type}':`, error);
 };
 
-/** What `emit` returns when every subscriber handled the event synchronously. */
-const DELIVERED: Promise<void> = Promise.resolve();
-
-/**
- * Whether `emitted` (what {@link EventBus.emit} or {@link EventBus.idle} returned) says the
- * event already reached every subscriber, so that the caller may go on without awaiting it.
- */
-export function isDelivered(emitted: Promise<void>): boolean {
-  return emitted === DELIVERED;
-}
-
 /**
  * The agent's event bus, built on one RxJS stream.
  *
- * `stream$` carries every transition and every event, synchronously, in order.
- * `subscribe` callbacks receive the lifecycle events in subscription order, each awaited before
- * the next: a slow subscriber applies backpressure (the loop awaits delivery before it asks the
- * model again) and never reorders events; a failing one is reported and contained.
+ * `stream$` carries every journal entry as it is appended and every lifecycle event,
+ * synchronously, in order. `subscribe` callbacks receive the lifecycle events one at a time, in
+ * subscription order, each awaited before the next: a slow subscriber applies backpressure (the
+ * loop waits for the bus to be idle before it asks the model again or starts the next tool) and
+ * never reorders events; a failing one is reported and contained.
  */
 export class EventBus {
-  /** Every transition and event, in order. Hot: late subscribers see only what follows. */
+  /** Every journal entry and event, in order. Hot: late subscribers see only what follows. */
   readonly stream$: Observable<StreamRecord>;
   private readonly subject = new Subject<StreamRecord>();
   // Replaced, never mutated: a delivery in progress keeps the list it started with, so
   // subscribing or unsubscribing during delivery affects the next event only.
   private subscribers: readonly Subscriber[] = [];
   private readonly queue: Pending[] = [];
+  private idleWaiters: (() => void)[] = [];
   /** An event is being delivered; later ones wait in `queue`. */
   private delivering = false;
+  /** Set while a run stops: a subscriber may hold an event for `stopGraceMs` at most. */
+  private hurrying = false;
+  /** Starts the grace clock of the subscriber that holds the event being delivered, if one does. */
+  private holder: (() => void) | undefined;
   private seq = 0;
   private readonly onSubscriberError: SubscriberErrorHandler;
   private readonly now: () => number;
   private readonly origin: number;
+  private readonly stopGraceMs: number;
 
   constructor(options: EventBusOptions = {}) {
     this.stream$ = this.subject.asObservable();
     this.onSubscriberError = options.onSubscriberError ?? logSubscriberError;
     this.now = options.now ?? (() => performance.now());
     this.origin = this.now();
+    this.stopGraceMs = options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
   }
 
   /** Adds a subscriber; returns the function that removes it (also callable as `.unsubscribe()`). */
@@ -92,73 +100,99 @@ export class EventBus {
   }
 
   /**
-   * Publishes an event: on `stream$` at once, then to each subscriber in turn.
-   * Resolves when every subscriber has handled it. Never rejects.
-   * `onDelivered`, if given, is called at that moment, synchronously, before any event queued
-   * behind this one is delivered (the promise's callbacks run a microtask later); it should not
-   * throw (if it does, the error is reported as a subscriber's).
+   * Publishes an event: on `stream$` at once, then to each subscriber in turn, after every event
+   * emitted before it. Resolves when every subscriber has handled it. Never rejects.
    * Do not await `emit` from inside a subscriber: it would wait for itself.
    */
-  emit(event: AgentEvent, onDelivered?: () => void): Promise<void> {
-    this.publish(event);
-    if (this.delivering) return this.enqueue(event, onDelivered);
-    // Nothing ahead of it: deliver now, and go asynchronous only when a subscriber is.
-    this.delivering = true;
-    const subscribers = this.subscribers;
-    for (let i = 0; i < subscribers.length; i++) {
-      const pending = this.call(subscribers[i] as Subscriber, event);
-      if (pending !== undefined) {
-        const from = i + 1;
-        return new Promise<void>((resolve) => {
-          void this.finishAsync(pending, event, subscribers, from, onDelivered, resolve);
-        });
-      }
-    }
-    if (onDelivered !== undefined) this.runDelivered(onDelivered, event);
-    if (this.queue.length > 0) {
-      void this.drain(); // a subscriber emitted while it ran; this event is delivered all the same
-      return DELIVERED;
-    }
-    this.delivering = false;
-    return DELIVERED;
+  emit(event: AgentEvent): Promise<void> {
+    this.publish(event, undefined);
+    return new Promise<void>((resolve) => {
+      this.queue.push({ event, resolve });
+      if (!this.delivering) this.drain();
+    });
   }
 
-  /** Publishes a machine transition on `stream$` (subscribers receive only lifecycle events). */
-  record(transition: TransitionEntry): void {
-    this.publish(transition);
+  /** Publishes a journal entry on `stream$` (subscribers receive only lifecycle events). */
+  record(entry: JournalEntry, journalIndex: number): void {
+    this.publish(entry, journalIndex);
+  }
+
+  /** True when every event emitted so far has reached every subscriber. */
+  get isIdle(): boolean {
+    return !this.delivering;
   }
 
   /** Resolves once every event emitted so far has reached every subscriber. */
   idle(): Promise<void> {
-    if (!this.delivering) return DELIVERED;
-    return this.enqueue(IDLE_MARKER);
-  }
-
-  private publish(entry: TransitionEntry | AgentEvent): void {
-    const seq = this.seq++;
-    // Nobody listening: no record to build and no clock to read. `seq` still counts every
-    // record, so a late subscriber sees the positions an early one would.
-    if (this.subject.observed) this.subject.next({ seq, at: this.now() - this.origin, entry });
-  }
-
-  private enqueue(event: AgentEvent, onDelivered?: () => void): Promise<void> {
+    if (!this.delivering) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      this.queue.push({ event, resolve, onDelivered });
+      this.idleWaiters.push(resolve);
     });
   }
 
-  /** An event reached every subscriber: its emitter's callback, then its promise. */
-  private delivered(event: AgentEvent, onDelivered: (() => void) | undefined, resolve: () => void): void {
-    if (onDelivered !== undefined) this.runDelivered(onDelivered, event);
-    resolve();
+  /**
+   * A run is stopping: until the bus is next idle, give each subscriber at most `stopGraceMs`
+   * per event (see {@link EventBusOptions.stopGraceMs}), so a stuck subscriber cannot hold the
+   * end of a run back.
+   */
+  hurry(): void {
+    if (!this.delivering) return;
+    this.hurrying = true;
+    this.holder?.();
   }
 
-  private runDelivered(onDelivered: () => void, event: AgentEvent): void {
-    try {
-      onDelivered();
-    } catch (error) {
-      this.reportSubscriberError(error, event);
+  private publish(entry: JournalEntry | AgentEvent, journalIndex: number | undefined): void {
+    const seq = this.seq++;
+    // Nobody listening: no record to build and no clock to read. `seq` still counts every
+    // record, so a late subscriber sees the positions an early one would.
+    if (!this.subject.observed) return;
+    const at = this.now() - this.origin;
+    this.subject.next(journalIndex === undefined ? { seq, at, entry } : { seq, at, entry, journalIndex });
+  }
+
+  /**
+   * Delivers the queued events in order, synchronously while subscribers are, and ends with
+   * `delivering` false. Each event's `emit` resolves as it reaches the last subscriber.
+   */
+  private drain(): void {
+    this.delivering = true;
+    for (let pending = this.queue.shift(); pending !== undefined; pending = this.queue.shift()) {
+      const subscribers = this.subscribers;
+      for (let i = 0; i < subscribers.length; i++) {
+        const result = this.call(subscribers[i] as Subscriber, pending.event);
+        if (result !== undefined) {
+          void this.finishAsync(result, pending, subscribers, i + 1);
+          return;
+        }
+      }
+      pending.resolve();
     }
+    this.becomeIdle();
+  }
+
+  /** Awaits an asynchronous subscriber, delivers to the rest, then drains what queued meanwhile. */
+  private async finishAsync(
+    first: PromiseLike<void>,
+    pending: Pending,
+    subscribers: readonly Subscriber[],
+    next: number,
+  ): Promise<void> {
+    await this.settle(first, pending.event);
+    for (let i = next; i < subscribers.length; i++) {
+      const more = this.call(subscribers[i] as Subscriber, pending.event);
+      if (more !== undefined) await this.settle(more, pending.event);
+    }
+    pending.resolve();
+    this.drain();
+  }
+
+  private becomeIdle(): void {
+    this.delivering = false;
+    this.hurrying = false;
+    if (this.idleWaiters.length === 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   /** Calls one subscriber; returns its promise when it is asynchronous. */
@@ -173,57 +207,31 @@ export class EventBus {
   }
 
   /**
-   * Awaits an asynchronous subscriber, delivers to the rest, calls the emitter back and resolves
-   * its `emit`, then delivers whatever queued meanwhile.
+   * Waits for one subscriber: for ever, or for `stopGraceMs` once the bus hurries (from the
+   * moment it does, if this subscriber is already holding the event then).
    */
-  private async finishAsync(
-    pending: PromiseLike<void>,
-    event: AgentEvent,
-    subscribers: readonly Subscriber[],
-    next: number,
-    onDelivered: (() => void) | undefined,
-    resolve: () => void,
-  ): Promise<void> {
-    await this.settle(pending, event);
-    for (let i = next; i < subscribers.length; i++) {
-      const more = this.call(subscribers[i] as Subscriber, event);
-      if (more !== undefined) await this.settle(more, event);
-    }
-    // The emitter goes on before the events queued behind this one are delivered (as in
-    // `drain`): a tool whose announcement was delivered starts before a reader sees the next
-    // event. `emit` resolves now, not once those are delivered (`idle()` waits for them).
-    this.delivered(event, onDelivered, resolve);
-    void this.drain();
-  }
-
-  /**
-   * Delivers the queued events in order; ends with `delivering` false. Awaits only subscribers
-   * that return a promise, so an event all subscribers take synchronously is followed at once
-   * by its `onDelivered`, before anything else runs.
-   */
-  private async drain(): Promise<void> {
-    let pending = this.queue.shift();
-    while (pending !== undefined) {
-      const { event } = pending;
-      if (event !== IDLE_MARKER) {
-        const subscribers = this.subscribers;
-        for (let i = 0; i < subscribers.length; i++) {
-          const result = this.call(subscribers[i] as Subscriber, event);
-          if (result !== undefined) await this.settle(result, event);
-        }
-      }
-      this.delivered(event, pending.onDelivered, pending.resolve);
-      pending = this.queue.shift();
-    }
-    this.delivering = false;
-  }
-
-  private async settle(pending: PromiseLike<void>, event: AgentEvent): Promise<void> {
-    try {
-      await pending;
-    } catch (error) {
-      this.reportSubscriberError(error, event);
-    }
+  private settle(pending: PromiseLike<void>, event: AgentEvent): Promise<void> {
+    return new Promise<void>((resolve) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const finish = (): void => {
+        if (this.holder !== startClock) return; // already given up on
+        this.holder = undefined;
+        if (timer !== undefined) clearTimeout(timer);
+        resolve();
+      };
+      const startClock = (): void => {
+        timer ??= setTimeout(() => {
+          this.reportSubscriberError(new SubscriberTimeoutError(event.type, this.stopGraceMs), event);
+          finish();
+        }, this.stopGraceMs);
+      };
+      this.holder = startClock;
+      Promise.resolve(pending).then(finish, (error: unknown) => {
+        if (this.holder === startClock) this.reportSubscriberError(error, event);
+        finish();
+      });
+      if (this.hurrying) startClock();
+    });
   }
 
   private reportSubscriberError(error: unknown, event: AgentEvent): void {
@@ -234,6 +242,3 @@ export class EventBus {
     }
   }
 }
-
-/** A queue item that only marks a point to wait for (see {@link EventBus.idle}). */
-const IDLE_MARKER = { type: 'text_delta', data: { content: '' } } as AgentEvent;

@@ -1,5 +1,6 @@
 import type { Agent } from '../agent/agent.js';
 import type { Budget } from '../config/budget.js';
+import type { AgentEvent } from '../core/agent-event.js';
 import type { StreamRecord } from '../events/event-bus.js';
 import { type MachineGraph, machineGraph } from '../inspect/machine-graph.js';
 import { agentMachine } from '../machines/agent-machine.js';
@@ -65,43 +66,37 @@ export class InspectorFeed {
   }
 
   /**
-   * A live feed of an agent: its journal so far, then every change as its stream reports it.
-   * Returns the feed and a function that detaches it.
+   * A live feed of an agent: its session's log from the start and then live (no gap, no
+   * duplicate), plus the lifecycle events of its stream. Returns the feed and a function that
+   * detaches it.
    */
   static ofAgent(agent: Agent, title = 'live run'): { feed: InspectorFeed; detach: () => void } {
     const feed = new InspectorFeed({ title, live: true, budget: agent.config.budget });
-    const { session } = agent;
-    let seen = 0;
-    const sync = (): TimelineStep[] => {
-      const fresh = session.journalFrom(seen);
-      seen += fresh.length;
-      const changed: TimelineStep[] = [];
-      for (const entry of fresh) changed.push(...feed.builder.addEntry(entry));
-      return changed;
-    };
-    sync();
-    // Entries appended right after a record (a turn_start on entering awaitingModel) have no
-    // record of their own until the model answers; a deferred sync shows them at once. Streamed
-    // text waits for that deferred flush too, so a burst of deltas is one update, not hundreds.
+    // Streamed text is sent in one update per burst (the next macrotask), not one per delta;
+    // everything else is sent as it happens, with any text still waiting before it.
     let deferred: ReturnType<typeof setImmediate> | undefined;
     let pending: TimelineStep[] = [];
     const flush = (): void => {
+      if (deferred !== undefined) clearImmediate(deferred);
+      deferred = undefined;
       const steps = pending;
       pending = [];
       feed.notify(steps);
     };
-    const subscription = agent.stream$.subscribe((record: StreamRecord) => {
-      pending.push(...sync());
-      if (record.entry.type !== 'transition') pending.push(...feed.builder.addEvent(record.entry, record.at));
-      if (record.entry.type !== 'text_delta') flush();
-      deferred ??= setImmediate(() => {
-        deferred = undefined;
-        pending.push(...sync());
-        flush();
-      });
+    const log = agent.session.follow(0).subscribe(({ entry }) => {
+      pending.push(...feed.builder.addEntry(entry));
+      flush();
+    });
+    const events = agent.stream$.subscribe((record: StreamRecord) => {
+      if (record.journalIndex !== undefined) return; // the log above has it
+      const event = record.entry as AgentEvent;
+      pending.push(...feed.builder.addEvent(event, record.at));
+      if (event.type !== 'text_delta') flush();
+      else deferred ??= setImmediate(flush);
     });
     const detach = (): void => {
-      subscription.unsubscribe();
+      log.unsubscribe();
+      events.unsubscribe();
       if (deferred !== undefined) clearImmediate(deferred);
     };
     return { feed, detach };

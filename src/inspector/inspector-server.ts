@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { printableLine } from '../core/printable.js';
 import type { InspectorSnapshot, StepListener } from './inspector-feed.js';
+import { nestedDeeperThan } from './json-depth.js';
 import { loadPageAssets, type PageAsset } from './page-assets.js';
-import { acceptWebSocket } from './websocket-server.js';
+import { acceptWebSocket, MessageRejected } from './websocket-server.js';
 
 /** What the server shows: an `InspectorFeed` (journal or agent) or an `InspectionFeed` (WebSocket). */
 export interface InspectorSource {
@@ -23,6 +25,16 @@ export interface InspectorServerOptions {
   readonly host?: string;
   /** Port; 0 (the default) picks a free one. */
   readonly port?: number;
+  /**
+   * More host names the page may be addressed by (besides loopback names, IP addresses and the
+   * bound host), e.g. this machine's name on the network. Others get 403 (DNS rebinding).
+   */
+  readonly allowedHosts?: readonly string[];
+  /**
+   * Told about WebSocket clients the server closed (a message too big, too deeply nested, not
+   * JSON, or one the feed could not take), as one line already filtered for a terminal.
+   */
+  readonly onWarning?: (message: string) => void;
 }
 
 /** A running inspector server. */
@@ -47,18 +59,37 @@ function send(response: ServerResponse, status: number, type: string, body: stri
   response.end(body);
 }
 
-const ANY_ADDRESS = new Set(['0.0.0.0', '::']);
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
+const IPV6 = /^\[[0-9a-f:.]+\]$/;
+
+/** Whether the server bound to `host` is reachable from this machine only. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
 
 /**
- * Host headers the page may be addressed by: loopback names and the bound host. Refuses other
- * names (DNS rebinding), unless the server was bound to every interface on purpose.
+ * Host headers the page may be addressed by, whatever interface it is bound to: loopback
+ * names, IP addresses (a browser sends an IP only when it was given one, so no DNS rebinding),
+ * the bound host, and the names in `allowedHosts`; always with the server's port. Other names
+ * are refused: a page of another site whose name was made to resolve to this machine (DNS
+ * rebinding) would otherwise read everything the inspector serves.
  */
-function hostCheck(boundHost: string): (host: string | undefined, port: number) => boolean {
-  if (ANY_ADDRESS.has(boundHost)) return () => true;
-  const bound = boundHost.includes(':') ? `[${boundHost}]` : boundHost;
-  return (host, port) =>
-    host !== undefined &&
-    [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${bound}:${port}`].includes(host.toLowerCase());
+function hostCheck(
+  boundHost: string,
+  allowedHosts: readonly string[],
+): (host: string | undefined, port: number) => boolean {
+  const names = new Set([
+    ...LOOPBACK_NAMES,
+    boundHost.includes(':') ? `[${boundHost}]` : boundHost,
+    ...allowedHosts.map((name) => name.toLowerCase()),
+  ]);
+  return (header, port) => {
+    const match = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(header?.toLowerCase() ?? '');
+    const [, name = '', given] = match ?? [];
+    if (name === '' || Number(given ?? 80) !== port) return false;
+    return names.has(name) || IPV4.test(name) || IPV6.test(name);
+  };
 }
 
 /**
@@ -85,8 +116,12 @@ function streamEvents(feed: InspectorSource, request: IncomingMessage, response:
   });
 }
 
+/** Deepest nesting of an inspection message: `@statelyai/inspect` serialises 10 levels by default. */
+export const MAX_MESSAGE_DEPTH = 128;
+
 interface Routes {
   readonly feed: InspectorSource;
+  readonly warn: (message: string) => void;
   readonly assets: Map<string, PageAsset>;
   readonly allowedHost: (host: string | undefined, port: number) => boolean;
   readonly port: () => number;
@@ -116,8 +151,20 @@ function handle({
   };
 }
 
+/** Parses one inspection message; refuses one nested too deeply or not JSON. */
+function parseMessage(text: string): unknown {
+  if (nestedDeeperThan(text, MAX_MESSAGE_DEPTH)) {
+    throw new MessageRejected(1008, `message nested deeper than ${MAX_MESSAGE_DEPTH} levels`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new MessageRejected(1007, 'message is not JSON');
+  }
+}
+
 /** Accepts `@statelyai/inspect` WebSocket clients (same host checks; no cross-site pages). */
-function upgrade({ feed, allowedHost, port }: Routes): (request: IncomingMessage, socket: Duplex) => void {
+function upgrade({ feed, allowedHost, port, warn }: Routes): (request: IncomingMessage, socket: Duplex) => void {
   return (request, socket) => {
     const sameSite = sameOrigin(request.headers.origin, request.headers.host, port());
     if (feed.receive === undefined || !allowedHost(request.headers.host, port()) || !sameSite) {
@@ -125,14 +172,9 @@ function upgrade({ feed, allowedHost, port }: Routes): (request: IncomingMessage
       return;
     }
     const receive = feed.receive.bind(feed);
-    acceptWebSocket(request, socket, (text) => {
-      let message: unknown;
-      try {
-        message = JSON.parse(text);
-      } catch {
-        return; // not an inspection message
-      }
-      receive(message);
+    acceptWebSocket(request, socket, {
+      onText: (text) => receive(parseMessage(text)),
+      onRefused: (code, why) => warn(printableLine(`closed a WebSocket client (${code}): ${why}`)),
     });
   };
 }
@@ -148,7 +190,14 @@ export async function startInspector(
   const host = options.host ?? '127.0.0.1';
   const assets = await loadPageAssets();
   let port = 0;
-  const routes: Routes = { feed, assets, allowedHost: hostCheck(host), port: () => port };
+  const warn = options.onWarning ?? (() => {});
+  const routes: Routes = {
+    feed,
+    assets,
+    warn,
+    allowedHost: hostCheck(host, options.allowedHosts ?? []),
+    port: () => port,
+  };
   const server = createServer(handle(routes));
   const upgraded = new Set<Duplex>();
   const onUpgrade = upgrade(routes);

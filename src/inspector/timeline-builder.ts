@@ -75,6 +75,8 @@ export class TimelineBuilder {
         return this.addText('model_text', `model asked for ${this.pendingCalls.length} tool call(s)`, entry.content);
       case 'transition':
         return this.addTransition(entry.from, entry.to, entry.event);
+      case 'tool_started':
+        return this.updateTool(entry.callId, { status: 'running' });
       case 'tool_result':
         if (this.pendingCalls.some((call) => call.callId === entry.callId)) {
           this.earlyResults.set(entry.callId, entry.content);
@@ -107,10 +109,14 @@ export class TimelineBuilder {
       }
       case 'tool_call_start':
         this.startedAt.set(event.data.callId, at);
+        // The journal's write-ahead `tool_started` usually marked it running already.
+        if (this.toolOf(event.data.callId)?.status === 'running') return [];
         return this.updateTool(event.data.callId, { status: 'running' });
       case 'tool_call_complete': {
         const start = this.startedAt.get(event.data.callId);
-        const result = event.data.success ? event.data.output : event.data.error;
+        // The journal's `tool_result` (as the model sees it) wins over the event's text.
+        const recorded = this.toolOf(event.data.callId)?.result;
+        const result = recorded ?? (event.data.success ? event.data.output : event.data.error);
         return this.updateTool(event.data.callId, {
           status: event.data.success ? 'ok' : 'error',
           ...(result !== undefined ? { result } : {}),
@@ -161,6 +167,10 @@ export class TimelineBuilder {
       result: content,
       ...(durationMs !== undefined ? { durationMs } : {}),
     });
+  }
+
+  private toolOf(callId: string): TimelineToolCall | undefined {
+    return this.byId.get(this.toolStepOf.get(callId) ?? '')?.tool;
   }
 
   private updateTool(callId: string, change: Partial<TimelineToolCall>): TimelineStep[] {

@@ -1,9 +1,10 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { Observable } from 'rxjs';
+import { writePrivateFile } from '../adapters/private-file.js';
 import { HarnessError } from '../core/errors.js';
 import type { StreamRecord } from '../events/event-bus.js';
 
-/** How long one tool call ran. Kept beside a journal, never in it (SPEC §3: no wall-clock in entries). */
+/** How long one tool call ran. Kept beside a journal, never in it (contract §3: no wall-clock in entries). */
 export interface ToolTiming {
   readonly callId: string;
   readonly durationMs: number;
@@ -85,7 +86,7 @@ export async function readTimingFile(journalPath: string): Promise<ToolTiming[]>
   return parseTimings(text, path);
 }
 
-/** Writes the timing sidecar of a journal ({@link timingPath}). */
+/** Writes the timing sidecar of a journal ({@link timingPath}), atomically and mode 0600 like the journal. */
 export async function writeTimingFile(journalPath: string, timings: readonly ToolTiming[]): Promise<void> {
-  await writeFile(timingPath(journalPath), serializeTimings(timings), 'utf8');
+  await writePrivateFile(timingPath(journalPath), serializeTimings(timings));
 }

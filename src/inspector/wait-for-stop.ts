@@ -1,18 +1,19 @@
+/** Signals that stop a server (Ctrl-C, a process manager, a closed terminal). */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /**
- * Resolves on Ctrl-C (SIGINT), SIGTERM, or when `signal` aborts — whichever comes first —
- * and removes its listeners.
+ * Resolves on Ctrl-C (SIGINT), SIGTERM, SIGHUP, or when `signal` aborts — whichever comes
+ * first — and removes its listeners.
  */
 export function waitForStop(signal?: AbortSignal): Promise<void> {
   return new Promise<void>((resolve) => {
     const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      for (const name of STOP_SIGNALS) process.off(name, stop);
       signal?.removeEventListener('abort', stop);
       resolve();
     };
     if (signal?.aborted) return resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    for (const name of STOP_SIGNALS) process.once(name, stop);
     signal?.addEventListener('abort', stop, { once: true });
   });
 }

@@ -72,12 +72,47 @@ export function parseFrame(buffer: Buffer): Parsed {
   return { kind: 'frame', fin: (first & 0x80) !== 0, opcode: first & 0x0f, payload, size: offset + 4 + length };
 }
 
+/** Thrown by a message handler to close the connection with a WebSocket close code. */
+export class MessageRejected extends Error {
+  constructor(
+    /** The close code (RFC 6455 §7.4.1): 1007 bad data, 1008 policy, 1009 too big. */
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MessageRejected';
+  }
+}
+
+/** What {@link acceptWebSocket} calls. */
+export interface WebSocketHandlers {
+  /**
+   * Each text message (fragmented messages reassembled). Throwing closes this connection only:
+   * with the code of a {@link MessageRejected}, else 1011 (unexpected condition).
+   */
+  readonly onText: (text: string) => void;
+  /** The server closed this connection, and why (for a log line; the text may quote the client). */
+  readonly onRefused?: (code: number, why: string) => void;
+}
+
+/** Close reasons must fit a control frame (125 bytes, 2 of them the code). */
+function closePayload(code: number, why: string): Buffer {
+  let text = why;
+  while (Buffer.byteLength(text) > 123) text = `${text.slice(0, Math.floor(text.length * 0.8))}…`;
+  const reason = Buffer.from(text, 'utf8');
+  const payload = Buffer.alloc(2 + reason.length);
+  payload.writeUInt16BE(code);
+  reason.copy(payload, 2);
+  return payload;
+}
+
 /**
- * Completes a WebSocket handshake on an upgrade request and calls `onText` with each text
- * message (fragmented messages reassembled). Answers pings and closes; binary messages are
- * ignored. Only what an inspection client needs: receive text, never send data.
+ * Completes a WebSocket handshake on an upgrade request and hands each text message to
+ * `handlers.onText`. Answers pings and closes; binary messages are ignored. Each message is
+ * handled on its own: whatever it makes the handler throw closes that connection, never the
+ * server. Only what an inspection client needs: receive text, never send data.
  */
-export function acceptWebSocket(request: IncomingMessage, socket: Duplex, onText: (text: string) => void): void {
+export function acceptWebSocket(request: IncomingMessage, socket: Duplex, handlers: WebSocketHandlers): void {
   const key = request.headers['sec-websocket-key'];
   if (typeof key !== 'string' || request.headers.upgrade?.toLowerCase() !== 'websocket') {
     socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
@@ -90,10 +125,23 @@ export function acceptWebSocket(request: IncomingMessage, socket: Duplex, onText
   let fragments: Buffer[] = [];
   let fragmentBytes = 0;
   let fragmentOpcode: number = OPCODE.text;
-  const close = (code: number): void => {
-    const payload = Buffer.alloc(2);
-    payload.writeUInt16BE(code);
-    socket.end(encodeFrame(OPCODE.close, payload));
+  let closed = false;
+  const close = (code: number, why = ''): void => {
+    if (closed) return;
+    closed = true;
+    socket.end(encodeFrame(OPCODE.close, closePayload(code, why)));
+  };
+  const refuse = (code: number, why: string): void => {
+    close(code, why);
+    handlers.onRefused?.(code, why);
+  };
+  const deliver = (text: string): void => {
+    try {
+      handlers.onText(text);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      refuse(error instanceof MessageRejected ? error.code : 1011, why);
+    }
   };
   const onFrame = (fin: boolean, opcode: number, payload: Buffer): void => {
     if (opcode === OPCODE.ping) {
@@ -109,22 +157,24 @@ export function acceptWebSocket(request: IncomingMessage, socket: Duplex, onText
     fragments.push(payload);
     fragmentBytes += payload.length;
     if (fragmentBytes > MAX_MESSAGE_BYTES) {
-      close(1009); // the limit holds for a whole fragmented message, not only for one frame
+      // the limit holds for a whole fragmented message, not only for one frame
+      refuse(1009, `message larger than ${MAX_MESSAGE_BYTES} bytes`);
       return;
     }
     if (!fin) return;
     const message = Buffer.concat(fragments);
     fragments = [];
     fragmentBytes = 0;
-    if (fragmentOpcode === OPCODE.text) onText(message.toString('utf8'));
+    if (fragmentOpcode === OPCODE.text) deliver(message.toString('utf8'));
   };
   socket.on('data', (chunk: Buffer) => {
+    if (closed) return;
     buffer = Buffer.concat([buffer, chunk]);
-    for (;;) {
+    while (!closed) {
       const parsed = parseFrame(buffer);
       if (parsed.kind === 'incomplete') return;
       if (parsed.kind === 'invalid') {
-        close(parsed.reason === 'message too large' ? 1009 : 1002);
+        refuse(parsed.reason === 'message too large' ? 1009 : 1002, parsed.reason);
         return;
       }
       buffer = buffer.subarray(parsed.size);

@@ -46,6 +46,8 @@ export interface AgentContext {
   readonly results: readonly (ToolResult | undefined)[];
   /** How many calls have settled. */
   readonly settled: number;
+  /** How many results, from the first call on, were reported (`tool_call_complete`) in call order. */
+  readonly reported: number;
   /** Index of the next call to start. */
   readonly nextToStart: number;
   /** Calls started and not yet settled. */
@@ -91,8 +93,21 @@ export interface ModelErrorEvent {
   readonly message: string;
 }
 
+/** Something inside the loop broke (an effect threw): the run ends with `internal_error`. */
+export interface InternalErrorEvent {
+  readonly type: 'INTERNAL_ERROR';
+  readonly message: string;
+}
+
 /** Events the machine accepts: from the model request, its tool actors, and from outside. */
-export type AgentMachineEvent = ModelTurnEvent | ModelErrorEvent | ToolSettledEvent | AbortEvent;
+export type AgentMachineEvent = ModelTurnEvent | ModelErrorEvent | ToolSettledEvent | AbortEvent | InternalErrorEvent;
+
+/** Sent to a running tool actor: abort its call (its own AbortSignal). */
+export interface CancelToolEvent {
+  readonly type: 'CANCEL';
+  /** Why, as the tool's signal's reason. */
+  readonly reason: string;
+}
 
 /** Parameters of the `requestModel` effect. */
 export interface ModelRequestParams {
@@ -104,8 +119,23 @@ export interface ModelRequestParams {
 export interface ToolActorInput {
   readonly call: ToolCall;
   readonly index: number;
-  /** True when tools are withheld: answer with an error instead of running the tool. */
-  readonly withheld: boolean;
+}
+
+/** Parameters of the effects that record and report one turn's tool results. */
+export interface ToolResultParams {
+  /** The call that settled. */
+  readonly call: ToolCall;
+  readonly result: ToolResult;
+}
+
+/** Parameters of the effect that reports results in call order. */
+export interface ReportParams {
+  /** The turn's calls. */
+  readonly calls: readonly ToolCall[];
+  readonly results: readonly (ToolResult | undefined)[];
+  /** Report calls `from` (inclusive) to `to` (exclusive). */
+  readonly from: number;
+  readonly to: number;
 }
 
 export type { ModelTurn };

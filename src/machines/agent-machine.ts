@@ -1,7 +1,10 @@
-import { assign, enqueueActions, setup, stopChild } from 'xstate';
+import { assign, enqueueActions, setup } from 'xstate';
 import { Budget } from '../config/budget.js';
 import { DEFAULT_MAX_TURNS } from '../config/config.js';
+import type { ToolCall } from '../core/messages.js';
 import { addUsage, ZERO_USAGE } from '../core/usage.js';
+import { abortedBeforeStart } from '../tools/run-guarded.js';
+import { ToolResult } from '../tools/tool-result.js';
 import type {
   AgentContext,
   AgentMachineEvent,
@@ -9,9 +12,11 @@ import type {
   AgentStateName,
   ModelRequestParams,
   ModelTurn,
-  ToolActorInput,
+  ReportParams,
+  ToolResultParams,
   ToolSettledEvent,
 } from './agent-machine-types.js';
+import { TOOLS_WITHHELD_ERROR } from './budget-message.js';
 import { budgetStop, hardStop } from './budget-rules.js';
 import { toolActorLogic } from './tool-actor-logic.js';
 import { readyRange } from './tool-schedule.js';
@@ -60,12 +65,16 @@ const machineSetup = setup({
     requestModel: (_, _params: ModelRequestParams) => {},
     /** Effect: a model turn completed (usage, and the assistant message when it asked for tools). */
     recordModelTurn: (_, _params: { turn: ModelTurn }) => {},
-    /** Effect: append the turn's observations, in the model's order. */
-    recordObservations: () => {},
+    /** Effect: journal one call's result, as it settles. */
+    recordResult: (_, _params: ToolResultParams) => {},
+    /** Effect: report results in the model's order (`tool_call_complete`), announcing calls that never ran. */
+    reportResults: (_, _params: ReportParams) => {},
     /** Effect: a soft limit was crossed; warn and ask for a final answer. */
     warnBudget: () => {},
-    /** Effect: abort whatever is in flight (the model request, and tools through their AbortSignal). */
+    /** Effect: abort the model request in flight. */
     cancelInFlight: () => {},
+    /** Effect: the run is stopping (the agent stops waiting for stuck subscribers). */
+    stopping: () => {},
     /** Effect: the run ended with an answer. */
     finish: () => {},
     /** Effect: the run ended without one. */
@@ -74,7 +83,7 @@ const machineSetup = setup({
   guards: {
     turnAskedForTools: ({ event }) => event.type === 'MODEL_TURN' && event.turn.toolCalls.length > 0,
     settlesNewResult: ({ context, event }) => isNewResult(context, event),
-    settlesLastTool: ({ context, event }) => isNewResult(context, event) && context.settled + 1 >= context.calls.length,
+    allSettled: ({ context }) => context.settled >= context.calls.length,
     isAborting: ({ context }) => context.aborting !== undefined,
     isResuming: ({ context }) => context.resuming,
     hardLimitReached: ({ context }) => hardStop(context) !== null,
@@ -83,56 +92,110 @@ const machineSetup = setup({
   },
 });
 
-type SpawnTool = (src: 'runTool', options: { id: string; input: ToolActorInput }) => unknown;
-type ToolProgress = Pick<AgentContext, 'results' | 'settled' | 'nextToStart' | 'running'>;
+type Enqueue = Parameters<Parameters<typeof machineSetup.enqueueActions>[0]>[0]['enqueue'];
+type ToolProgress = Pick<AgentContext, 'results' | 'settled' | 'nextToStart' | 'running' | 'reported'>;
 
 /**
- * Starts the calls the schedule allows, each as a spawned child actor, and returns the new
- * progress. Called from inside an `assign`, so starting a batch and the context change that
- * goes with it cost XState one snapshot copy, not one per child plus one.
+ * Answers calls that will not run (tools withheld, or the run aborting) from `from` to the end,
+ * without starting them: each gets its error result, journaled and reported like any other.
  */
-function startReadyTools(context: AgentContext, progress: ToolProgress, spawn: SpawnTool): ToolProgress {
-  const { from, to } = readyRange(context.concurrencySafe, progress.nextToStart, progress.running);
-  for (let index = from; index < to; index++) {
-    const call = context.calls[index];
-    if (call === undefined) continue;
-    spawn('runTool', {
-      id: toolActorId(index),
-      input: { call, index, withheld: context.toolsWithheld },
-    });
+function answerUnstarted(
+  context: AgentContext,
+  progress: ToolProgress,
+  result: (call: ToolCall) => ToolResult,
+  enqueue: Enqueue,
+): ToolProgress {
+  const results = progress.results.slice();
+  for (let index = progress.nextToStart; index < context.calls.length; index++) {
+    const call = context.calls[index] as ToolCall;
+    const answer = result(call);
+    results[index] = answer;
+    enqueue({ type: 'recordResult', params: { call, result: answer } });
   }
-  return {
-    results: progress.results,
-    settled: progress.settled,
-    nextToStart: to,
-    running: progress.running + (to - from),
-  };
+  const skipped = context.calls.length - progress.nextToStart;
+  return { ...progress, results, settled: progress.settled + skipped, nextToStart: context.calls.length };
+}
+
+/**
+ * Decides which calls start now and spawns each as a child actor (the schedule of
+ * tool-schedule.ts). Withholding is decided here, at spawn time: withheld calls never start.
+ * Then reports, in call order, every result that became reportable.
+ */
+function advanceTools(context: AgentContext, progress: ToolProgress, enqueue: Enqueue): void {
+  let next = progress;
+  if (context.toolsWithheld) {
+    next = answerUnstarted(context, next, () => ToolResult.error(TOOLS_WITHHELD_ERROR), enqueue);
+  } else if (context.aborting !== undefined) {
+    const why = context.aborting.message;
+    next = answerUnstarted(context, next, (call) => ToolResult.error(abortedBeforeStart(call.name, why)), enqueue);
+  } else {
+    const { from, to } = readyRange(context.concurrencySafe, next.nextToStart, next.running);
+    for (let index = from; index < to; index++) {
+      enqueue.spawnChild('runTool', {
+        id: toolActorId(index),
+        input: { call: context.calls[index] as ToolCall, index },
+      });
+    }
+    next = { ...next, nextToStart: to, running: next.running + (to - from) };
+  }
+  let reported = next.reported;
+  while (next.results[reported] !== undefined) reported++;
+  if (reported > next.reported) {
+    enqueue({
+      type: 'reportResults',
+      params: { calls: context.calls, results: next.results, from: next.reported, to: reported },
+    });
+    next = { ...next, reported };
+  }
+  const { results, settled, nextToStart, running } = next;
+  enqueue.assign({ results, settled, nextToStart, running, reported: next.reported });
 }
 
 /** A resumed run: hand the pending calls to `executingTools` and start the first batch. */
-const startPendingCalls = machineSetup.assign(({ context, spawn }) => ({
-  resuming: false,
-  ...startReadyTools(context, context, spawn),
-}));
-
-/** Keeps a settled call's result, then starts whatever the schedule now allows. */
-const storeResult = machineSetup.assign(({ context, event, spawn }) => {
-  if (!isNewResult(context, event)) return {};
-  const results = context.results.slice();
-  results[event.index] = event.result;
-  const progress = {
-    results,
-    settled: context.settled + 1,
-    nextToStart: context.nextToStart,
-    running: context.running - 1,
-  };
-  return { elapsedMs: Math.max(context.elapsedMs, event.elapsedMs), ...startReadyTools(context, progress, spawn) };
+const startPendingCalls = machineSetup.enqueueActions(({ context, enqueue }) => {
+  enqueue.assign({ resuming: false });
+  advanceTools(context, context, enqueue);
 });
 
-/** Stops the actor of the call that just settled. */
-const stopSettledTool = stopChild<AgentContext, AgentMachineEvent, undefined, AgentMachineEvent>(({ event }) =>
-  toolActorId(event.type === 'TOOL_SETTLED' ? event.index : -1),
-);
+/** Keeps a settled call's result (journaled at once), then starts whatever the schedule now allows. */
+const settleTool = machineSetup.enqueueActions(({ context, event, enqueue }) => {
+  if (!isNewResult(context, event)) return;
+  const call = context.calls[event.index] as ToolCall;
+  enqueue({ type: 'recordResult', params: { call, result: event.result } });
+  enqueue.stopChild(toolActorId(event.index));
+  const results = context.results.slice();
+  results[event.index] = event.result;
+  enqueue.assign({ elapsedMs: Math.max(context.elapsedMs, event.elapsedMs) });
+  advanceTools(
+    context,
+    {
+      results,
+      settled: context.settled + 1,
+      nextToStart: context.nextToStart,
+      running: context.running - 1,
+      reported: context.reported,
+    },
+    enqueue,
+  );
+});
+
+/**
+ * An abort or time-out while tools run: calls not started yet are answered at once, running
+ * ones are cancelled (each actor aborts its own signal) and answer as their tools stop.
+ */
+const abortTools = machineSetup.enqueueActions(({ context, event, enqueue }) => {
+  if (event.type !== 'ABORT') return;
+  if (context.aborting !== undefined) return;
+  const aborting = { reason: event.reason, message: event.message };
+  enqueue.assign({ aborting });
+  enqueue('stopping');
+  for (let index = 0; index < context.nextToStart; index++) {
+    if (context.results[index] === undefined) {
+      enqueue.sendTo(toolActorId(index), { type: 'CANCEL', reason: event.message });
+    }
+  }
+  advanceTools({ ...context, aborting }, context, enqueue);
+});
 
 /** Starts a model request, unless the run resumes with pending tool calls. */
 const startTurn = machineSetup.enqueueActions(({ context, enqueue }) => {
@@ -143,8 +206,8 @@ const startTurn = machineSetup.enqueueActions(({ context, enqueue }) => {
  * A turn that asked for tools: count it, add its usage, adopt its calls and start the first
  * batch. (A turn is counted when its answer arrives: budgets are only checked after that.)
  */
-const acceptToolTurn = machineSetup.assign(({ context, event, spawn }) => {
-  if (event.type !== 'MODEL_TURN') return {};
+const acceptToolTurn = machineSetup.enqueueActions(({ context, event, enqueue }) => {
+  if (event.type !== 'MODEL_TURN') return;
   const { turn } = event;
   const adopted: AgentContext = {
     ...context,
@@ -154,8 +217,16 @@ const acceptToolTurn = machineSetup.assign(({ context, event, spawn }) => {
     calls: turn.toolCalls,
     concurrencySafe: turn.concurrencySafe,
   };
-  const fresh = { results: turn.toolCalls.map(() => undefined), settled: 0, nextToStart: 0, running: 0 };
-  return { ...adopted, ...startReadyTools(adopted, fresh, spawn) };
+  enqueue.assign({
+    turns: adopted.turns,
+    usage: adopted.usage,
+    elapsedMs: adopted.elapsedMs,
+    calls: adopted.calls,
+    concurrencySafe: adopted.concurrencySafe,
+  });
+  enqueue({ type: 'recordModelTurn', params: { turn } });
+  const fresh = { results: turn.toolCalls.map(() => undefined), settled: 0, nextToStart: 0, running: 0, reported: 0 };
+  advanceTools(adopted, fresh, enqueue);
 });
 
 /** A turn that answered: count it, add its usage, keep the answer. */
@@ -192,6 +263,7 @@ export const agentMachine = machineSetup.createMachine({
     results: input?.resume?.calls.map(() => undefined) ?? [],
     resuming: (input?.resume?.calls.length ?? 0) > 0,
     settled: 0,
+    reported: 0,
     nextToStart: 0,
     running: 0,
     toolsWithheld: false,
@@ -210,6 +282,10 @@ export const agentMachine = machineSetup.createMachine({
       target: '.error',
       actions: assign({ stop: ({ event }) => ({ reason: event.reason, message: event.message }) }),
     },
+    INTERNAL_ERROR: {
+      target: '.error',
+      actions: assign({ stop: ({ event }) => ({ reason: 'internal_error' as const, message: event.message }) }),
+    },
   },
   initial: 'awaitingModel',
   states: {
@@ -218,7 +294,7 @@ export const agentMachine = machineSetup.createMachine({
       always: { guard: 'isResuming', target: 'executingTools', actions: startPendingCalls },
       on: {
         MODEL_TURN: [
-          { guard: 'turnAskedForTools', target: 'executingTools', actions: [acceptToolTurn, recordModelTurn] },
+          { guard: 'turnAskedForTools', target: 'executingTools', actions: acceptToolTurn },
           { target: 'done', actions: [acceptAnswer, recordModelTurn] },
         ],
         MODEL_ERROR: {
@@ -229,26 +305,17 @@ export const agentMachine = machineSetup.createMachine({
     },
     executingTools: {
       // Tool actors are spawned by the transitions into this state and by its own (one batch
-      // at a time, see startReadyTools); `meta.spawns` names them for diagrams.
+      // at a time, see advanceTools); `meta.spawns` names them for diagrams.
       meta: { spawns: ['runTool'] },
       entry: enter('executingTools'),
+      always: { guard: 'allSettled', target: 'observing' },
       on: {
-        TOOL_SETTLED: [
-          { guard: 'settlesLastTool', target: 'observing', actions: [storeResult, stopSettledTool] },
-          { guard: 'settlesNewResult', actions: [storeResult, stopSettledTool] },
-        ],
-        ABORT: {
-          actions: [
-            assign({
-              aborting: ({ context, event }) => context.aborting ?? { reason: event.reason, message: event.message },
-            }),
-            'cancelInFlight',
-          ],
-        },
+        TOOL_SETTLED: { guard: 'settlesNewResult', actions: settleTool },
+        ABORT: { actions: abortTools },
       },
     },
     observing: {
-      entry: [enter('observing'), 'recordObservations'],
+      entry: enter('observing'),
       always: 'budgetCheck',
     },
     budgetCheck: {
@@ -278,7 +345,7 @@ export const agentMachine = machineSetup.createMachine({
     },
     error: {
       type: 'final',
-      entry: [enter('error'), 'cancelInFlight', 'fail'],
+      entry: [enter('error'), 'stopping', 'cancelInFlight', 'fail'],
     },
   },
   output: ({ context }) => ({ response: context.response, stop: context.stop }),

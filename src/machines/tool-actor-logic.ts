@@ -1,15 +1,28 @@
 import type { ActorLogic, AnyActorRef, EventObject, Snapshot } from 'xstate';
-import type { ToolActorInput, ToolSettledEvent } from './agent-machine-types.js';
+import type { CancelToolEvent, ToolActorInput, ToolSettledEvent } from './agent-machine-types.js';
 
-/** A tool actor's snapshot: `active` while its call runs, `stopped` once the machine stops it. */
-export type ToolActorSnapshot = Snapshot<undefined> & { readonly input: ToolActorInput };
+/**
+ * A tool actor's snapshot: `active` while its call runs, `stopped` once the machine stops it.
+ * It holds the call's own AbortController: cancelling one call is stopping (or sending `CANCEL`
+ * to) one actor.
+ */
+export type ToolActorSnapshot = Snapshot<undefined> & {
+  readonly input: ToolActorInput;
+  readonly controller: AbortController;
+};
 
 /**
  * Runs one tool call for a tool actor and reports the outcome with `settle` (ignored once the
- * actor is stopped). `system` is the actor system of the run the call belongs to (what the
- * agent binds its run to).
+ * actor is stopped). `signal` is the call's own: it aborts when the actor is cancelled or
+ * stopped. `system` is the actor system of the run the call belongs to (what the agent binds its
+ * run to).
  */
-export type ToolCallRunner = (input: ToolActorInput, settle: (event: ToolSettledEvent) => void, system: object) => void;
+export type ToolCallRunner = (
+  input: ToolActorInput,
+  settle: (event: ToolSettledEvent) => void,
+  system: object,
+  signal: AbortSignal,
+) => void;
 
 /** XState's internal relay (not in its types): sends an event with its source, for inspection. */
 interface RelayingSystem {
@@ -20,14 +33,21 @@ interface RelayingSystem {
 export type ToolActorLogic = ActorLogic<ToolActorSnapshot, EventObject, ToolActorInput>;
 
 /**
- * The logic of a tool actor: it starts `runCall` and sends the settled result to the machine
- * that spawned it. Smaller than `fromCallback` (no receivers, no per-instance bookkeeping),
- * which matters at one actor per tool call.
+ * The logic of a tool actor: it starts `runCall` with the call's own AbortSignal and sends the
+ * settled result to the machine that spawned it. Like `fromPromise`, it aborts that signal when
+ * it is stopped, and also on `CANCEL`. Smaller than `fromCallback` (no receivers, no
+ * per-instance bookkeeping), which matters at one actor per tool call.
  */
 export function toolActorLogic(runCall: ToolCallRunner): ToolActorLogic {
   return {
     config: runCall,
-    getInitialSnapshot: (_, input) => ({ status: 'active', output: undefined, error: undefined, input }),
+    getInitialSnapshot: (_, input) => ({
+      status: 'active',
+      output: undefined,
+      error: undefined,
+      input,
+      controller: new AbortController(),
+    }),
     start: (snapshot, { self, system }) => {
       const settle = (event: ToolSettledEvent): void => {
         const parent = self._parent;
@@ -37,12 +57,23 @@ export function toolActorLogic(runCall: ToolCallRunner): ToolActorLogic {
         if (relay === undefined) parent.send(event);
         else relay(self, parent, event);
       };
-      runCall(snapshot.input, settle, system);
+      runCall(snapshot.input, settle, system, snapshot.controller.signal);
     },
-    transition: (snapshot, event) =>
-      event.type === 'xstate.stop'
-        ? { status: 'stopped', output: undefined, error: undefined, input: snapshot.input }
-        : snapshot,
-    getPersistedSnapshot: (snapshot) => snapshot,
+    transition: (snapshot, event) => {
+      if (event.type === 'CANCEL') {
+        if (!snapshot.controller.signal.aborted) snapshot.controller.abort((event as CancelToolEvent).reason);
+        return snapshot;
+      }
+      if (event.type !== 'xstate.stop') return snapshot;
+      if (!snapshot.controller.signal.aborted) snapshot.controller.abort('the tool call was stopped');
+      return {
+        status: 'stopped',
+        output: undefined,
+        error: undefined,
+        input: snapshot.input,
+        controller: snapshot.controller,
+      };
+    },
+    getPersistedSnapshot: ({ status, output, error, input }) => ({ status, output, error, input }) as ToolActorSnapshot,
   };
 }

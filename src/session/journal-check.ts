@@ -79,6 +79,8 @@ export function checkEntry(raw: unknown, index: number): JournalEntry {
       if (entry.toolCalls === undefined) return { type: 'assistant_message', content };
       return { type: 'assistant_message', content, toolCalls: toolCallsOf(entry.toolCalls, index) };
     }
+    case 'tool_started':
+      return { type: 'tool_started', callId: text(entry, 'callId', index) };
     case 'tool_result':
       return { type: 'tool_result', callId: text(entry, 'callId', index), content: text(entry, 'content', index) };
     case 'usage':

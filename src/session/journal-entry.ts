@@ -21,7 +21,16 @@ export interface AssistantMessageEntry {
   readonly toolCalls?: readonly ToolCall[];
 }
 
-/** One tool observation. */
+/**
+ * Write-ahead record: the tool call is about to run (journaled before it starts, so a crash
+ * can tell a call that never started from one that is in doubt).
+ */
+export interface ToolStartedEntry {
+  readonly type: 'tool_started';
+  readonly callId: string;
+}
+
+/** One tool observation, journaled as its call settles (the context keeps call order). */
 export interface ToolResultEntry {
   readonly type: 'tool_result';
   readonly callId: string;
@@ -73,6 +82,7 @@ export type JournalEntry =
   | TurnStartEntry
   | UserMessageEntry
   | AssistantMessageEntry
+  | ToolStartedEntry
   | ToolResultEntry
   | UsageEntry
   | ResetEntry

@@ -1,10 +1,13 @@
 import { HarnessError } from '../core/errors.js';
 
 /** The journal format this library writes. */
-export const JOURNAL_VERSION = 1;
+export const JOURNAL_VERSION = 2;
 
-/** Versions this library reads. Old versions stay here forever. */
-export const READABLE_JOURNAL_VERSIONS: readonly number[] = [1];
+/**
+ * Versions this library reads. Old versions stay here forever. Version 2 added the write-ahead
+ * `tool_started` entry and journals each tool result as its call settles.
+ */
+export const READABLE_JOURNAL_VERSIONS: readonly number[] = [1, 2];
 
 /** Throws `unsupported_journal_version` unless `version` is readable. */
 export function checkJournalVersion(version: unknown): number {

@@ -1,4 +1,4 @@
-import type { Message } from '../core/messages.js';
+import type { Message, ToolCall } from '../core/messages.js';
 import { addUsage, type TokenUsage, ZERO_USAGE } from '../core/usage.js';
 import type { JournalEntry } from './journal-entry.js';
 
@@ -9,6 +9,14 @@ export interface SessionState {
   totalUsage: TokenUsage;
   /** The last final answer, until the next message carries it into `messages`. */
   pendingAnswer: string | undefined;
+  /** The tool calls of the last assistant turn, while the context has not moved past it. */
+  openCalls: readonly ToolCall[] | undefined;
+  /** Index in `openCalls` of the next call whose result joins `messages`. */
+  nextResult: number;
+  /** Results journaled ahead of an earlier call's, held until that one is in (by callId). */
+  heldResults: Map<string, string> | undefined;
+  /** Calls of the open turn whose start was journaled (a `tool_started` entry). */
+  startedCalls: Set<string> | undefined;
 }
 
 /** The state of a session with an empty journal. */
@@ -18,6 +26,10 @@ export function initialState(systemPrompt: string | undefined): SessionState {
     turnCount: 0,
     totalUsage: ZERO_USAGE,
     pendingAnswer: undefined,
+    openCalls: undefined,
+    nextResult: 0,
+    heldResults: undefined,
+    startedCalls: undefined,
   };
 }
 
@@ -29,6 +41,67 @@ function push(state: SessionState, message: Message): void {
   state.messages.push(Object.freeze(message));
 }
 
+function pushResult(state: SessionState, callId: string, content: string): void {
+  push(state, { role: 'tool', callId, content });
+}
+
+/** Moves the open turn's held results that are now due into `messages`, in call order. */
+function releaseDue(state: SessionState): void {
+  const calls = state.openCalls as readonly ToolCall[];
+  const held = state.heldResults;
+  while (held !== undefined && state.nextResult < calls.length) {
+    const callId = (calls[state.nextResult] as ToolCall).callId;
+    const content = held.get(callId);
+    if (content === undefined) return;
+    held.delete(callId);
+    pushResult(state, callId, content);
+    state.nextResult++;
+  }
+}
+
+/**
+ * The context moves past the open turn (a new message, a reset): results still held (an
+ * earlier call of their turn never got one) join `messages` in call order, so none is lost.
+ */
+function closeTurn(state: SessionState): void {
+  const calls = state.openCalls;
+  const held = state.heldResults;
+  if (calls !== undefined && held !== undefined && held.size > 0) {
+    for (const call of calls) {
+      const content = held.get(call.callId);
+      if (content !== undefined) pushResult(state, call.callId, content);
+    }
+  }
+  state.openCalls = undefined;
+  state.nextResult = 0;
+  state.heldResults = undefined;
+  state.startedCalls = undefined;
+}
+
+/**
+ * A tool result joins the context in the order the model asked for the calls, whatever order
+ * the journal recorded them in (each result is journaled as its call settles).
+ */
+function addResult(state: SessionState, callId: string, content: string): void {
+  const calls = state.openCalls;
+  if (calls !== undefined) {
+    if (calls[state.nextResult]?.callId === callId) {
+      pushResult(state, callId, content);
+      state.nextResult++;
+      releaseDue(state);
+      return;
+    }
+    const index = calls.findIndex((call) => call.callId === callId);
+    if (index > state.nextResult) {
+      state.heldResults ??= new Map();
+      state.heldResults.set(callId, content);
+      return;
+    }
+  }
+  // Not a call of the open turn: appended where it stands (the journal check flags it).
+  pushResult(state, callId, content);
+}
+
 /** Applies one journal entry to the state: the single place where session state changes. */
 export function applyEntry(state: SessionState, entry: JournalEntry, systemPrompt: string | undefined): void {
   switch (entry.type) {
@@ -36,6 +109,7 @@ export function applyEntry(state: SessionState, entry: JournalEntry, systemPromp
       state.turnCount += 1;
       return;
     case 'user_message':
+      closeTurn(state);
       push(
         state,
         entry.author
@@ -44,15 +118,20 @@ export function applyEntry(state: SessionState, entry: JournalEntry, systemPromp
       );
       return;
     case 'assistant_message':
-      push(
-        state,
-        entry.toolCalls && entry.toolCalls.length > 0
-          ? { role: 'assistant', content: entry.content, toolCalls: entry.toolCalls }
-          : { role: 'assistant', content: entry.content },
-      );
+      closeTurn(state);
+      if (entry.toolCalls && entry.toolCalls.length > 0) {
+        push(state, { role: 'assistant', content: entry.content, toolCalls: entry.toolCalls });
+        state.openCalls = entry.toolCalls;
+      } else {
+        push(state, { role: 'assistant', content: entry.content });
+      }
+      return;
+    case 'tool_started':
+      state.startedCalls ??= new Set();
+      state.startedCalls.add(entry.callId);
       return;
     case 'tool_result':
-      push(state, { role: 'tool', callId: entry.callId, content: entry.content });
+      addResult(state, entry.callId, entry.content);
       return;
     case 'usage':
       state.totalUsage = addUsage(state.totalUsage, entry.usage);
@@ -61,6 +140,7 @@ export function applyEntry(state: SessionState, entry: JournalEntry, systemPromp
       Object.assign(state, initialState(systemPrompt));
       return;
     case 'agent_end':
+      closeTurn(state);
       state.pendingAnswer = entry.response;
       return;
     case 'transition':

@@ -1,3 +1,4 @@
+import type { Observable } from 'rxjs';
 import type { ModelClient } from '../adapters/model-client.js';
 import { Config } from '../config/config.js';
 import type { StopReason } from '../core/agent-event.js';
@@ -6,7 +7,9 @@ import type { JsonObject, Message, ToolCall, ToolResultMessage } from '../core/m
 import { isTokenCount, type TokenUsage } from '../core/usage.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { checkEntry } from './journal-check.js';
-import type { JournalEntry, TransitionEntry } from './journal-entry.js';
+import type { JournalEntry } from './journal-entry.js';
+import { type AppendListener, JournalLog, type LogRecord } from './journal-log.js';
+import { checkToolPairing } from './journal-pairing.js';
 import { checkJournalVersion, JOURNAL_VERSION } from './journal-version.js';
 import { applyEntry, initialState, type SessionState } from './session-state.js';
 
@@ -70,7 +73,7 @@ export class Session {
   readonly client: ModelClient | undefined;
   /** The tools available to the agent. */
   readonly registry: ToolRegistry;
-  private readonly entries: JournalEntry[] = [];
+  private readonly log = new JournalLog();
   private readonly state: SessionState;
   // Frozen copies handed out by the getters, made on first read after a change: a caller can
   // neither append to the journal nor slip a message into the model's context behind the
@@ -116,18 +119,40 @@ export class Session {
    * later entries; {@link Session.journalFrom} gives just the new ones).
    */
   get journal(): readonly JournalEntry[] {
-    this.journalView ??= Object.freeze(this.entries.slice());
+    this.journalView ??= Object.freeze(this.log.slice());
     return this.journalView;
   }
 
-  /** The journal entries from index `start` on (a new array): what a live follower has not seen yet. */
+  /** How many entries the journal holds. */
+  get journalLength(): number {
+    return this.log.length;
+  }
+
+  /** The journal entries from index `start` on (a new array). */
   journalFrom(start: number): readonly JournalEntry[] {
     if (!Number.isSafeInteger(start) || start < 0)
       throw new HarnessError('invalid_argument', `journalFrom(start) needs an index >= 0, got ${String(start)}`);
-    return this.entries.slice(start);
+    return this.log.slice(start);
   }
 
-  /** The last final answer while it has not yet joined `messages` (see SPEC §3). */
+  /**
+   * The journal from index `start` on, then live: entries already there arrive synchronously on
+   * subscription, then each new one as it is appended, with no gap and no duplicate (what the
+   * inspector, a store or a UI that joins late reads).
+   */
+  follow(start = 0): Observable<LogRecord> {
+    return this.log.follow(start);
+  }
+
+  /**
+   * Calls `listener` synchronously with each entry appended from now on (the agent publishes
+   * them on its stream this way); returns the function that stops it.
+   */
+  onAppend(listener: AppendListener): () => void {
+    return this.log.listen(listener);
+  }
+
+  /** The last final answer while it has not yet joined `messages` (see contract §3). */
   get pendingAnswer(): string | undefined {
     return this.state.pendingAnswer;
   }
@@ -137,17 +162,18 @@ export class Session {
    * still owes. Empty when that turn is fully answered or the context has moved on.
    */
   pendingToolCalls(): ToolCall[] {
-    const messages = this.state.messages;
-    const answered = new Set<string>();
-    let i = messages.length - 1;
-    for (; i >= 0; i--) {
-      const message = messages[i];
-      if (message?.role !== 'tool') break;
-      answered.add(message.callId);
-    }
-    const turn = messages[i];
-    if (turn?.role !== 'assistant' || turn.toolCalls === undefined || this.state.pendingAnswer !== undefined) return [];
-    return turn.toolCalls.filter((call) => !answered.has(call.callId));
+    const { openCalls, nextResult, heldResults } = this.state;
+    if (openCalls === undefined || this.state.pendingAnswer !== undefined) return [];
+    const owed = openCalls.slice(nextResult);
+    return heldResults === undefined ? owed : owed.filter((call) => !heldResults.has(call.callId));
+  }
+
+  /**
+   * Whether the journal records that this call of the last assistant turn started (a
+   * `tool_started` entry): a pending call that started is in doubt after a crash.
+   */
+  toolCallStarted(callId: string): boolean {
+    return this.state.startedCalls?.has(callId) ?? false;
   }
 
   /** Records the start of a model request. */
@@ -205,10 +231,13 @@ export class Session {
   }
 
   /** Records a machine transition (the agent calls this). */
-  recordTransition(from: string, to: string, event: string): TransitionEntry {
-    const entry: TransitionEntry = { type: 'transition', from, to, event };
-    this.append(entry);
-    return entry;
+  recordTransition(from: string, to: string, event: string): void {
+    this.append({ type: 'transition', from, to, event });
+  }
+
+  /** Records, before it runs, that a tool call is starting (write-ahead). */
+  recordToolStart(callId: string): void {
+    this.append({ type: 'tool_started', callId: requireText(callId, 'callId') });
   }
 
   /** Records a run's final answer. */
@@ -231,7 +260,7 @@ export class Session {
     return {
       version: JOURNAL_VERSION,
       savedAt: new Date(this.clock()).toISOString(),
-      journal: this.entries.slice(), // a snapshot: later entries must not appear in it
+      journal: this.log.slice(), // a snapshot: later entries must not appear in it
     };
   }
 
@@ -248,19 +277,25 @@ export class Session {
 
   /**
    * Rebuilds a session by applying every journal entry in order. The result's journal is
-   * byte-identical (as stable JSON) to the input. Throws `invalid_journal` naming a bad entry.
+   * byte-identical (as stable JSON) to the input. Throws `invalid_journal` naming a malformed
+   * entry, `journal_corrupt` naming a tool result that is missing, forged or doubled.
    */
   static replay(journal: readonly unknown[], config: Config = new Config(), options: SessionOptions = {}): Session {
+    const entries = journal.map((raw, i) => checkEntry(raw, i));
+    // A deleted or altered tool_result would send a request with an unanswered call.
+    const unpaired = checkToolPairing(entries);
+    if (unpaired !== undefined) throw new HarnessError('journal_corrupt', unpaired.message);
     const session = new Session(config, options);
-    for (let i = 0; i < journal.length; i++) session.append(checkEntry(journal[i], i));
+    for (const entry of entries) session.append(entry);
     return session;
   }
 
   private append(entry: JournalEntry): void {
-    this.entries.push(Object.freeze(entry));
+    // State first, then the log: a follower that reads the session on an entry sees it applied.
     applyEntry(this.state, entry, this.config.systemPrompt);
     this.journalView = undefined;
     this.messagesView = undefined;
+    this.log.append(entry);
   }
 }
 

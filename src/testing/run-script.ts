@@ -29,7 +29,7 @@ export interface RunScriptOptions {
 export interface ScriptRun {
   /** Every event `run()` yielded, in order. */
   readonly events: readonly AgentEvent[];
-  /** Every event a subscriber (`agent.events.subscribe`) received: SPEC §4 says they equal `events`. */
+  /** Every event a subscriber (`agent.events.subscribe`) received: contract §4 says they equal `events`. */
   readonly subscriberEvents: readonly AgentEvent[];
   /** The session's journal after the run. */
   readonly journal: readonly JournalEntry[];

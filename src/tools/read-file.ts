@@ -1,9 +1,10 @@
-import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Config } from '../config/config.js';
 import { Tool, type ToolInvocation } from './tool.js';
 import { ToolKind } from './tool-kind.js';
 import { ToolResult } from './tool-result.js';
+import { workspaceRoot } from './workspace/confine.js';
+import { openRegularFile } from './workspace/open-regular-file.js';
 import { resolveInWorkspace } from './workspace.js';
 
 const schema = z.object({
@@ -34,15 +35,21 @@ export class ReadFileTool extends Tool<typeof schema> {
   }
 
   async execute({ params, cwd }: ToolInvocation<z.output<typeof schema>>): Promise<ToolResult> {
-    const where = await resolveInWorkspace(this.config?.cwd ?? cwd, params.path);
+    const workspace = this.config?.cwd ?? cwd;
+    const where = await resolveInWorkspace(workspace, params.path);
     if (!where.ok) return ToolResult.error(where.problem);
-    const info = await stat(where.path).catch(() => undefined);
-    if (info === undefined) return ToolResult.error(`File not found: ${params.path}`);
-    if (!info.isFile()) return ToolResult.error(`Not a file: ${params.path}`);
-    if (info.size > MAX_READ_BYTES) {
-      return ToolResult.error(`File too large: ${params.path} is ${info.size} bytes (limit ${MAX_READ_BYTES})`);
+    // Opened without following a symlink and without blocking (a FIFO would hang a plain read).
+    const opened = await openRegularFile(await workspaceRoot(workspace), where.path, params.path);
+    if (!opened.ok) return ToolResult.error(opened.problem);
+    let bytes: Buffer;
+    try {
+      if (opened.size > MAX_READ_BYTES) {
+        return ToolResult.error(`File too large: ${params.path} is ${opened.size} bytes (limit ${MAX_READ_BYTES})`);
+      }
+      bytes = await opened.handle.readFile();
+    } finally {
+      await opened.handle.close();
     }
-    const bytes = await readFile(where.path);
     if (bytes.subarray(0, 8192).includes(0)) return ToolResult.error(`Binary file: ${params.path}`);
     return ToolResult.success(
       this.page(bytes.toString('utf8'), params.offset ?? 1, params.limit ?? DEFAULT_READ_LIMIT),

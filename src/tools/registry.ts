@@ -41,13 +41,40 @@ export class ToolRegistry {
     this.maxOutputChars = config?.maxToolOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
   }
 
-  /** Adds a tool. Throws `invalid_argument` for a bad or duplicate name or a missing schema. */
-  register<S extends z.ZodType>(tool: ToolLike<S>): this {
+  /**
+   * Adds tools, all or none. Throws `invalid_argument` naming the tool for a bad or duplicate
+   * name (one already registered, or twice in the call), a missing schema or `execute`.
+   */
+  register(...tools: readonly AnyTool[]): this {
+    const names = new Set<string>();
+    for (const tool of tools) {
+      this.check(tool);
+      if (names.has(tool.name)) {
+        throw new HarnessError('invalid_argument', `two tools named '${tool.name}' in one register() call`);
+      }
+      names.add(tool.name);
+    }
+    if (tools.length === 0) return this;
+    for (const tool of tools) this.tools.set(tool.name, tool);
+    this.cachedDefinitions = undefined;
+    return this;
+  }
+
+  /** Removes the tool with this name; returns whether there was one. */
+  unregister(name: string): boolean {
+    const removed = this.tools.delete(name);
+    if (removed) this.cachedDefinitions = undefined;
+    return removed;
+  }
+
+  private check(tool: AnyTool): void {
     if (typeof tool?.name !== 'string' || !NAME.test(tool.name)) {
       throw new HarnessError('invalid_argument', `tool name ${JSON.stringify(tool?.name)} must match ${NAME}`);
     }
     if (this.tools.has(tool.name)) {
-      throw new HarnessError('invalid_argument', `a tool named '${tool.name}' is already registered`);
+      const from = this.tools.get(tool.name)?.source;
+      const where = from === undefined ? '' : ` (from ${from})`;
+      throw new HarnessError('invalid_argument', `a tool named '${tool.name}' is already registered${where}`);
     }
     if (typeof tool.schema?.safeParse !== 'function') {
       throw new HarnessError('invalid_argument', `tool '${tool.name}' needs a zod schema`);
@@ -55,9 +82,6 @@ export class ToolRegistry {
     if (typeof tool.execute !== 'function') {
       throw new HarnessError('invalid_argument', `tool '${tool.name}' needs an execute function`);
     }
-    this.tools.set(tool.name, tool as unknown as AnyTool);
-    this.cachedDefinitions = undefined;
-    return this;
   }
 
   /** Whether a tool with this name is registered. */
@@ -81,12 +105,24 @@ export class ToolRegistry {
     return tool !== undefined && (tool.concurrencySafe ?? tool.kind === 'read');
   }
 
-  /** Definitions for the model (JSON Schema from zod), computed once per set of tools. */
+  /**
+   * Whether a call to this tool may run again when a crash left it in doubt (started, no result
+   * recorded): its `idempotent` flag, by default true for kind `read`. False for an unknown tool.
+   */
+  isIdempotent(name: string): boolean {
+    const tool = this.tools.get(name);
+    return tool !== undefined && (tool.idempotent ?? tool.kind === 'read');
+  }
+
+  /**
+   * Definitions for the model, computed once per set of tools: JSON Schema from zod, or a
+   * tool's own `parameters` as they are.
+   */
   definitions(): readonly ToolDefinition[] {
     this.cachedDefinitions ??= [...this.tools.values()].map((tool) => ({
       name: tool.name,
       description: tool.description,
-      parameters: parametersSchema(tool.schema),
+      parameters: tool.parameters ?? parametersSchema(tool.schema),
     }));
     return this.cachedDefinitions;
   }

@@ -14,6 +14,11 @@ export interface GuardedCall {
   readonly timeoutMs: number | undefined;
 }
 
+/** The error text of a call aborted before its tool started. */
+export function abortedBeforeStart(name: string, reason: string): string {
+  return `Tool '${name}' was aborted before it started: ${reason}`;
+}
+
 /** The signal of a call that nothing can abort. */
 const NEVER_ABORTED = new AbortController().signal;
 
@@ -43,7 +48,7 @@ function normalise(name: string, value: unknown): ToolResult {
 export function runGuarded(tool: AnyTool, call: GuardedCall): ToolResult | Promise<ToolResult> {
   const outer = call.signal;
   if (outer?.aborted) {
-    return ToolResult.error(`Tool '${tool.name}' was aborted before it started: ${reasonText(outer)}`);
+    return ToolResult.error(abortedBeforeStart(tool.name, reasonText(outer)));
   }
   // An own controller only when a time limit must abort the tool; otherwise the caller's signal
   // reaches the tool as it is (one AbortController less per call on the hot path).

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Config } from '../config/config.js';
+import type { JsonObject } from '../core/messages.js';
 import type { ToolKind } from './tool-kind.js';
 import type { ToolResult } from './tool-result.js';
 
@@ -23,10 +24,22 @@ export interface ToolLike<S extends z.ZodType = z.ZodType> {
   readonly description: string;
   /** What it does to the world. */
   readonly kind: ToolKind;
-  /** Argument schema; also sent to the model as JSON Schema. */
+  /** Argument schema; also sent to the model as JSON Schema unless `parameters` is given. */
   readonly schema: S;
+  /**
+   * JSON Schema sent to the model as it is, instead of the one made from `schema`: for a tool
+   * whose schema comes from elsewhere (an MCP server). `schema` still checks the arguments.
+   */
+  readonly parameters?: JsonObject;
+  /** Where the tool comes from, for display (e.g. `mcp:files`); absent for the caller's own tools. */
+  readonly source?: string;
   /** May run at the same time as other safe calls. Default: `kind === 'read'`. */
   readonly concurrencySafe?: boolean;
+  /**
+   * Running it twice has the same effect as running it once, so a call left in doubt by a crash
+   * may run again on resume. Default: `kind === 'read'`.
+   */
+  readonly idempotent?: boolean;
   /** Per-call time limit overriding `Config.toolTimeoutMs`. */
   readonly timeoutMs?: number;
   /** Runs the call. Throwing is allowed: the registry turns it into an error result. */
@@ -54,6 +67,11 @@ export abstract class Tool<S extends z.ZodType = z.ZodType> implements ToolLike<
   abstract readonly schema: S;
   /** May run at the same time as other safe calls. Default: `kind === 'read'`. */
   readonly concurrencySafe?: boolean;
+  /**
+   * Running it twice has the same effect as running it once, so a call left in doubt by a crash
+   * may run again on resume. Default: `kind === 'read'`.
+   */
+  readonly idempotent?: boolean;
   /** Per-call time limit overriding `Config.toolTimeoutMs`. */
   readonly timeoutMs?: number;
   /** The configuration the tool was made with (the workspace, limits). */
@@ -79,6 +97,11 @@ export interface ToolSpec<S extends z.ZodType> {
   readonly schema: S;
   /** May run at the same time as other safe calls. Default: `kind === 'read'`. */
   readonly concurrencySafe?: boolean;
+  /**
+   * Running it twice has the same effect as running it once, so a call left in doubt by a crash
+   * may run again on resume. Default: `kind === 'read'`.
+   */
+  readonly idempotent?: boolean;
   /** Per-call time limit overriding `Config.toolTimeoutMs`. */
   readonly timeoutMs?: number;
   /** Runs the call; may return a {@link ToolResult} or, for success, just the output text. */

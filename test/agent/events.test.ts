@@ -23,9 +23,10 @@ describe('Agent events', () => {
       'text_delta',
       'text_delta',
       'text_complete',
-      'tool_call_start',
+      // A synchronous call settles as it starts, and the next starts once that is delivered.
       'tool_call_start',
       'tool_call_complete',
+      'tool_call_start',
       'tool_call_complete',
       'text_delta',
       'text_complete',

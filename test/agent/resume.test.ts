@@ -64,10 +64,12 @@ describe('Agent.resume', () => {
       stream.push(entry.type === 'transition' ? `${entry.from}->${entry.to}` : entry.type);
     });
     await collect(agent.resume());
-    expect(stream.slice(0, 4)).toEqual([
+    expect(stream.slice(0, 6)).toEqual([
       'agent_start',
       'awaitingModel->executingTools',
+      'tool_started',
       'tool_call_start',
+      'tool_result',
       'tool_call_complete',
     ]);
   });

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -20,12 +21,16 @@ describe('agent-harness (main)', () => {
     expect(help.text()).toContain('Commands:');
   });
 
-  it('refuses a --journal in a missing folder before running, with one line and exit 2', async () => {
+  it('refuses a --journal whose folder cannot be made before running, with one line and exit 2', async () => {
     const err = captured();
     const out = captured();
-    const missing = join(tempWorkspace(), 'no', 'such', 'dir', 'run.jsonl');
-    expect(await main(['demo', '--journal', missing], out, err)).toBe(2);
-    expect(err.text()).toMatch(/^agent-harness demo: --journal: the folder '.*dir' does not exist\n$/);
+    const dir = tempWorkspace();
+    writeFileSync(join(dir, 'file'), '');
+    const impossible = join(dir, 'file', 'no', 'such', 'dir', 'run.jsonl');
+    expect(await main(['demo', '--journal', impossible], out, err)).toBe(2);
+    expect(err.text()).toMatch(
+      /^agent-harness demo: --journal: cannot create the folder '.*dir': '.*file' is a file\n$/,
+    );
     expect(out.text()).toBe('');
   });
 
@@ -38,8 +43,8 @@ describe('agent-harness (main)', () => {
 
   it("puts a mistake Node's option parser explains over several lines on one line, exit 2", async () => {
     const err = captured();
-    expect(await main(['run', 'hi', '--max-cost', '-1'], captured(), err)).toBe(2);
-    expect(err.text()).toMatch(/^agent-harness run: .*'--max-cost'.*ambiguous.*\n$/);
+    expect(await main(['run', 'hi', '--model', '-x'], captured(), err)).toBe(2);
+    expect(err.text()).toMatch(/^agent-harness run: .*'--model.*ambiguous.*\n$/);
     expect(err.text().trim().split('\n')).toHaveLength(1);
   });
 

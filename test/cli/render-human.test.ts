@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { humanRenderer, printable } from '../../src/cli/render-human.js';
+import { humanRenderer } from '../../src/cli/render-human.js';
+import { printable } from '../../src/core/printable.js';
 import { AgentEvent, ToolResult } from '../../src/index.js';
 import { captured } from './support/cli-harness.js';
 
@@ -9,7 +10,7 @@ describe('humanRenderer', () => {
     const render = humanRenderer(out);
     render(AgentEvent.textDelta('hi \u001b]0;pwned\u0007there\u009b2J\n'));
     render(AgentEvent.toolCallComplete({ callId: 'c', name: 'read_file' }, ToolResult.success('a\u001b[31mred')));
-    expect(out.text()).toBe('hi ]0;pwnedthere2J\n✓ read_file: a[31mred\n');
+    expect(out.text()).toBe('hi there\n✓ read_file: ared\n');
     expect(printable('tab\tand\nnewline')).toBe('tab\tand\nnewline');
   });
 });

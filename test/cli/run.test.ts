@@ -176,7 +176,7 @@ describe('agent-harness run usage', () => {
     [[], 'missing the task'],
     [['hi', '--provider', 'gemini'], "--provider must be one of openai, anthropic, got 'gemini'"],
     [['hi', '--max-turns', '0'], '--max-turns must be a positive whole number'],
-    [['hi', '--max-cost', 'lots'], '--max-cost must be a positive number'],
+    [['hi', '--max-cost', 'lots'], '--max-cost must be a positive decimal number'],
     [['hi', '--timeout', 'soon'], '--timeout must be a positive duration'],
     [['hi', '--cwd', '/no/such/dir'], "--cwd must be an existing directory, got '/no/such/dir'"],
     [['hi', '--base-url', 'localhost:8080'], "--base-url must be an http(s) URL, got 'localhost:8080'"],

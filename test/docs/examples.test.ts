@@ -25,7 +25,7 @@ describe('examples/', () => {
 
   it('replay-and-resume.ts replays byte for byte and resumes running only the call still owed', async () => {
     const lines = await printedBy('replay-and-resume.ts');
-    expect(lines).toContain('replayed 14 entries, identical: true');
+    expect(lines).toContain('replayed 16 entries, identical: true');
     expect(lines).toContain('resumed answer: Both steps are done.');
     expect(lines).toContain('tools run on resume: s2');
   });
@@ -35,5 +35,13 @@ describe('examples/', () => {
     expect(lines).toContain('states: awaitingModel, executingTools, observing, budgetCheck, done, error');
     expect(lines).toContain('violations: 0');
     expect(lines.find((line) => line.startsWith('stop reasons reached:'))).toContain('turn_budget');
+  });
+
+  it('mcp-filesystem.ts reads files through the real filesystem server and stops it', async () => {
+    const lines = await printedBy('mcp-filesystem.ts');
+    expect(lines).toContain('files: 14 tools, e.g. fs_read_file, fs_read_text_file, fs_read_media_file');
+    expect(lines).toContain('  fs_read_text_file -> "- water the plants\\n- call Ada\\n"');
+    expect(lines).toContain('answer: Two things to do: water the plants and call Ada.');
+    expect(lines).toContain('server process stopped');
   });
 });

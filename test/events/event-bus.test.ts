@@ -17,7 +17,7 @@ describe('EventBus', () => {
       });
       cold('a-b--c|').subscribe((tick) => {
         if (tick === 'a') void bus.emit(AgentEvent.textDelta('x'));
-        if (tick === 'b') bus.record({ type: 'transition', from: 'awaitingModel', to: 'done', event: 'e' });
+        if (tick === 'b') bus.record({ type: 'transition', from: 'awaitingModel', to: 'done', event: 'e' }, 0);
         if (tick === 'c') void bus.emit(AgentEvent.agentEnd('x', usage, 1));
       });
     });
@@ -153,51 +153,49 @@ describe('EventBus', () => {
     expect(seen).toEqual(['sync:text_delta', 'async:text_delta', 'sync:text_complete', 'async:text_complete']);
   });
 
-  it('calls onDelivered synchronously once every subscriber has an event, before the next is delivered', async () => {
+  it('is idle once every emitted event reached every subscriber, and idle() resolves then', async () => {
     const bus = new EventBus();
-    const order: string[] = [];
     let release: () => void = () => {};
     bus.subscribe((event) => {
-      order.push(`got ${event.type}`);
       if (event.type === 'text_delta') return new Promise<void>((resolve) => (release = resolve));
     });
-    void bus.emit(AgentEvent.agentStart('go', false), () => order.push('delivered agent_start'));
-    expect(order).toEqual(['got agent_start', 'delivered agent_start']); // all synchronous: at once
-    const slow = bus.emit(AgentEvent.textDelta('a'), () => order.push('delivered text_delta'));
-    void bus.emit(AgentEvent.textComplete('a'), () => order.push('delivered text_complete'));
-    void slow.then(() => order.push('text_delta emit resolved'));
+    await bus.emit(AgentEvent.agentStart('go', false));
+    expect(bus.isIdle).toBe(true); // every subscriber was synchronous
+    void bus.emit(AgentEvent.textDelta('a'));
+    void bus.emit(AgentEvent.textComplete('a'));
+    expect(bus.isIdle).toBe(false);
+    let idle = false;
+    const waiting = bus.idle().then(() => (idle = true));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(idle).toBe(false);
     release();
-    await bus.idle();
-    expect(order).toEqual([
-      'got agent_start',
-      'delivered agent_start',
-      'got text_delta',
-      'delivered text_delta',
-      'got text_complete',
-      'delivered text_complete', // the queued event, delivered without awaiting: no microtask before its callback
-      'text_delta emit resolved',
-    ]);
+    await waiting;
+    expect(bus.isIdle).toBe(true);
   });
 
-  it('reports an onDelivered that throws as a subscriber failure and goes on delivering', async () => {
+  it('while hurrying, gives up on a subscriber that holds an event past stopGraceMs and reports it', async () => {
     const failures: unknown[] = [];
-    const bus = new EventBus({ onSubscriberError: (error) => failures.push(error) });
-    const seen: string[] = [];
+    const bus = new EventBus({ stopGraceMs: 20, onSubscriberError: (error) => failures.push(error) });
+    const later: string[] = [];
+    bus.subscribe((event) => (event.type === 'text_delta' ? new Promise<void>(() => {}) : undefined)); // stuck for ever
     bus.subscribe((event) => {
-      seen.push(event.type);
+      later.push(event.type);
     });
-    await bus.emit(AgentEvent.textDelta('a'), () => {
-      throw new Error('callback broke');
-    });
-    await bus.emit(AgentEvent.textComplete('a'));
-    expect(failures).toEqual([new Error('callback broke')]);
-    expect(seen).toEqual(['text_delta', 'text_complete']);
+    const stuck = bus.emit(AgentEvent.textDelta('a'));
+    const end = bus.emit(AgentEvent.agentError('aborted', 'stop'));
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(later).toEqual([]); // not hurrying: a slow subscriber holds the stream (backpressure)
+    bus.hurry();
+    await Promise.all([stuck, end]);
+    expect(later).toEqual(['text_delta', 'agent_error']);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ reason: 'subscriber_timeout', eventType: 'text_delta' });
   });
 
   it('counts records nobody observed, so a late observer sees positions from where the stream is', async () => {
     const bus = new EventBus();
     await bus.emit(AgentEvent.textDelta('unseen'));
-    bus.record({ type: 'transition', from: 'awaitingModel', to: 'done', event: 'e' });
+    bus.record({ type: 'transition', from: 'awaitingModel', to: 'done', event: 'e' }, 0);
     const seqs: number[] = [];
     const subscription = bus.stream$.subscribe((record) => seqs.push(record.seq));
     await bus.emit(AgentEvent.textComplete('seen'));

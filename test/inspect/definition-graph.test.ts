@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { agentMachine, machineGraph } from '../../src/index.js';
+import { machineGraph } from '../../src/diagram.js';
+import { agentMachine } from '../../src/index.js';
 import { graphFromDefinition } from '../../src/inspect/definition-graph.js';
 
 /** What @statelyai/inspect sends as an actor's definition: the config, functions as {type: name}. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMachine } from 'xstate';
-import { agentMachine, machineGraph, toMermaid } from '../../src/index.js';
+import { machineGraph, toMermaid } from '../../src/diagram.js';
+import { agentMachine } from '../../src/index.js';
 import { toDot } from '../../src/inspect/dot.js';
 import { toGraphJson } from '../../src/inspect/graph-json.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { agentMachine, toMermaid } from '../../src/index.js';
+import { toMermaid } from '../../src/diagram.js';
+import { agentMachine } from '../../src/index.js';
 import { toDot } from '../../src/inspect/dot.js';
 
 function capture() {

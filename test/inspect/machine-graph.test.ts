@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMachine, fromPromise, setup, spawnChild } from 'xstate';
-import { agentMachine, machineGraph } from '../../src/index.js';
+import { machineGraph } from '../../src/diagram.js';
+import { agentMachine } from '../../src/index.js';
 
 describe('machineGraph(agentMachine)', () => {
   const graph = machineGraph(agentMachine);

@@ -2,24 +2,15 @@ import { request } from 'node:http';
 import { createWebSocketInspector } from '@statelyai/inspect';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine } from 'xstate';
-import { Agent, agentMachine, machineGraph, ScriptedClient } from '../../src/index.js';
+import { machineGraph } from '../../src/diagram.js';
+import { Agent, agentMachine, ScriptedClient } from '../../src/index.js';
 import { InspectionFeed } from '../../src/inspector/inspection-feed.js';
 import { InspectorFeed } from '../../src/inspector/inspector-feed.js';
 import { type InspectorServer, startInspector } from '../../src/inspector/inspector-server.js';
 import { encodeFrame, MAX_MESSAGE_BYTES, parseFrame } from '../../src/inspector/websocket-server.js';
 import { collect, makeAgent, textTurn, toolTurn } from '../support/fixtures.js';
 import { lookupTool } from './support/recorded-run.js';
-
-/** A masked client frame, as browsers and `ws` send them. */
-function clientFrame(opcode: number, text: string, fin = true): Buffer {
-  const payload = Buffer.from(text);
-  const mask = Buffer.from([1, 2, 3, 4]);
-  const header = encodeFrame(opcode, payload).subarray(0, payload.length < 126 ? 2 : payload.length < 65_536 ? 4 : 10);
-  header[0] = (fin ? 0x80 : 0) | opcode;
-  header[1] = (header[1] ?? 0) | 0x80;
-  const masked = Buffer.from(payload.map((byte, i) => byte ^ (mask[i % 4] ?? 0)));
-  return Buffer.concat([header, mask, masked]);
-}
+import { clientFrame } from './support/ws-client.js';
 
 describe('WebSocket frames', () => {
   it('reads masked text frames of each length encoding', () => {

@@ -9,8 +9,8 @@ import {
   type ModelTurn,
   type ToolCall,
   ToolResult,
-  toolActorId,
 } from '../../src/index.js';
+import { toolActorId } from '../../src/machines/agent-machine.js';
 
 type Snapshot = ReturnType<typeof initialTransition<typeof agentMachine>>[0];
 
@@ -101,7 +101,7 @@ describe('agentMachine (pure transitions)', () => {
     expect(snapshot.value).toBe('awaitingModel');
     expect(snapshot.context.turns).toBe(1);
     expect(snapshot.children).toEqual({});
-    expect(actions).toEqual(expect.arrayContaining(['recordObservations', 'requestModel']));
+    expect(actions).toEqual(expect.arrayContaining(['recordResult', 'reportResults', 'requestModel']));
   });
 
   it('ignores a duplicate or out-of-range result', () => {
@@ -148,7 +148,9 @@ describe('agentMachine (pure transitions)', () => {
   it('ABORT while tools run cancels them and waits for every result before ending', () => {
     const running = step(start()[0], modelDone(modelTurn(2)), abort);
     expect(running.snapshot.value).toBe('executingTools');
-    expect(running.actions).toContain('cancelInFlight');
+    // Each running call's actor is cancelled (it aborts its own signal).
+    expect(running.actions.filter((type) => type === 'xstate.sendTo')).toHaveLength(2);
+    expect(running.actions).toContain('stopping');
     const done = step(
       running.snapshot,
       settled(0, ToolResult.error('aborted')),
@@ -156,7 +158,7 @@ describe('agentMachine (pure transitions)', () => {
     );
     expect(done.snapshot.value).toBe('error');
     expect(done.snapshot.context.stop?.reason).toBe('aborted');
-    expect(done.actions).toContain('recordObservations');
+    expect(done.actions.filter((type) => type === 'recordResult')).toHaveLength(1); // the last settle's
   });
 
   it('an ABORT accepted during the last allowed turn wins over the turn limit at budgetCheck', () => {

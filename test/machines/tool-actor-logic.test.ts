@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assign, createActor, setup, stopChild } from 'xstate';
-import { ToolResult, type ToolSettledEvent, toolActorLogic } from '../../src/index.js';
+import { ToolResult, type ToolSettledEvent } from '../../src/index.js';
+import { toolActorLogic } from '../../src/machines/tool-actor-logic.js';
 
 const call = { callId: 'a', name: 'look', arguments: {} };
 
@@ -13,8 +14,8 @@ function harness() {
   }).createMachine({
     context: { received: [] },
     entry: assign(({ spawn }) => {
-      spawn('tool', { id: 't0', input: { call, index: 0, withheld: false } });
-      spawn('tool', { id: 't1', input: { call, index: 1, withheld: false } });
+      spawn('tool', { id: 't0', input: { call, index: 0 } });
+      spawn('tool', { id: 't1', input: { call, index: 1 } });
       return {};
     }),
     on: {
@@ -58,7 +59,7 @@ describe('toolActorLogic', () => {
       actors: { tool: toolActorLogic((_input, settle) => settles.push(settle)) },
     }).createMachine({
       entry: assign(({ spawn }) => {
-        spawn('tool', { id: 't0', input: { call, index: 0, withheld: false } });
+        spawn('tool', { id: 't0', input: { call, index: 0 } });
         return {};
       }),
     });

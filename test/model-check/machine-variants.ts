@@ -1,4 +1,4 @@
-import { createMachine } from 'xstate';
+import { createMachine, enqueueActions } from 'xstate';
 import { agentMachine } from '../../src/index.js';
 
 /** A state's configuration, loosely typed: variants only move, drop or add entries. */
@@ -42,4 +42,24 @@ export function withOn(state: StateConfig | undefined, event: string, handler: u
 /** A list of actions without the named ones. */
 export function without(actions: readonly unknown[], ...names: string[]): unknown[] {
   return actions.filter((action) => !(typeof action === 'string' && names.includes(action)));
+}
+
+type Collect = (args: { enqueue: Enqueue } & Record<string, unknown>, params: unknown) => void;
+type Enqueue = ((action: unknown) => void) & Record<string, unknown>;
+
+/**
+ * An `enqueueActions` action of the machine that no longer enqueues the effect named `effect`:
+ * how a test drops one journal or report call from inside a transition's actions.
+ */
+export function withoutEffect(action: unknown, effect: string): unknown {
+  const collect = (action as { collect?: Collect }).collect;
+  if (collect === undefined) throw new Error(`withoutEffect: the action does not enqueue actions`);
+  return enqueueActions(((args: { enqueue: Enqueue } & Record<string, unknown>, params: unknown) => {
+    const { enqueue } = args;
+    const named = (queued: unknown) => (typeof queued === 'string' ? queued : (queued as { type?: string })?.type);
+    const filtered = Object.assign((queued: unknown) => {
+      if (named(queued) !== effect) enqueue(queued);
+    }, enqueue);
+    collect({ ...args, enqueue: filtered }, params);
+  }) as never);
 }

@@ -10,7 +10,7 @@ import {
   type TokenUsage,
 } from '../../src/index.js';
 import type { MachineRule, ModelCheckOptions } from '../../src/testing/index.js';
-import { listOf, on, variant, without } from './machine-variants.js';
+import { listOf, on, variant, withOn, without, withoutEffect } from './machine-variants.js';
 
 /** A bug planted in the machine, and what the model checker must say about it. */
 export interface PlantedBug {
@@ -78,13 +78,6 @@ const never = () => false;
 
 type Guarded = { context: AgentContext; event: AgentMachineEvent };
 
-/** A new result for a call of the turn, as the real guards decide it. */
-const newResult = ({ context, event }: Guarded) =>
-  event.type === 'TOOL_SETTLED' &&
-  event.index >= 0 &&
-  event.index < context.calls.length &&
-  context.results[event.index] === undefined;
-
 const small = { maxTurns: 2, softLimitRatio: 0.5 };
 const k2 = { maxToolCalls: 2 };
 const oneCall = { maxToolCalls: 1 };
@@ -92,48 +85,34 @@ const oneCall = { maxToolCalls: 1 };
 /** Bugs planted through `agentMachine.provide({ guards })`: guards off by one, or constant. */
 export const GUARD_BUGS: readonly PlantedBug[] = [
   {
-    bug: 'settlesLastTool is always true: executingTools is left before every result is in',
-    check: { budget: small, ...k2, machine: agentMachine.provide({ guards: { settlesLastTool: () => true } }) },
+    bug: 'allSettled is always true: executingTools is left before every result is in',
+    check: { budget: small, ...k2, machine: agentMachine.provide({ guards: { allSettled: () => true } }) },
     reported: [['complete_observations', /observations appended with 1 result\(s\) missing/]],
   },
   {
-    bug: 'settlesLastTool off by one, early (settled + 2 >= calls)',
+    bug: 'allSettled off by one, early (settled + 1 >= calls)',
     check: {
       budget: small,
       ...k2,
       machine: agentMachine.provide({
-        guards: { settlesLastTool: (args) => newResult(args) && args.context.settled + 2 >= args.context.calls.length },
+        guards: { allSettled: ({ context }) => context.settled + 1 >= context.calls.length },
       }),
     },
     reported: [['complete_observations', /result\(s\) missing/]],
   },
   {
-    bug: 'settlesLastTool off by one, late (settled >= calls): the last result never ends the batch',
+    bug: 'allSettled off by one, late (settled > calls): the last result never ends the batch',
     check: {
       budget: small,
       ...k2,
       machine: agentMachine.provide({
-        guards: { settlesLastTool: (args) => newResult(args) && args.context.settled >= args.context.calls.length },
+        guards: { allSettled: ({ context }) => context.settled > context.calls.length },
       }),
     },
     reported: [
       ['end_reachable', /neither done nor error is reachable from 'executingTools'/],
       ['way_out', /'executingTools' has no way out/],
     ],
-  },
-  {
-    bug: 'settlesLastTool counts a duplicate result as the last one',
-    check: {
-      budget: small,
-      ...k2,
-      machine: agentMachine.provide({
-        guards: {
-          settlesLastTool: ({ context, event }) =>
-            event.type === 'TOOL_SETTLED' && context.settled + 1 >= context.calls.length,
-        },
-      }),
-    },
-    reported: [['stale_event', /stale 'duplicate settle#\d' changes 'executingTools'/]],
   },
   {
     bug: 'turnAskedForTools is always false: a tool turn is taken as the answer',
@@ -307,6 +286,17 @@ const keepAborting = assign(({ context, event }: Guarded) => ({
 const modelErrorStop = (reason: string, message: string) =>
   assign(() => ({ stop: { reason, message } }) as Partial<AgentContext>);
 
+/** A machine whose handling of a settled call no longer enqueues `effect`. */
+function dropOnSettle(effect: string) {
+  return variant(({ executingTools }) => {
+    const handlers = on(executingTools, 'TOOL_SETTLED').map((t) => ({
+      ...t,
+      actions: listOf(t, 'actions').map((a) => withoutEffect(a, effect)),
+    }));
+    return { executingTools: withOn(executingTools, 'TOOL_SETTLED', handlers) };
+  });
+}
+
 /** A machine that forgets to count a turn that asked for tools. */
 export const turnNotCounted = variant(({ awaitingModel }) => {
   const [tools, answer] = on(awaitingModel, 'MODEL_TURN');
@@ -346,33 +336,39 @@ export const VARIANT_BUGS: readonly PlantedBug[] = [
     ],
   },
   {
-    bug: 'an abort during tools does not cancel the calls in flight (cancelInFlight missing)',
+    bug: 'an abort during tools does not cancel the calls that run (it only marks the run as aborting)',
     check: {
       budget: small,
       ...oneCall,
-      machine: variant(({ executingTools }) => {
-        const [abort] = on(executingTools, 'ABORT');
-        const handler = { ...abort, actions: without(listOf(abort, 'actions'), 'cancelInFlight') };
-        return { executingTools: { ...executingTools, on: { ...(executingTools?.on as object), ABORT: handler } } };
-      }),
+      machine: variant(({ executingTools }) => ({
+        executingTools: withOn(executingTools, 'ABORT', { actions: keepAborting }),
+      })),
     },
+    reported: [['cancel_on_abort', /an abort \(aborted\) was accepted while 1 call\(s\) ran, and 0 was cancelled/]],
+  },
+  {
+    bug: 'a settled result is never journaled (recordResult dropped)',
+    check: { budget: small, ...oneCall, machine: dropOnSettle('recordResult') },
     reported: [
-      ['cancel_on_abort', /an abort \(aborted\) was accepted and cancelInFlight did not run in the same step/],
+      ['complete_observations', /1 result\(s\) in context but never journaled/],
+      ['results_before_request', /a model request was made before every tool call had a result/],
     ],
   },
   {
-    bug: 'the observations are never recorded (recordObservations missing)',
+    bug: 'settled results are never reported (reportResults dropped)',
+    check: { budget: small, ...oneCall, machine: dropOnSettle('reportResults') },
+    reported: [['report_order', /observing entered with call 0 of 1 not reported/]],
+  },
+  {
+    bug: 'executingTools takes a model turn as awaitingModel does, so a late one ends the run',
     check: {
       budget: small,
       ...oneCall,
-      machine: variant(({ observing }) => ({
-        observing: { ...observing, entry: without(listOf(observing, 'entry'), 'recordObservations') },
+      machine: variant(({ awaitingModel, executingTools }) => ({
+        executingTools: withOn(executingTools, 'MODEL_TURN', on(awaitingModel, 'MODEL_TURN')),
       })),
     },
-    reported: [
-      ['complete_observations', /budgetCheck ran before every tool call had a result/],
-      ['results_before_request', /a model request was made before every tool call had a result/],
-    ],
+    reported: [['stale_event', /stale 'stale model\(text\)' changes 'executingTools'/]],
   },
   {
     bug: 'the soft limit withholds tools without a warning (warnBudget missing)',
@@ -415,7 +411,11 @@ export const VARIANT_BUGS: readonly PlantedBug[] = [
         },
       })),
     },
-    reported: [['result_index', /the result of call 1 was stored at index 0, not at index 1/]],
+    reported: [
+      ['result_index', /the result of call 1 was stored at index 0, not at index 1/],
+      // Cancelling the calls of the wrong index sends to an actor that is gone.
+      ['transition_throws', /'ABORT\(aborted\)' throws in 'executingTools': Unable to send event to actor 'tool-1'/],
+    ],
   },
   {
     bug: 'a turn that asked for tools is not counted',
@@ -427,19 +427,17 @@ export const VARIANT_BUGS: readonly PlantedBug[] = [
     reported: [['turn_count', /request 2 but the context counts 0 completed turns/]],
   },
   {
-    bug: 'a model turn is not recorded (recordModelTurn missing)',
+    bug: 'a model turn that asked for tools is not recorded (recordModelTurn missing)',
     check: {
       budget: small,
       ...oneCall,
       machine: variant(({ awaitingModel }) => {
-        const turns = on(awaitingModel, 'MODEL_TURN').map((t) => ({
-          ...t,
-          actions: listOf(t, 'actions').filter((a) => (a as { type?: string }).type !== 'recordModelTurn'),
-        }));
-        return { awaitingModel: { ...awaitingModel, on: { ...(awaitingModel?.on as object), MODEL_TURN: turns } } };
+        const [tools, answer] = on(awaitingModel, 'MODEL_TURN');
+        const silent = { ...tools, actions: listOf(tools, 'actions').map((a) => withoutEffect(a, 'recordModelTurn')) };
+        return { awaitingModel: withOn(awaitingModel, 'MODEL_TURN', [silent, answer]) };
       }),
     },
-    reported: [['complete_observations', /1 observations for 0 recorded call\(s\)/]],
+    reported: [['complete_observations', /a tool result was journaled with no call awaiting one/]],
   },
   {
     bug: 'observing goes straight back to the model, skipping budgetCheck',

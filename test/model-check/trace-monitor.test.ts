@@ -24,8 +24,8 @@ describe('the model checker trace of spawns', () => {
     const trace = traceOf(microsteps, start.children);
     const spawned = trace.filter((step) => step.action === SPAWNED).map((step) => step.params);
     expect(spawned).toEqual([
-      { id: 'tool-0', index: 0, withheld: false },
-      { id: 'tool-1', index: 1, withheld: false },
+      { id: 'tool-0', index: 0 },
+      { id: 'tool-1', index: 1 },
     ]);
     expect(trace.findIndex((step) => step.action === 'recordModelTurn')).toBeLessThan(
       trace.findIndex((step) => step.action === SPAWNED),

@@ -50,11 +50,15 @@ describe('checkLoopInvariants', () => {
     expect(rules(without(run.journal, (e) => e.type === 'tool_result'))).toContain('results_follow_calls');
   });
 
-  it('reports tool results out of the model order', () => {
+  it('accepts results journaled in settle order, and reports a result for a call nobody made', () => {
     const journal = run.journal.slice();
     const first = journal.findIndex((e) => e.type === 'tool_result');
     [journal[first], journal[first + 1]] = [journal[first + 1] as JournalEntry, journal[first] as JournalEntry];
-    expect(rules(journal)).toContain('results_follow_calls');
+    expect(rules(journal)).not.toContain('results_follow_calls');
+    const forged = run.journal.map((e, i) =>
+      i === first && e.type === 'tool_result' ? { ...e, callId: 'never-asked' } : e,
+    );
+    expect(rules(forged)).toContain('results_follow_calls');
   });
 
   it('reports a model request that skipped budgetCheck', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Config, HarnessError, Session, stableJson } from '../../src/index.js';
+import { Config, HarnessError, JOURNAL_VERSION, Session, stableJson } from '../../src/index.js';
 
 const config = new Config({ systemPrompt: 'sys' });
 
@@ -83,7 +83,7 @@ describe('Session', () => {
     const session = sample();
     const snapshot = JSON.parse(JSON.stringify(session));
     expect(snapshot.savedAt).toBe('2026-01-02T03:04:05.000Z');
-    expect(snapshot.version).toBe(1);
+    expect(snapshot.version).toBe(JOURNAL_VERSION);
     const restored = Session.fromJSON(snapshot, config);
     expect(stableJson(restored.journal)).toBe(stableJson(session.journal));
     expect(restored.messages).toEqual(session.messages);

@@ -208,7 +208,7 @@ describe('seed "Error cascades": a malformed call costs a turn and is corrected'
   });
 });
 
-describe('SPEC §5 event order and tool scheduling', () => {
+describe('contract §5 event order and tool scheduling', () => {
   it('each tool is announced before it runs, after the model finished streaming the call', async () => {
     const log: string[] = [];
     const probe = defineTool({

@@ -13,7 +13,7 @@ import {
 } from '../../src/index.js';
 import { callChunk, doneChunk, drain, FnClient, textChunk, workspace } from './spec-support.js';
 
-describe('SPEC §4 backpressure', () => {
+describe('contract §4 backpressure', () => {
   it('the next model request waits until a slow subscriber has handled the previous events', async () => {
     const log: string[] = [];
     const client = new FnClient((n) => {
@@ -32,7 +32,7 @@ describe('SPEC §4 backpressure', () => {
   });
 });
 
-describe('SPEC §4 the journal is the durable part of the stream', () => {
+describe('contract §4 the journal is the durable part of the stream', () => {
   it('the transitions on stream$ are the transitions in the journal, in the same order', async () => {
     const client = new ScriptedClient([
       [StreamEvent.toolCallComplete({ callId: 'a', name: 'missing', arguments: {} }), StreamEvent.messageComplete()],
@@ -52,7 +52,7 @@ describe('SPEC §4 the journal is the durable part of the stream', () => {
   });
 });
 
-describe('SPEC §5 concurrency where the tool says it is safe', () => {
+describe('contract §5 concurrency where the tool says it is safe', () => {
   it('a non-read tool marked concurrencySafe runs beside others', async () => {
     let running = 0;
     let peak = 0;
@@ -87,7 +87,7 @@ describe('SPEC §5 concurrency where the tool says it is safe', () => {
   });
 });
 
-describe('SPEC §3 replay refuses a malformed journal', () => {
+describe('contract §3 replay refuses a malformed journal', () => {
   it('throws a HarnessError naming the bad entry', () => {
     const config = new Config({ cwd: workspace() });
     const journal = [

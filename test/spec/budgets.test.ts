@@ -14,7 +14,7 @@ import {
 } from '../../src/index.js';
 import { Checkpoint, callChunk, doneChunk, drain, FnClient, textChunk, use, workspace } from './spec-support.js';
 
-describe('SPEC §7 Budget (seed cell "Budget checks")', () => {
+describe('contract §7 Budget (seed cell "Budget checks")', () => {
   it('turns stop on reaching the maximum; cost stops only when it exceeds the maximum', () => {
     const budget = new Budget({ maxTurns: 3, maxCost: 0.00005 });
     expect(budget.stopReason(1, use(30, 10))).toBeNull();
@@ -67,7 +67,7 @@ describe('SPEC §7 Budget (seed cell "Budget checks")', () => {
   });
 });
 
-describe('SPEC §7 Config and budget', () => {
+describe('contract §7 Config and budget', () => {
   it('maxTurns defaults to 10 and fills budget.maxTurns', () => {
     expect(new Config({ cwd: workspace() }).budget.maxTurns).toBe(10);
     expect(new Config({ cwd: workspace(), maxTurns: 4 }).budget.maxTurns).toBe(4);
@@ -108,7 +108,7 @@ function terminal(events: AgentEvent[]) {
     : { ok: false, reason: last?.type === 'agent_error' ? last.data.reason : '?' };
 }
 
-describe('SPEC §5/§7 seed turn curve', () => {
+describe('contract §5/§7 seed turn curve', () => {
   it('2 tool turns + 1 final turn: turn_budget at 1 and 2, success at 3 and 4; client calls 1, 2, 3, 3', async () => {
     const rows = [];
     for (const limit of [1, 2, 3, 4]) {
@@ -143,7 +143,7 @@ function toolLoop(budget: ConstructorParameters<typeof Config>[0]) {
   return { client, session, agent: new Agent(config, { session }) };
 }
 
-describe('SPEC §7 hard limits in a run', () => {
+describe('contract §7 hard limits in a run', () => {
   it('cost_budget once the cost exceeds maxCost', async () => {
     // each turn costs (300*0.001 + 100*0.002)/1000 = 0.0005
     const { client, agent } = toolLoop({ budget: { maxCost: 0.001 } });
@@ -221,7 +221,7 @@ describe('SPEC §7 hard limits in a run', () => {
   });
 });
 
-describe('SPEC §7 soft limit', () => {
+describe('contract §7 soft limit', () => {
   it('emits budget_warning, adds a harness-authored message and withholds tools on the next request', async () => {
     const client = new ScriptedClient([
       [

@@ -12,7 +12,7 @@ import {
 } from '../../src/index.js';
 import { use } from './spec-support.js';
 
-describe('SPEC §1 data: const enums', () => {
+describe('contract §1 data: const enums', () => {
   it('AgentEventType maps the seed UPPER_CASE names to lower-case values', () => {
     expect(AgentEventType).toMatchObject({
       AGENT_START: 'agent_start',
@@ -40,7 +40,7 @@ describe('SPEC §1 data: const enums', () => {
   });
 });
 
-describe('SPEC §1 data: TokenUsage', () => {
+describe('contract §1 data: TokenUsage', () => {
   it('sums exactly, field by field', () => {
     const total = [use(12, 6), use(20, 7), use(1, 1)].reduce(addUsage, use(0, 0));
     expect(total).toEqual({ promptTokens: 33, completionTokens: 14, totalTokens: 47 });
@@ -51,7 +51,7 @@ describe('SPEC §1 data: TokenUsage', () => {
   });
 });
 
-describe('SPEC §1 data: AgentEvent factories give plain {type, data} objects', () => {
+describe('contract §1 data: AgentEvent factories give plain {type, data} objects', () => {
   it('textDelta and textComplete carry the content', () => {
     expect(AgentEvent.textDelta('one')).toEqual({ type: 'text_delta', data: { content: 'one' } });
     expect(AgentEvent.textComplete('two')).toEqual({ type: 'text_complete', data: { content: 'two' } });
@@ -85,7 +85,7 @@ describe('SPEC §1 data: AgentEvent factories give plain {type, data} objects', 
   });
 });
 
-describe('SPEC §1 data: StreamEvent factories', () => {
+describe('contract §1 data: StreamEvent factories', () => {
   it('build the shapes a client yields', () => {
     expect(StreamEvent.textDelta('hi')).toMatchObject({ type: 'text_delta' });
     const call = { callId: 'c1', name: 'read_file', arguments: { path: 'a' } };
@@ -95,14 +95,14 @@ describe('SPEC §1 data: StreamEvent factories', () => {
   });
 });
 
-describe('SPEC §6 ToolResult factories', () => {
+describe('contract §6 ToolResult factories', () => {
   it('success and error return plain {success, output?, error?}', () => {
     expect(ToolResult.success('out')).toEqual({ success: true, output: 'out' });
     expect(ToolResult.error('why')).toEqual({ success: false, error: 'why' });
   });
 });
 
-describe('SPEC §1 stable JSON', () => {
+describe('contract §1 stable JSON', () => {
   it('gives equal bytes for equal data regardless of key order', () => {
     expect(stableJson({ b: 1, a: { d: 2, c: 3 } })).toBe(stableJson({ a: { c: 3, d: 2 }, b: 1 }));
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent, AgentEvent, Config, EventBus, ScriptedClient, Session, StreamEvent } from '../../src/index.js';
 import { drain, typesOf, use } from './spec-support.js';
 
-describe('SPEC §4 EventBus.subscribe / emit', () => {
+describe('contract §4 EventBus.subscribe / emit', () => {
   it('runs subscribers in order, awaits async ones, and contains a throwing one (seed cell)', async () => {
     const seen: [string, string][] = [];
     const bus = new EventBus({ onSubscriberError: () => {} });
@@ -76,7 +76,7 @@ describe('SPEC §4 EventBus.subscribe / emit', () => {
   });
 });
 
-describe('SPEC §4 the agent stream', () => {
+describe('contract §4 the agent stream', () => {
   function agentWith(turns: ConstructorParameters<typeof ScriptedClient>[0]) {
     const config = new Config({ cwd: process.cwd(), maxTurns: 3 });
     const session = new Session(config, { client: new ScriptedClient(turns) });
@@ -140,7 +140,9 @@ describe('SPEC §4 the agent stream', () => {
     const transitions = records.map((r) => r.entry).filter((e) => e.type === 'transition');
     expect(transitions.length).toBeGreaterThan(0);
     for (const t of transitions) expect(Object.keys(t).sort()).toEqual(['event', 'from', 'to', 'type']);
-    const events = records.map((r) => r.entry).filter((e) => e.type !== 'transition');
+    const events = records.filter((r) => !('journalIndex' in r)).map((r) => r.entry);
     expect(typesOf(events)).toEqual(typesOf(yielded));
+    const logged = records.filter((r) => 'journalIndex' in r);
+    expect(logged.map((r) => r.entry)).toEqual(agent.session.journal.slice(-logged.length));
   });
 });

@@ -9,11 +9,11 @@ import {
   StreamEvent,
   ToolKind,
   ToolRegistry,
-  toolActorId,
 } from '../../src/index.js';
+import { toolActorId } from '../../src/machines/agent-machine.js';
 import { drain, workspace } from './spec-support.js';
 
-describe('SPEC §5/§9 tool calls as spawned child actors, seen through the inspect hook', () => {
+describe('contract §5/§9 tool calls as spawned child actors, seen through the inspect hook', () => {
   it('each tool call is an actor spawned by the agent machine, reported to the inspect observer', async () => {
     const config = new Config({ cwd: workspace() });
     const registry = new ToolRegistry(config);

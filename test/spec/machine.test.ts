@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { initialTransition, transition } from 'xstate';
-import { agentMachine, Budget, tokenUsage, toMermaid } from '../../src/index.js';
+import { toMermaid } from '../../src/diagram.js';
+import { agentMachine, Budget, tokenUsage } from '../../src/index.js';
 
-describe('SPEC §5 the exported machine', () => {
+describe('contract §5 the exported machine', () => {
   it('has exactly the states awaitingModel, executingTools, observing, budgetCheck, done and error', () => {
     expect(Object.keys(agentMachine.config.states ?? {}).sort()).toEqual(
       ['awaitingModel', 'budgetCheck', 'done', 'error', 'executingTools', 'observing'].sort(),

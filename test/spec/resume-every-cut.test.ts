@@ -1,4 +1,4 @@
-// SPEC §8 as a property: cut a finished run's journal at every entry after the user message (a
+// contract §8 as a property: cut a finished run's journal at every entry after the user message (a
 // crash at that point), replay it and resume. Every resumed run must end with a final answer,
 // run each call still owed a result exactly once, never re-run a recorded one, leave the
 // recorded prefix untouched, and keep the loop's invariants.
@@ -74,7 +74,7 @@ async function resumeFrom(prefix: readonly JournalEntry[], kind: ToolKind): Prom
   return problems;
 }
 
-describe('SPEC §8: resume after a crash at any point of a run', () => {
+describe('contract §8: resume after a crash at any point of a run', () => {
   for (const kind of [ToolKind.READ, ToolKind.WRITE]) {
     it(`resumes from every cut of the journal (${kind} tools)`, async () => {
       const journal = await finishedJournal(kind);

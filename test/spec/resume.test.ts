@@ -45,7 +45,7 @@ const script = () => [
   [StreamEvent.textDelta('all done'), StreamEvent.messageComplete(use(8, 2))],
 ];
 
-describe('SPEC §8 resume an interrupted run', () => {
+describe('contract §8 resume an interrupted run', () => {
   it('after a crash during turn 2, resume runs only the unanswered call and never repeats recorded work', async () => {
     const config = new Config({ cwd: workspace() });
     const firstRuns: number[] = [];

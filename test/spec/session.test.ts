@@ -27,7 +27,7 @@ function seedSession() {
   return { config, registry, session };
 }
 
-describe('SPEC §3 Session journal (seed cell "Event journal")', () => {
+describe('contract §3 Session journal (seed cell "Event journal")', () => {
   it('each mutator appends exactly one entry, and replay rebuilds an equal session byte-identically', () => {
     const { config, registry, session } = seedSession();
     const journal = structuredClone(session.journal);
@@ -78,7 +78,7 @@ describe('SPEC §3 Session journal (seed cell "Event journal")', () => {
   });
 });
 
-describe('SPEC §4 journal schema version', () => {
+describe('contract §4 journal schema version', () => {
   it('a snapshot with an unknown version is refused with a clear error', () => {
     const { config, session } = seedSession();
     const snapshot = { ...session.toJSON(), version: 999 };
@@ -104,7 +104,7 @@ describe('SPEC §4 journal schema version', () => {
   });
 });
 
-describe('SPEC §3 messages after a final answer', () => {
+describe('contract §3 messages after a final answer', () => {
   it('messages end with the last observation; the answer joins messages when the conversation continues', async () => {
     const config = new Config({ cwd: workspace(), maxTurns: 5 });
     const client = new ScriptedClient([
@@ -141,7 +141,7 @@ describe('SPEC §3 messages after a final answer', () => {
   });
 });
 
-describe('SPEC §3/§8 replay of an agent run', () => {
+describe('contract §3/§8 replay of an agent run', () => {
   it('rebuilds messages, usage and turn count with a byte-identical journal, without a model or tools', async () => {
     const config = new Config({ cwd: workspace(), maxTurns: 4 });
     const client = new ScriptedClient([

@@ -50,7 +50,7 @@ function toolResults(messages: readonly Message[]) {
   return messages.filter((m) => m.role === 'tool');
 }
 
-describe('SPEC §7 agent.abort()', () => {
+describe('contract §7 agent.abort()', () => {
   it('ends a run with reason aborted; every pending call gets exactly one error result', async () => {
     const { agent, session, client, seenSignals } = hangingAgent();
     const events: AgentEvent[] = [];
@@ -102,7 +102,7 @@ describe('SPEC §7 agent.abort()', () => {
   });
 });
 
-describe('SPEC §6/§5 tool timeout in a run', () => {
+describe('contract §6/§5 tool timeout in a run', () => {
   it('a hung tool times out into an error result and the run goes on', async () => {
     const { agent, session } = hangingAgent({ toolTimeoutMs: 5 });
     const events = await drain(agent.run('go'));
@@ -115,7 +115,7 @@ describe('SPEC §6/§5 tool timeout in a run', () => {
   });
 });
 
-describe('SPEC §7 model_error', () => {
+describe('contract §7 model_error', () => {
   function runWith(client: { chatCompletion: (...args: never[]) => AsyncIterable<StreamEvent> }) {
     const config = new Config({ cwd: workspace() });
     const session = new Session(config, { client: client as never });
@@ -179,7 +179,7 @@ describe('SPEC §7 model_error', () => {
   });
 });
 
-describe('SPEC §2 ScriptedClient', () => {
+describe('contract §2 ScriptedClient', () => {
   it('takes event lists or functions (messages, tools) → events, and records each request', async () => {
     const config = new Config({ cwd: workspace() });
     const registry = new ToolRegistry(config);
@@ -209,7 +209,7 @@ describe('SPEC §2 ScriptedClient', () => {
   });
 });
 
-describe('SPEC §5 run() never throws for what a tool or subscriber does', () => {
+describe('contract §5 run() never throws for what a tool or subscriber does', () => {
   it('a tool returning garbage and a throwing subscriber still end with one terminal event', async () => {
     const config = new Config({ cwd: workspace() });
     const registry = new ToolRegistry(config);

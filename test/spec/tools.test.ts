@@ -32,7 +32,7 @@ function registryWith(config = new Config({ cwd: workspace() })) {
   return registry;
 }
 
-describe('SPEC §6 ToolRegistry.invoke never throws', () => {
+describe('contract §6 ToolRegistry.invoke never throws', () => {
   it('an unknown tool: the message names it and lists the tools', async () => {
     const result = await registryWith().invoke('list_dir', {});
     expect(result.success).toBe(false);
@@ -153,7 +153,7 @@ describe('SPEC §6 ToolRegistry.invoke never throws', () => {
   });
 });
 
-describe('SPEC §6 definitions for the model', () => {
+describe('contract §6 definitions for the model', () => {
   it('gives name, description and JSON Schema parameters generated from zod', () => {
     const definitions = registryWith().definitions();
     const checkpoint = definitions.find((d) => d.name === 'checkpoint');
@@ -171,7 +171,7 @@ describe('SPEC §6 definitions for the model', () => {
   });
 });
 
-describe('SPEC §6 size cap', () => {
+describe('contract §6 size cap', () => {
   it('truncates with a visible marker that says how much was cut', async () => {
     const config = new Config({ cwd: workspace() });
     const registry = new ToolRegistry(config);
@@ -196,7 +196,7 @@ describe('SPEC §6 size cap', () => {
   });
 });
 
-describe('SPEC §6 ReadFileTool and workspace confinement', () => {
+describe('contract §6 ReadFileTool and workspace confinement', () => {
   function reader() {
     const root = join(workspace(), 'ws');
     mkdirSync(root);

@@ -74,7 +74,7 @@ export class AnthropicClient implements ModelClient {
       retry: this.options.retry,
       onRetry: this.options.onRetry,
       signal: options.signal,
-      open: (signal) => client.messages.create(body, { signal, timeout: this.timeoutMs, maxRetries: 0 }),
+      open: (signal) => client.messages.create(body, { signal, timeout: this.timeoutMs, maxRetries: 0 }).withResponse(),
       map: mapAnthropicStream,
     });
   }

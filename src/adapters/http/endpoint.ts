@@ -1,4 +1,5 @@
 import { HarnessError } from '../../core/errors.js';
+import { hasCredentials, redactUrl } from '../../core/redact-url.js';
 
 /** Where a provider's endpoint and key come from when the options leave them out. */
 export interface EndpointDefaults {
@@ -23,8 +24,9 @@ export interface Endpoint {
 
 /**
  * Resolves model, base URL (option, else environment, else the provider's) and key (option,
- * else environment). A missing model, or a missing key for the provider's own endpoint, is an
- * `invalid_config` error; a self-hosted server may need no key.
+ * else environment). A missing model, a base URL with a user name or password, or a missing
+ * key for the provider's own endpoint, is an `invalid_config` error; a self-hosted server may
+ * need no key.
  */
 export function resolveEndpoint(
   options: { readonly model?: unknown; readonly apiKey?: string; readonly baseURL?: string },
@@ -35,6 +37,13 @@ export function resolveEndpoint(
     throw new HarnessError('invalid_config', `${defaults.client} needs a model name`);
   }
   const baseURL = (options.baseURL ?? env[defaults.urlVar] ?? defaults.defaultURL).replace(/\/+$/, '');
+  if (hasCredentials(baseURL)) {
+    // fetch refuses such URLs; and every error message would show the password.
+    throw new HarnessError(
+      'invalid_config',
+      `${defaults.client}: the base URL must not carry a user name or password (got '${redactUrl(baseURL)}'); pass the key as apiKey or in ${defaults.keyVar}`,
+    );
+  }
   const apiKey = options.apiKey ?? env[defaults.keyVar];
   if ((apiKey === undefined || apiKey === '') && baseURL === defaults.defaultURL) {
     throw new HarnessError(

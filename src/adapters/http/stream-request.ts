@@ -1,9 +1,18 @@
 import type { StreamEvent } from '../../core/stream-event.js';
+import { type ResponseHead, requireEventStream } from './event-stream-check.js';
 import { IdleWatchdog } from './idle-watchdog.js';
 import { ModelError } from './model-error.js';
 import { type RetryOptions, retryPolicy } from './retry-policy.js';
 import { classifySdkError, type SdkErrorClasses } from './sdk-errors.js';
 import { type RetryNotice, withRetries } from './with-retries.js';
+
+/** What an SDK's `create(…).withResponse()` gives for a streaming request. */
+export interface OpenedStream {
+  /** The decoded stream events (read lazily: nothing is consumed before iterating). */
+  readonly data: AsyncIterable<unknown>;
+  /** The HTTP response, to check what arrived before reading it as a stream. */
+  readonly response: ResponseHead;
+}
 
 /** One streamed request through an official SDK. */
 export interface StreamRequest {
@@ -19,8 +28,8 @@ export interface StreamRequest {
   readonly onRetry?: ((notice: RetryNotice) => void) | undefined;
   /** The caller's signal. */
   readonly signal?: AbortSignal | undefined;
-  /** Sends the request (SDK retries off); resolves once the response started. */
-  readonly open: (signal: AbortSignal) => Promise<AsyncIterable<unknown>>;
+  /** Sends the request (SDK retries off); resolves once the response started, with its stream and response. */
+  readonly open: (signal: AbortSignal) => Promise<OpenedStream>;
   /** Maps the provider's chunks onto our events; `where` names the endpoint in errors. */
   readonly map: (chunks: AsyncIterable<unknown>, where: string) => AsyncIterable<StreamEvent>;
 }
@@ -32,40 +41,57 @@ async function* kicking<T>(items: AsyncIterable<T>, watchdog: IdleWatchdog): Asy
   }
 }
 
+/** One attempt's own cancellation and idle time-out. */
+interface Attempt {
+  readonly controller: AbortController;
+  readonly watchdog: IdleWatchdog;
+}
+
 /**
- * Opens the stream with bounded retries (statuses and connection failures before any byte of
- * the turn), then maps it. Once the turn is streaming nothing is retried: a failure there
- * throws, and the agent discards the partial turn. Every failure is a {@link ModelError}.
+ * Opens the stream with bounded retries (statuses, connection failures and time-outs before
+ * any byte of the turn), then maps it. Once the turn is streaming nothing is retried: a failure
+ * there throws, and the agent discards the partial turn. Every failure is a {@link ModelError}.
  */
 export async function* streamRequest(request: StreamRequest): AsyncGenerator<StreamEvent> {
   const { provider, endpoint, errors, timeoutMs } = request;
-  const controller = new AbortController();
-  const signal = request.signal ? AbortSignal.any([request.signal, controller.signal]) : controller.signal;
-  const watchdog = new IdleWatchdog(timeoutMs, controller);
   const where = `${provider} at ${endpoint}`;
+  // Each attempt gets its own controller: a time-out aborts that attempt only, so the next one
+  // can still go out (one controller for all of them made a time-out look like the caller's abort).
+  let attempt: Attempt | undefined;
   const classify = (error: unknown): ModelError => {
-    const timedOut = watchdog.fired || error instanceof errors.APIConnectionTimeoutError;
-    if (timedOut && !request.signal?.aborted) {
-      return new ModelError('timeout', `${where}: no response for ${timeoutMs} ms`, { cause: error });
+    if (!request.signal?.aborted) {
+      // A stalled stream that the watchdog cut may end quietly, and the map then reports an
+      // early end: the time-out is the cause.
+      if (attempt?.watchdog.fired || error instanceof errors.APIConnectionTimeoutError) {
+        if (error instanceof ModelError && error.kind === 'timeout') return error;
+        return new ModelError('timeout', `${where}: no response for ${timeoutMs} ms`, { cause: error });
+      }
+      if (error instanceof ModelError) return error;
     }
-    return classifySdkError(error, errors, { provider, endpoint, signal });
+    return classifySdkError(error, errors, { provider, endpoint, signal: request.signal });
   };
   const onRetry = (notice: RetryNotice): void => {
-    watchdog.stop();
+    attempt?.watchdog.stop();
     request.onRetry?.(notice);
+  };
+  const open = async (): Promise<AsyncIterable<unknown>> => {
+    attempt?.controller.abort('retrying');
+    const controller = new AbortController();
+    const current: Attempt = { controller, watchdog: new IdleWatchdog(timeoutMs, controller) };
+    attempt = current;
+    const signal = request.signal ? AbortSignal.any([request.signal, controller.signal]) : controller.signal;
+    const { data, response } = await request.open(signal);
+    await requireEventStream(response, where);
+    return kicking(data, current.watchdog);
   };
   try {
     const policy = retryPolicy(request.retry);
-    const open = (): Promise<AsyncIterable<unknown>> => {
-      watchdog.kick();
-      return request.open(signal);
-    };
-    const chunks = await withRetries(open, { policy, classify, signal, onRetry });
-    yield* request.map(kicking(chunks, watchdog), where);
+    const chunks = await withRetries(open, { policy, classify, signal: request.signal, onRetry });
+    yield* request.map(chunks, where);
   } catch (error) {
     throw classify(error);
   } finally {
-    watchdog.stop();
-    controller.abort('request finished');
+    attempt?.watchdog.stop();
+    attempt?.controller.abort('request finished');
   }
 }

@@ -75,7 +75,8 @@ export class OpenAIClient implements ModelClient {
       retry: this.options.retry,
       onRetry: this.options.onRetry,
       signal: options.signal,
-      open: (signal) => client.chat.completions.create(body, { signal, timeout: timeoutMs, maxRetries: 0 }),
+      open: (signal) =>
+        client.chat.completions.create(body, { signal, timeout: timeoutMs, maxRetries: 0 }).withResponse(),
       map: mapOpenAIStream,
     });
   }

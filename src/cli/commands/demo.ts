@@ -6,12 +6,15 @@ import { ScriptedClient } from '../../adapters/scripted-client.js';
 import { Agent } from '../../agent/agent.js';
 import { Config } from '../../config/config.js';
 import type { AgentEvent } from '../../core/agent-event.js';
+import { jsonLine } from '../../core/printable.js';
 import { collectToolTimings, type ToolTiming } from '../../inspector/tool-timings.js';
 import { Session } from '../../session/session.js';
 import { ReadFileTool } from '../../tools/read-file.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { DEMO_FILES, DEMO_TASK, demoScript } from '../demo-script.js';
+import { claimJournal } from '../journal-claim.js';
 import { journalPath } from '../journal-path.js';
+import { joinNegativeValues } from '../numeric-flags.js';
 import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
 import { SERVE_OPTIONS, serveOptions } from './inspect.js';
@@ -25,16 +28,22 @@ read_file tool. Prints the streamed events and a summary line, and saves the jou
 durations beside it, in FILE.timing.jsonl).
 
 Options:
-  --journal FILE  where to save the journal (default: demo-journal.jsonl)
+  --journal FILE  where to save the journal (default: demo-journal.jsonl; written over)
   --json          print events as NDJSON instead of text
   --inspect       serve the live inspector page during the run, and after it until Ctrl-C
   --port N        the inspector's port (default: a free one); --host H to bind elsewhere
+                  (with --allow-host NAME for each host name the page may be opened by)
 `;
 
 /** Runs the demo; returns the exit code (0 answer, 1 agent error). */
-export async function demoCommand(argv: readonly string[], out: Output, signal?: AbortSignal): Promise<number> {
+export async function demoCommand(
+  argv: readonly string[],
+  out: Output,
+  signal?: AbortSignal,
+  err: Output = process.stderr,
+): Promise<number> {
   const { values } = parseArgs({
-    args: [...argv],
+    args: joinNegativeValues(argv, ['port']),
     options: {
       journal: { type: 'string', default: 'demo-journal.jsonl' },
       json: { type: 'boolean', default: false },
@@ -45,6 +54,8 @@ export async function demoCommand(argv: readonly string[], out: Output, signal?:
   });
   const serve = serveOptions(values);
   const journal = journalPath(values.journal);
+  // The demo's journal is its output: written over on each run, but still never by two at once.
+  const claim = claimJournal(journal, { overwrite: true });
   const workspace = mkdtempSync(join(tmpdir(), 'agent-harness-demo-'));
   let live: LiveInspector | undefined;
   let timing: { timings: ToolTiming[]; stop: () => void } | undefined;
@@ -55,8 +66,8 @@ export async function demoCommand(argv: readonly string[], out: Output, signal?:
     const session = new Session(config, { client: new ScriptedClient(demoScript()), registry });
     const agent = new Agent(config, { session });
     timing = collectToolTimings(agent.stream$);
-    live = values.inspect ? await serveAgentLive(agent, 'demo (live)', serve, out, values.json) : undefined;
-    const render = values.json ? (e: AgentEvent) => out.write(`${JSON.stringify(e)}\n`) : humanRenderer(out);
+    live = values.inspect ? await serveAgentLive(agent, 'demo (live)', serve, out, values.json, err) : undefined;
+    const render = values.json ? (e: AgentEvent) => out.write(`${jsonLine(e)}\n`) : humanRenderer(out);
     const started = performance.now();
     let last: AgentEvent | undefined;
     for await (const event of agent.run(DEMO_TASK)) {
@@ -64,12 +75,17 @@ export async function demoCommand(argv: readonly string[], out: Output, signal?:
       last = event;
     }
     timing.stop();
-    const code = await reportRun({ agent, last, started, journal, timings: timing.timings, json: values.json }, out);
+    const code = await reportRun(
+      { agent, last, started, journal, timings: timing.timings, json: values.json },
+      out,
+      err,
+    );
     await live?.keepServing(signal);
     return code;
   } finally {
     timing?.stop();
     await live?.close();
+    claim.release();
     rmSync(workspace, { recursive: true, force: true });
   }
 }

@@ -1,17 +1,19 @@
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readJournalFile } from '../../adapters/journal-store.js';
+import { printableLine } from '../../core/printable.js';
 import { InspectionFeed } from '../../inspector/inspection-feed.js';
 import { InspectorFeed } from '../../inspector/inspector-feed.js';
-import { type InspectorServerOptions, startInspector } from '../../inspector/inspector-server.js';
+import { type InspectorServerOptions, isLoopback, startInspector } from '../../inspector/inspector-server.js';
 import { readTimingFile } from '../../inspector/tool-timings.js';
 import { waitForStop } from '../../inspector/wait-for-stop.js';
+import { joinNegativeValues } from '../numeric-flags.js';
 import type { Output } from '../render-human.js';
 import { UsageError } from '../usage-error.js';
 
 /** Help text of `agent-harness inspect`. */
-export const INSPECT_HELP = `Usage: agent-harness inspect JOURNAL [--port N] [--host H]
-       agent-harness inspect --listen [--port N] [--host H]
+export const INSPECT_HELP = `Usage: agent-harness inspect JOURNAL [--port N] [--host H [--allow-host NAME]...]
+       agent-harness inspect --listen [--port N] [--host H [--allow-host NAME]...]
 
 Serves a local inspector page for a saved journal: the machine diagram with the current state
 highlighted, and the run's timeline (turns, model text, tool calls with arguments, results and
@@ -27,13 +29,17 @@ createWebSocketInspector({ url: 'ws://127.0.0.1:PORT' }).
 Options:
   --listen  inspect XState apps that connect over WebSocket instead of a journal
   --port N  port to listen on (default: a free one)
-  --host H  interface to bind (default: 127.0.0.1)
+  --host H  interface to bind (default: 127.0.0.1); beyond loopback, anyone who can reach
+            it reads the run, so a warning is printed
+  --allow-host NAME  a host name the page may be opened by, besides localhost and IP addresses
+            (repeatable); others are refused, against DNS rebinding
 `;
 
 /** Options shared by the commands that serve an inspector. */
 export const SERVE_OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string', default: '127.0.0.1' },
+  'allow-host': { type: 'string', multiple: true },
 } as const;
 
 /** Reads `--port`: a whole number from 0 to 65535, 0 (a free port) when absent. */
@@ -45,9 +51,28 @@ export function portOption(value: string | undefined): number {
   return port;
 }
 
-/** The server options from `--host` / `--port` (checked before any work starts). */
-export function serveOptions(values: { port?: string | undefined; host: string }): InspectorServerOptions {
-  return { host: values.host, port: portOption(values.port) };
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i;
+
+/** The server options from `--host` / `--port` / `--allow-host` (checked before any work starts). */
+export function serveOptions(values: {
+  port?: string | undefined;
+  host: string;
+  'allow-host'?: string[] | undefined;
+}): InspectorServerOptions {
+  const allowedHosts = values['allow-host'] ?? [];
+  for (const name of allowedHosts) {
+    if (!HOST_NAME.test(name)) throw new UsageError(`--allow-host must be a host name, got '${name}'`);
+  }
+  return { host: values.host, port: portOption(values.port), allowedHosts };
+}
+
+/** Says on `err` that a server bound beyond loopback shows the run to anyone who reaches it. */
+export function warnIfExposed(serve: InspectorServerOptions, err: Output): void {
+  const host = serve.host ?? '127.0.0.1';
+  if (isLoopback(host)) return;
+  err.write(
+    `warning: the inspector listens on ${printableLine(host)}, beyond this machine: anyone who can reach it reads the run's prompts and tool output (pages are served only for localhost, IP addresses and --allow-host names)\n`,
+  );
 }
 
 async function journalFeed(file: string): Promise<InspectorFeed> {
@@ -60,9 +85,14 @@ async function journalFeed(file: string): Promise<InspectorFeed> {
  * Serves the inspector for a journal file (or, with `--listen`, for XState apps connecting over
  * WebSocket) until Ctrl-C or `signal`; returns the exit code.
  */
-export async function inspectCommand(argv: readonly string[], out: Output, signal?: AbortSignal): Promise<number> {
+export async function inspectCommand(
+  argv: readonly string[],
+  out: Output,
+  signal?: AbortSignal,
+  err: Output = process.stderr,
+): Promise<number> {
   const { values, positionals } = parseArgs({
-    args: [...argv],
+    args: joinNegativeValues(argv, ['port']),
     options: { ...SERVE_OPTIONS, listen: { type: 'boolean', default: false } },
     allowPositionals: true,
   });
@@ -72,7 +102,9 @@ export async function inspectCommand(argv: readonly string[], out: Output, signa
   }
   const serve = serveOptions(values);
   const feed = file === undefined ? new InspectionFeed() : await journalFeed(file);
-  const server = await startInspector(feed, serve);
+  warnIfExposed(serve, err);
+  const onWarning = (message: string): void => err.write(`inspector: ${printableLine(message)}\n`);
+  const server = await startInspector(feed, { ...serve, onWarning });
   out.write(`inspector: ${server.url}\n`);
   if (values.listen) {
     const ws = server.url.replace(/^http/, 'ws').replace(/\/$/, '');

@@ -3,6 +3,7 @@ import { InspectorFeed } from '../../inspector/inspector-feed.js';
 import { type InspectorServerOptions, startInspector } from '../../inspector/inspector-server.js';
 import { waitForStop } from '../../inspector/wait-for-stop.js';
 import type { Output } from '../render-human.js';
+import { warnIfExposed } from './inspect.js';
 
 /** A live inspector page serving one agent's runs (`run --inspect`, `demo --inspect`). */
 export interface LiveInspector {
@@ -15,7 +16,8 @@ export interface LiveInspector {
 
 /**
  * Starts serving an agent's stream before its run, and prints the page's URL on one line
- * (`inspector: URL`, or `{"type":"inspector","data":{"url":…}}` with `--json`).
+ * (`inspector: URL`, or `{"type":"inspector","data":{"url":…}}` with `--json`); a warning on
+ * `err` when it listens beyond loopback.
  */
 export async function serveAgentLive(
   agent: Agent,
@@ -23,7 +25,9 @@ export async function serveAgentLive(
   serve: InspectorServerOptions,
   out: Output,
   json: boolean,
+  err: Output = process.stderr,
 ): Promise<LiveInspector> {
+  warnIfExposed(serve, err);
   const { feed, detach } = InspectorFeed.ofAgent(agent, title);
   const server = await startInspector(feed, serve);
   out.write(

@@ -5,21 +5,29 @@ import { MODEL_PRICES, PriceTable } from '../../adapters/prices.js';
 import { Agent } from '../../agent/agent.js';
 import { Config } from '../../config/config.js';
 import type { AgentEvent } from '../../core/agent-event.js';
+import { jsonLine, printableLine } from '../../core/printable.js';
 import { collectToolTimings } from '../../inspector/tool-timings.js';
+import { closeAll } from '../../mcp/connect-mcp.js';
+import type { McpSource } from '../../mcp/mcp-source.js';
 import { Session } from '../../session/session.js';
 import { ReadFileTool } from '../../tools/read-file.js';
 import { ToolRegistry } from '../../tools/registry.js';
+import { claimJournal } from '../journal-claim.js';
 import { type Env, makeClient } from '../make-client.js';
+import { MCP_HELP } from '../mcp-flags.js';
+import { addMcpTools } from '../mcp-tools.js';
 import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
 import { parseRunOptions, type RunCliOptions } from '../run-options.js';
 import { type Ticker, ToolSpinner } from '../tool-spinner.js';
+import { usageWarning } from '../usage-warning.js';
 import { serveAgentLive } from './live-inspector.js';
 
 /** Help text of `agent-harness run`. */
 export const RUN_HELP = `Usage: agent-harness run "<task>" [options]
 
-Runs an agent on a real model, with the read_file tool confined to --cwd. Streams the model's
+Runs an agent on a real model, with the read_file tool confined to --cwd and the tools of any
+MCP servers named (stopped again when the run ends). Streams the model's
 text, one line per tool call, and a closing summary (turns, tokens, cost, wall time, stop reason).
 
 Options:
@@ -30,14 +38,16 @@ Options:
   --max-cost USD   stop once the run costs more than this (from the model's list price)
   --timeout T      wall-clock budget of the run: 90s, 5m, 1500ms (a bare number is seconds)
   --cwd DIR        the workspace the tools may read (default: the current directory)
-  --journal FILE   save the run's journal (JSON Lines) to FILE
+  --journal FILE   save the run's journal (JSON Lines, mode 0600) to FILE; a FILE that holds
+                   another session or that another run is writing is refused
   --resume FILE    continue the session saved in FILE: without a task, finish its interrupted
                    run (recorded tool results are not re-run); with one, ask a follow-up.
                    The journal goes on in FILE unless --journal says otherwise
   --json           print events as NDJSON (one JSON object per line) for piping
   --inspect        serve the live inspector page (machine, timeline, time travel) during the run
-                   and after it until Ctrl-C; --port N / --host H choose where (default 127.0.0.1)
-
+                   and after it until Ctrl-C; --port N / --host H choose where (default 127.0.0.1),
+                   --allow-host NAME adds a host name the page may be opened by
+${MCP_HELP}
 Keys come from OPENAI_API_KEY or ANTHROPIC_API_KEY; a self-hosted --base-url may need none.
 
 Examples:
@@ -47,7 +57,8 @@ Examples:
   agent-harness run "Explain package.json" --json --journal run.jsonl | jq -c .type
   agent-harness run --resume run.jsonl            # after a model_error or Ctrl-C
 
-Exit codes: 0 final answer, 1 agent error (budget, model failure, abort), 2 bad usage.
+Exit codes: 0 final answer, 1 agent error (budget, model failure, abort) or a journal that had
+to be saved elsewhere, 2 bad usage. SIGTERM and SIGHUP abort the run as Ctrl-C does.
 `;
 
 /** What `run` takes from its surroundings; tests replace them. */
@@ -60,16 +71,16 @@ export interface RunDeps {
   readonly isTTY?: boolean;
   /** Spinner clock. */
   readonly ticker?: Ticker;
-  /** Abort the run on Ctrl-C. Default true. */
+  /** Abort the run on Ctrl-C (SIGINT), SIGTERM and SIGHUP. Default true. */
   readonly handleSigint?: boolean;
 }
 
 function retryLine(err: Output): (notice: RetryNotice) => void {
   return ({ retry, delayMs, error }) =>
-    err.write(`retry ${retry} in ${(delayMs / 1000).toFixed(1)} s after: ${error.message}\n`);
+    err.write(`retry ${retry} in ${(delayMs / 1000).toFixed(1)} s after: ${printableLine(error.message)}\n`);
 }
 
-async function setUp(options: RunCliOptions, deps: RunDeps, err: Output): Promise<Agent> {
+async function setUp(options: RunCliOptions, deps: RunDeps, err: Output, sources: McpSource[]): Promise<Agent> {
   const client = makeClient(
     {
       provider: options.provider,
@@ -80,7 +91,7 @@ async function setUp(options: RunCliOptions, deps: RunDeps, err: Output): Promis
     },
     deps.env ?? process.env,
   );
-  const prices = new PriceTable(MODEL_PRICES, (message) => err.write(`warning: ${message}\n`));
+  const prices = new PriceTable(MODEL_PRICES, (message) => err.write(`warning: ${printableLine(message)}\n`));
   const config = new Config({
     cwd: options.cwd,
     budget: {
@@ -91,12 +102,16 @@ async function setUp(options: RunCliOptions, deps: RunDeps, err: Output): Promis
     },
   });
   const registry = new ToolRegistry(config).register(new ReadFileTool(config));
+  sources.push(...(await addMcpTools(options.mcp, registry)));
   const session =
     options.resume === undefined
       ? new Session(config, { client, registry })
       : Session.replay(await readJournalFile(options.resume), config, { client, registry });
-  return new Agent(config, { session });
+  return new Agent(config, { session, toolSources: sources });
 }
+
+/** Signals that abort a run (and still save its journal). */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 async function drive(
   agent: Agent,
@@ -105,20 +120,62 @@ async function drive(
   sigint: boolean,
   signal: AbortSignal | undefined,
 ) {
-  const onSigint = (): void => agent.abort('interrupted (Ctrl-C)');
-  if (sigint) process.once('SIGINT', onSigint);
+  // A terminal closing (SIGHUP) or a process manager stopping us (SIGTERM) ends the run as
+  // Ctrl-C does: aborted, with the journal saved.
+  const handlers = STOP_SIGNALS.map((name) => {
+    const handler = (): void => agent.abort(`interrupted (${name === 'SIGINT' ? 'Ctrl-C' : name})`);
+    if (sigint) process.once(name, handler);
+    return [name, handler] as const;
+  });
   let last: AgentEvent | undefined;
   try {
     const options = signal ? { signal } : {};
-    // No task: continue the interrupted run of a resumed session (SPEC §8).
+    // No task: continue the interrupted run of a resumed session (contract §8).
     for await (const event of task === '' ? agent.resume(options) : agent.run(task, options)) {
       render(event);
       last = event;
     }
   } finally {
-    if (sigint) process.off('SIGINT', onSigint);
+    if (sigint) for (const [name, handler] of handlers) process.off(name, handler);
   }
   return last;
+}
+
+async function runAgent(
+  agent: Agent,
+  options: RunCliOptions,
+  deps: RunDeps,
+  io: { readonly out: Output; readonly err: Output; readonly signal: AbortSignal | undefined },
+): Promise<number> {
+  const { out, err, signal } = io;
+  const tty = deps.isTTY ?? (out as { isTTY?: boolean }).isTTY === true;
+  const spinner = !options.json && tty ? new ToolSpinner(out, deps.ticker) : undefined;
+  const show = options.json ? (e: AgentEvent) => out.write(`${jsonLine(e)}\n`) : humanRenderer(out, { spinner });
+  const checkUsage = usageWarning(agent.session, agent.config.budget, err);
+  const render = (event: AgentEvent): void => {
+    show(event);
+    checkUsage();
+  };
+  const live = options.inspect
+    ? await serveAgentLive(agent, options.task, options.inspect, out, options.json, err)
+    : undefined;
+  const timing = collectToolTimings(agent.stream$);
+  try {
+    const started = performance.now();
+    const last = await drive(agent, options.task, render, deps.handleSigint ?? true, signal);
+    timing.stop();
+    const { journal, json, model } = options;
+    const code = await reportRun(
+      { agent, last, started, journal, timings: timing.timings, json, extra: { model } },
+      out,
+      err,
+    );
+    await live?.keepServing(signal);
+    return code;
+  } finally {
+    timing.stop();
+    await live?.close();
+  }
 }
 
 /** Builds the `run` command with its surroundings. */
@@ -130,30 +187,20 @@ export function createRunCommand(deps: RunDeps = {}) {
     err: Output = process.stderr,
   ): Promise<number> => {
     const options = parseRunOptions(argv);
-    const agent = await setUp(options, deps, err);
-    const tty = deps.isTTY ?? (out as { isTTY?: boolean }).isTTY === true;
-    const spinner = !options.json && tty ? new ToolSpinner(out, deps.ticker) : undefined;
-    const render = options.json
-      ? (e: AgentEvent) => out.write(`${JSON.stringify(e)}\n`)
-      : humanRenderer(out, { spinner });
-    const live = options.inspect
-      ? await serveAgentLive(agent, options.task, options.inspect, out, options.json)
-      : undefined;
-    const timing = collectToolTimings(agent.stream$);
+    // MCP servers started for this run are stopped when it ends, however it ends.
+    const sources: McpSource[] = [];
     try {
-      const started = performance.now();
-      const last = await drive(agent, options.task, render, deps.handleSigint ?? true, signal);
-      timing.stop();
-      const { journal, json, model } = options;
-      const code = await reportRun(
-        { agent, last, started, journal, timings: timing.timings, json, extra: { model } },
-        out,
-      );
-      await live?.keepServing(signal);
-      return code;
+      const agent = await setUp(options, deps, err, sources);
+      // Before the first model request: the journal's folder, an existing file, the lock.
+      const claim =
+        options.journal === undefined ? undefined : claimJournal(options.journal, { resume: options.resume });
+      try {
+        return await runAgent(agent, options, deps, { out, err, signal });
+      } finally {
+        claim?.release();
+      }
     } finally {
-      timing.stop();
-      await live?.close();
+      await closeAll(sources);
     }
   };
 }

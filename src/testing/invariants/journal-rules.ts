@@ -20,12 +20,15 @@ function moves(): Set<string> {
 
 /**
  * Every assistant message with N tool calls is answered by exactly N tool results, one per call
- * id and in the model's order, before the next model request, user message or run end. Checked
- * over the whole journal, since a resumed run answers calls an interrupted one recorded.
+ * id, before the next model request, user message or run end. Results are journaled as calls
+ * settle, so their order is free (the context puts them in the model's order); a write-ahead
+ * `tool_started` names an owed call that has no result yet. Checked over the whole
+ * journal, since a resumed run answers calls an interrupted one recorded.
  */
 export function resultsFollowCalls(journal: readonly JournalEntry[]): LoopViolation[] {
   const problems: LoopViolation[] = [];
-  let owed: string[] = [];
+  let owed = new Set<string>();
+  const fail = (message: string) => problems.push(violation('results_follow_calls', message));
   journal.forEach((entry, i) => {
     const closes =
       entry.type === 'turn_start' ||
@@ -33,25 +36,22 @@ export function resultsFollowCalls(journal: readonly JournalEntry[]): LoopViolat
       entry.type === 'agent_end' ||
       entry.type === 'agent_error' ||
       (entry.type === 'user_message' && entry.author === undefined);
-    if (closes && owed.length > 0) {
-      problems.push(
-        violation('results_follow_calls', `entry ${i} (${entry.type}) arrives while ${owed.join(', ')} have no result`),
-      );
-      owed = [];
+    if (closes && owed.size > 0) {
+      fail(`entry ${i} (${entry.type}) arrives while ${[...owed].join(', ')} have no result`);
+      owed = new Set();
     }
-    if (entry.type === 'assistant_message') owed = (entry.toolCalls ?? []).map((call) => call.callId);
+    if (entry.type === 'assistant_message') {
+      owed = new Set((entry.toolCalls ?? []).map((call) => call.callId));
+    }
+    if (entry.type === 'tool_started') {
+      // A second start is a resumed run re-running a call that was in doubt.
+      if (!owed.has(entry.callId)) fail(`entry ${i} starts '${entry.callId}', which is owed no result`);
+    }
     if (entry.type !== 'tool_result') return;
-    if (owed[0] === entry.callId) owed.shift();
-    else
-      problems.push(
-        violation(
-          'results_follow_calls',
-          `entry ${i} answers '${entry.callId}', expected ${owed[0] === undefined ? 'no result' : `'${owed[0]}'`}`,
-        ),
-      );
+    if (owed.has(entry.callId)) owed.delete(entry.callId);
+    else fail(`entry ${i} answers '${entry.callId}', which is owed no result`);
   });
-  if (owed.length > 0)
-    problems.push(violation('results_follow_calls', `the journal ends while ${owed.join(', ')} have no result`));
+  if (owed.size > 0) fail(`the journal ends while ${[...owed].join(', ')} have no result`);
   return problems;
 }
 

@@ -81,6 +81,11 @@ function aborts(context: AgentContext): LabelledEvent[] {
   ];
 }
 
+/** Something inside the loop broke (an effect threw): possible in every state that is not final. */
+function internalError(): LabelledEvent {
+  return { label: 'internal error', role: 'matters', event: { type: 'INTERNAL_ERROR', message: 'an effect threw' } };
+}
+
 function settle(index: number, result: ToolResult, elapsedMs: number): ExploredEvent {
   return { type: 'TOOL_SETTLED', index, result, elapsedMs };
 }
@@ -139,5 +144,5 @@ export function alphabetFor(options: AlphabetOptions, state: string, context: Ag
     return aborts(context).map((abort) => ({ ...abort, label: `late ${abort.label}`, role: 'noise' }));
   }
   const own = state === 'awaitingModel' ? modelEvents(options, context) : toolEvents(options, context);
-  return [...own, ...aborts(context), ...noiseEvents(context, state)];
+  return [...own, ...aborts(context), internalError(), ...noiseEvents(context, state)];
 }

@@ -1,19 +1,34 @@
 import { type Findings, note } from './findings.js';
-import { type GraphNode, pathTo, type StateGraph } from './state-graph.js';
+import { type Edge, type GraphNode, pathTo, type StateGraph } from './state-graph.js';
+
+/**
+ * An event of the run's own progress: a model answer or a tool result. Aborts and internal
+ * errors end any run, so counting them would make every state look as if it could end.
+ */
+function isProgress(edge: Edge): boolean {
+  return edge.event.type !== 'ABORT' && edge.event.type !== 'INTERNAL_ERROR';
+}
 
 /**
  * Checks on the graph itself: every expanded, non-final state has a way out, and `done` or
- * `error` stays reachable from it; every event that matters changes the state, and every stale
+ * `error` stays reachable from it, by the run's own progress (not only by an abort or a crash); every event that matters changes the state, and every stale
  * event changes nothing. States at the step bound count as reaching an end here (the bound
  * check reports them).
  */
 export function checkGraph(graph: StateGraph, findings: Findings): void {
+  for (const { from, label, message } of graph.thrown) {
+    const name = graph.nodes.get(from)?.state.value ?? '?';
+    note(findings, 'transition_throws', `'${label}' throws in '${name}': ${message}`, () => [
+      ...pathTo(graph, from),
+      label,
+    ]);
+  }
   const reachesEnd = new Set<string>();
   const predecessors = new Map<string, string[]>();
   for (const [key, node] of graph.nodes) {
     if (node.final || !node.expanded) reachesEnd.add(key);
     for (const edge of node.edges) {
-      if (edge.to === key) continue;
+      if (edge.to === key || !isProgress(edge)) continue;
       const list = predecessors.get(edge.to) ?? [];
       list.push(key);
       predecessors.set(edge.to, list);
@@ -31,7 +46,9 @@ export function checkGraph(graph: StateGraph, findings: Findings): void {
     if (!node.expanded) continue;
     const path = () => pathTo(graph, key);
     const name = node.state.value;
-    if (!node.edges.some((edge) => edge.to !== key)) note(findings, 'way_out', `'${name}' has no way out`, path);
+    if (!node.edges.some((edge) => edge.to !== key && isProgress(edge))) {
+      note(findings, 'way_out', `'${name}' has no way out but an abort or an internal error`, path);
+    }
     if (!reachesEnd.has(key))
       note(findings, 'end_reachable', `neither done nor error is reachable from '${name}'`, path);
     for (const edge of node.edges) {

@@ -66,11 +66,12 @@ export interface ModelCheckOptions extends Partial<AlphabetOptions> {
  * reason that must win (`stop_precedence`); soft limits warn once, when reached, then withhold
  * tools (`soft_limit`); an accepted abort cancels the work in flight at once (`cancel_on_abort`);
  * calls start in the schedule's batches (`tool_schedule`); `results[i]` is call i's result
- * (`result_index`); nothing happens after the end (`nothing_after_end`), every final state
+ * (`result_index`), reported in call order (`report_order`); nothing happens after the end (`nothing_after_end`), every final state
  * records it (`run_ends`), and no answer follows an abort (`no_answer_after_abort`). On the graph:
  * every run ends within the step bound (`step_bound`), every state has a way out (`way_out`) and
- * can still end (`end_reachable`), events that matter change the state (`dropped_event`) and stale
- * ones do not (`stale_event`), and every state of the machine is entered (`unreachable_state`).
+ * can still end (`end_reachable`), by its own progress rather than an abort or a crash, events that matter change the state (`dropped_event`) and stale
+ * ones do not (`stale_event`), and every state of the machine is entered (`unreachable_state`), and no transition
+ * throws (`transition_throws`).
  */
 export const MACHINE_RULES = [
   'results_before_request',
@@ -87,6 +88,7 @@ export const MACHINE_RULES = [
   'cancel_on_abort',
   'tool_schedule',
   'result_index',
+  'report_order',
   'nothing_after_end',
   'run_ends',
   'no_answer_after_abort',
@@ -96,6 +98,7 @@ export const MACHINE_RULES = [
   'dropped_event',
   'stale_event',
   'unreachable_state',
+  'transition_throws',
 ] as const;
 
 /** The name of a built-in check (see {@link MACHINE_RULES}). */

@@ -53,7 +53,10 @@ export function stopPrecedence(monitor: MonitorState, actual: StopReason, scope:
   const limits = scope.limits.budget;
   let expected: StopReason | null;
   let why: string;
-  if (monitor.abort !== null) {
+  if (scope.transition?.event?.type === 'INTERNAL_ERROR') {
+    expected = 'internal_error';
+    why = 'an effect of the loop failed';
+  } else if (monitor.abort !== null) {
     expected = monitor.abort;
     why = 'an abort accepted before the check wins';
   } else if (monitor.at === 'budgetCheck') {

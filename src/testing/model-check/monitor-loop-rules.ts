@@ -20,9 +20,11 @@ type Result = [MonitorState, Finding[]];
 
 function entered(monitor: MonitorState, to: AgentStateName, context: AgentContext, scope: TransitionScope): Result {
   const problems: Finding[] = [];
+  const problems0 = to === 'observing' ? observed(monitor, context) : [];
   // Between turns the monitor forgets the settled calls, as the state key forgets them.
-  const calls = to !== 'executingTools' && !/[SUsu]/.test(monitor.calls) ? '' : monitor.calls;
-  const next = { ...monitor, at: to, calls };
+  const between = to !== 'executingTools' && !/[SUsu]/.test(monitor.calls);
+  const next = { ...monitor, at: to, ...(between ? { calls: '', reported: 0 } : {}) };
+  if (to === 'observing') return [{ ...next, observedUnchecked: true }, problems0];
   if (to === 'budgetCheck') {
     if (monitor.pendingCalls > 0) {
       problems.push({ rule: 'complete_observations', problem: 'budgetCheck ran before every tool call had a result' });
@@ -37,12 +39,13 @@ function entered(monitor: MonitorState, to: AgentStateName, context: AgentContex
   }
   if (to === 'error') {
     const stop = context.stop;
-    if (stop === undefined || !STOP_REASONS.has(stop.reason))
-      problems.push({ rule: 'stop_reason', problem: 'error without a known reason' });
+    const crashed = scope.transition?.event?.type === 'INTERNAL_ERROR';
+    if (stop === undefined || !(STOP_REASONS.has(stop.reason) || (crashed && stop.reason === 'internal_error')))
+      problems.push({ rule: 'stop_reason', problem: `error without a known reason (${stop?.reason ?? 'none'})` });
     else if (stop.message.trim() === '')
       problems.push({ rule: 'stop_reason', problem: `error '${stop.reason}' without a message` });
     else problems.push(...stopPrecedence(monitor, stop.reason, scope));
-    if (monitor.pendingCalls > 0) {
+    if (monitor.pendingCalls > 0 && !crashed) {
       problems.push({
         rule: 'complete_observations',
         problem: `error entered with ${monitor.pendingCalls} tool call(s) unanswered`,
@@ -90,7 +93,8 @@ function requested(monitor: MonitorState, step: TraceStep, scope: TransitionScop
   return [{ ...monitor, requests, requestOpen: true }, problems];
 }
 
-function observed(monitor: MonitorState, context: AgentContext): Result {
+/** Entering `observing`: every call of the turn has its result, journaled and reported in call order. */
+function observed(monitor: MonitorState, context: AgentContext): Finding[] {
   const problems: Finding[] = [];
   const missing = context.results.filter((result) => result === undefined).length;
   if (missing > 0) {
@@ -98,14 +102,19 @@ function observed(monitor: MonitorState, context: AgentContext): Result {
       rule: 'complete_observations',
       problem: `observations appended with ${missing} result(s) missing`,
     });
-  }
-  if (context.results.length !== monitor.pendingCalls) {
+  } else if (monitor.pendingCalls > 0) {
     problems.push({
       rule: 'complete_observations',
-      problem: `${context.results.length} observations for ${monitor.pendingCalls} recorded call(s)`,
+      problem: `${monitor.pendingCalls} result(s) in context but never journaled`,
     });
   }
-  return [{ ...monitor, pendingCalls: 0, observedUnchecked: true }, problems];
+  if (monitor.reported < monitor.calls.length) {
+    problems.push({
+      rule: 'report_order',
+      problem: `observing entered with call ${monitor.reported} of ${monitor.calls.length} not reported`,
+    });
+  }
+  return problems;
 }
 
 /** The monitor's handling of one effect (anything but a spawn): the loop's and the budget's rules. */
@@ -119,8 +128,6 @@ export function stateRules(monitor: MonitorState, step: TraceStep, scope: Transi
       const calls = (step.params as { turn: ModelTurn }).turn.toolCalls.length;
       return [{ ...monitor, pendingCalls: calls, lastTurnHadTools: calls > 0 }, []];
     }
-    case 'recordObservations':
-      return observed(monitor, step.context);
     case 'warnBudget':
       return [{ ...monitor, warned: true }, warningRules(monitor, scope.limits.budget)];
     case 'finish': {

@@ -40,7 +40,9 @@ function resultIndex(transition: MonitoredTransition, index: number): Finding[] 
 function settled(monitor: MonitorState, transition: MonitoredTransition, index: number, elapsedMs: number): Result {
   const problems: Finding[] = [];
   const mark = monitor.calls[index];
-  if (mark !== 's' && mark !== 'u') {
+  if (mark === '.' || mark === '#') {
+    problems.push({ rule: 'tool_schedule', problem: `call ${index} settled twice` });
+  } else if (mark !== 's' && mark !== 'u') {
     problems.push({ rule: 'tool_schedule', problem: `call ${index} settled but it was never started` });
   }
   problems.push(...resultIndex(transition, index));
@@ -66,7 +68,7 @@ export function eventRules(monitor: MonitorState, transition: MonitoredTransitio
         elapsedMs: Math.max(monitor.tally.elapsedMs, turn.elapsedMs),
       };
       const calls = turn.concurrencySafe.map((safe) => (safe ? 'S' : 'U')).join('');
-      return [{ ...monitor, tally, calls, requestOpen: false }, answered(monitor, 'a model turn')];
+      return [{ ...monitor, tally, calls, reported: 0, requestOpen: false }, answered(monitor, 'a model turn')];
     }
     case 'MODEL_ERROR':
       return [{ ...monitor, requestOpen: false }, answered(monitor, 'a model error')];
@@ -76,17 +78,19 @@ export function eventRules(monitor: MonitorState, transition: MonitoredTransitio
       return transition.role === 'matters' && monitor.abort === null
         ? [{ ...monitor, abort: event.reason }, []]
         : [monitor, []];
+    case 'INTERNAL_ERROR':
+      return [monitor, []];
   }
 }
 
 /**
  * A tool actor starts only for a call of the turn that has not started, after every earlier
  * call started, and never beside a running call from an earlier batch (the schedule starts the
- * next batch when the last call of the current one settles); an unsafe call starts alone. Its
- * input says it is withheld exactly when a soft-limit warning was given.
+ * next batch when the last call of the current one settles); an unsafe call starts alone. No
+ * call starts once tools are withheld or an abort was accepted (those are answered unstarted).
  */
 export function spawnRule(monitor: MonitorState, step: TraceStep, scope: TransitionScope): Result {
-  const { index, withheld } = step.params as SpawnedParams;
+  const { index } = step.params as SpawnedParams;
   if (monitor.pendingCalls === 0 && monitor.calls === '') {
     return [
       monitor,
@@ -122,25 +126,89 @@ export function spawnRule(monitor: MonitorState, step: TraceStep, scope: Transit
       problem: `call ${index} started together with call ${together.join(', ')}, one of them unsafe`,
     });
   }
-  if (withheld !== undefined && withheld !== monitor.warned) {
-    problems.push({
-      rule: 'soft_limit',
-      problem: monitor.warned
-        ? `call ${index} ran after the soft-limit warning, when tools are withheld`
-        : `call ${index} was withheld with no soft-limit warning`,
-    });
+  if (monitor.warned) {
+    problems.push({ rule: 'soft_limit', problem: `call ${index} started although tools are withheld after a warning` });
+  }
+  if (monitor.abort !== null) {
+    problems.push({ rule: 'tool_schedule', problem: `call ${index} started after an abort (${monitor.abort})` });
   }
   scope.batch.push(index);
   return [{ ...monitor, calls: setCall(monitor.calls, index, mark.toLowerCase()) }, problems];
 }
 
+/** Which call a `recordResult` / `reportResults` step is about: the call object, or its id. */
+function indexOfCall(calls: readonly { callId: string }[], call: { callId?: string } | undefined): number {
+  if (call === undefined) return -1;
+  const same = calls.indexOf(call as { callId: string });
+  return same >= 0 ? same : calls.findIndex((c) => c.callId === call.callId);
+}
+
+/**
+ * A call's result is journaled once, after it settled, or without running when tools are
+ * withheld or the run is aborting; for a settled call it is the result it settled with.
+ */
+export function resultRule(monitor: MonitorState, step: TraceStep, scope: TransitionScope): Result {
+  const params = step.params as { call?: { callId: string }; result?: unknown } | undefined;
+  const problems: Finding[] = [];
+  if (monitor.pendingCalls === 0) {
+    problems.push({ rule: 'complete_observations', problem: 'a tool result was journaled with no call awaiting one' });
+  }
+  const pendingCalls = Math.max(0, monitor.pendingCalls - 1);
+  const index = indexOfCall(step.context.calls, params?.call);
+  const mark = monitor.calls[index];
+  if (mark === undefined) return [{ ...monitor, pendingCalls }, problems];
+  if (mark === '#')
+    problems.push({ rule: 'complete_observations', problem: `the result of call ${index} was journaled twice` });
+  if (mark === 's' || mark === 'u') {
+    problems.push({
+      rule: 'complete_observations',
+      problem: `a result of call ${index} was journaled while it still ran`,
+    });
+  }
+  if ((mark === 'S' || mark === 'U') && !monitor.warned && monitor.abort === null) {
+    problems.push({ rule: 'tool_schedule', problem: `call ${index} was answered without running` });
+  }
+  const event = scope.transition?.event;
+  if (mark === '.' && event?.type === 'TOOL_SETTLED' && event.index === index && !same(params?.result, event.result)) {
+    problems.push({
+      rule: 'result_index',
+      problem: `the result journaled for call ${index} is not the one it settled with`,
+    });
+  }
+  return [{ ...monitor, pendingCalls, calls: setCall(monitor.calls, index, '#') }, problems];
+}
+
+/** Results are reported in call order: each report goes on from the last one, over journaled results only. */
+export function reportRule(monitor: MonitorState, step: TraceStep): Result {
+  const { from, to } = step.params as { from: number; to: number };
+  const problems: Finding[] = [];
+  if (from !== monitor.reported) {
+    problems.push({
+      rule: 'report_order',
+      problem: `results reported from call ${from}, but call ${monitor.reported} is next`,
+    });
+  }
+  for (let index = from; index < to; index++) {
+    if (monitor.calls[index] !== '#') {
+      problems.push({ rule: 'report_order', problem: `call ${index} was reported before its result was journaled` });
+    }
+  }
+  return [{ ...monitor, reported: Math.max(monitor.reported, to) }, problems];
+}
+
 /**
  * Checks of a transition as a whole: a batch of safe calls is a maximal run (the call after it is
- * unsafe or there is none); an accepted abort cancels the work in flight in the same step
- * (`cancelInFlight`), not once the calls happen to settle; and the machine never waits in
- * `executingTools` with nothing running while calls have not started.
+ * unsafe or there is none); an accepted abort cancels the work in flight in the same step (each
+ * running call is sent `CANCEL`, a model request is cancelled with `cancelInFlight`), not once
+ * the calls happen to settle; and the machine never waits in `executingTools` with nothing
+ * running while calls have not started.
  */
-export function transitionEndRules(monitor: MonitorState, trace: readonly TraceStep[], scope: TransitionScope): Result {
+export function transitionEndRules(
+  before: MonitorState,
+  monitor: MonitorState,
+  trace: readonly TraceStep[],
+  scope: TransitionScope,
+): Result {
   const problems: Finding[] = [];
   const { batch } = scope;
   const last = batch.at(-1);
@@ -153,10 +221,18 @@ export function transitionEndRules(monitor: MonitorState, trace: readonly TraceS
   const transition = scope.transition;
   const event = transition?.event;
   if (event?.type === 'ABORT' && transition?.role === 'matters' && transition.changed) {
-    if (!trace.some((step) => step.action === 'cancelInFlight')) {
+    const running = runningCalls(before.calls).length;
+    const cancelled = new Set(scope.cancelled).size;
+    if (cancelled < running) {
       problems.push({
         rule: 'cancel_on_abort',
-        problem: `an abort (${event.reason}) was accepted and cancelInFlight did not run in the same step`,
+        problem: `an abort (${event.reason}) was accepted while ${running} call(s) ran, and ${cancelled} was cancelled in the same step`,
+      });
+    }
+    if (before.requestOpen && !trace.some((step) => step.action === 'cancelInFlight')) {
+      problems.push({
+        rule: 'cancel_on_abort',
+        problem: `an abort (${event.reason}) was accepted during a model request, and cancelInFlight did not run in the same step`,
       });
     }
   }

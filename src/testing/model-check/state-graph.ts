@@ -1,5 +1,5 @@
 import { getInitialMicrosteps, getMicrosteps } from 'xstate';
-import { HarnessError } from '../../core/errors.js';
+import { errorMessage, HarnessError } from '../../core/errors.js';
 import type { agentMachine } from '../../machines/agent-machine.js';
 import type { AgentContext, AgentMachineEvent, AgentMachineInput } from '../../machines/agent-machine-types.js';
 import { type AlphabetOptions, alphabetFor, type LabelledEvent } from './alphabet.js';
@@ -46,11 +46,23 @@ export interface GraphNode {
   readonly edges: readonly Edge[];
 }
 
+/** An event whose transition threw (as the interpreter would, failing the run's actor). */
+export interface ThrownTransition {
+  /** Key of the state the event was sent in. */
+  readonly from: string;
+  /** The event's label. */
+  readonly label: string;
+  /** What it threw. */
+  readonly message: string;
+}
+
 /** The explored state graph, and the start: its key and the effects the machine ran to get there. */
 export interface StateGraph {
   readonly nodes: ReadonlyMap<string, GraphNode>;
   readonly start: string;
   readonly startTrace: readonly TraceStep[];
+  /** Transitions that threw: they lead nowhere and are reported. */
+  readonly thrown: readonly ThrownTransition[];
 }
 
 /** How far {@link buildStateGraph} explores. */
@@ -71,15 +83,13 @@ export function snapshotKey(snapshot: Snapshot): string {
 }
 
 function spawnedParams(id: string, child: unknown): SpawnedParams {
-  const input = (child as { getSnapshot?: () => { input?: { index?: unknown; withheld?: unknown } } }).getSnapshot?.()
-    ?.input;
+  const input = (child as { getSnapshot?: () => { input?: { index?: unknown } } }).getSnapshot?.()?.input;
   const params: { -readonly [K in keyof SpawnedParams]: SpawnedParams[K] } = { id };
   if (typeof input?.index === 'number') params.index = input.index;
-  if (typeof input?.withheld === 'boolean') params.withheld = input.withheld;
   return params;
 }
 
-/** Pseudo-steps for the children a microstep spawned (spawns inside `assign` leave no action). */
+/** Pseudo-steps for the children a microstep spawned (a spawn inside `assign` leaves no action). */
 function spawnSteps(snapshot: Snapshot, before: Readonly<Record<string, unknown>>): TraceStep[] {
   return Object.entries(snapshot.children)
     .filter(([id]) => !(id in before))
@@ -110,11 +120,22 @@ export function traceOf(microsteps: Microsteps, children: Readonly<Record<string
  * expanded: the interpreter drops events sent to a stopped actor, while the pure `getMicrosteps`
  * would still take the root-level ABORT transition.)
  */
-function edgesOf(machine: Machine, snapshot: Snapshot, alphabet: AlphabetOptions) {
+function edgesOf(
+  machine: Machine,
+  snapshot: Snapshot,
+  alphabet: AlphabetOptions,
+  thrown: (label: string, error: unknown) => void,
+) {
   const events = alphabetFor(alphabet, String(snapshot.value), snapshot.context);
-  return events.map((labelled) => {
+  return events.flatMap((labelled) => {
     const event = labelled.event as AgentMachineEvent;
-    const microsteps = getMicrosteps(machine, snapshot, event);
+    let microsteps: Microsteps;
+    try {
+      microsteps = getMicrosteps(machine, snapshot, event);
+    } catch (error) {
+      thrown(labelled.label, error);
+      return [];
+    }
     const next = microsteps.at(-1)?.[0] ?? snapshot;
     const trace = traceOf(microsteps, snapshot.children);
     const edge = {
@@ -125,7 +146,7 @@ function edgesOf(machine: Machine, snapshot: Snapshot, alphabet: AlphabetOptions
       target: exploredState(next),
       trace,
     };
-    return { edge, next };
+    return [{ edge, next }];
   });
 }
 
@@ -165,13 +186,16 @@ export function buildStateGraph(
     }
   };
   add(start, first, 0, undefined);
+  const thrown: ThrownTransition[] = [];
   const queue = [start];
   for (let head = 0; head < queue.length; head++) {
     const key = queue[head] as string;
     const node = nodes.get(key) as GraphNode;
     const snapshot = snapshots.get(key) as Snapshot;
     snapshots.delete(key);
-    const computed = edgesOf(machine, snapshot, alphabet);
+    const computed = edgesOf(machine, snapshot, alphabet, (label, error) => {
+      thrown.push({ from: key, label, message: errorMessage(error) });
+    });
     for (const { edge, next } of computed) {
       if (nodes.has(edge.to)) continue;
       add(edge.to, next, node.depth + 1, { key, label: edge.label });
@@ -183,7 +207,7 @@ export function buildStateGraph(
     }
     nodes.set(key, { ...node, edges: computed.map(({ edge }) => edge) });
   }
-  return { nodes, start, startTrace: traceOf(initial) };
+  return { nodes, start, startTrace: traceOf(initial), thrown };
 }
 
 /** The shortest path of event labels from the start to a state. */

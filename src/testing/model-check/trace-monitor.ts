@@ -2,14 +2,14 @@ import type { AgentContext } from '../../machines/agent-machine-types.js';
 import type { ExploredEvent } from './alphabet.js';
 import type { BudgetLimits, BudgetTally } from './budget-oracle.js';
 import { type Finding, stateRules } from './monitor-loop-rules.js';
-import { eventRules, spawnRule, transitionEndRules } from './monitor-tool-rules.js';
+import { eventRules, reportRule, resultRule, spawnRule, transitionEndRules } from './monitor-tool-rules.js';
 
 /**
  * What the monitor remembers about the path so far. Small, and in a correct machine a function
  * of the machine's state, so the product of states and monitors stays as small as the graph.
  */
 export interface MonitorState {
-  /** Tool calls recorded and not yet observed. */
+  /** Tool calls recorded (`recordModelTurn`) whose result is not journaled yet (`recordResult`). */
   readonly pendingCalls: number;
   /** An observation was appended and `budgetCheck` has not run since. */
   readonly observedUnchecked: boolean;
@@ -31,9 +31,11 @@ export interface MonitorState {
   readonly tally: BudgetTally;
   /**
    * The current turn's calls, one character each: `S`/`U` safe/unsafe and not started, `s`/`u`
-   * running, `.` settled. Empty between turns.
+   * running, `.` settled and not journaled yet, `#` journaled. Empty between turns.
    */
   readonly calls: string;
+  /** How many of the turn's results, from the first call on, were reported (`reportResults`). */
+  readonly reported: number;
 }
 
 /** The monitor at the start of a run. */
@@ -49,6 +51,7 @@ export const INITIAL_MONITOR: MonitorState = {
   at: null,
   tally: { turns: 0, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, elapsedMs: 0 },
   calls: '',
+  reported: 0,
 };
 
 /** One effect in a transition's trace, with the context of the microstep it ran in. */
@@ -70,8 +73,6 @@ export interface SpawnedParams {
   readonly id: string;
   /** The index of the call it runs, read from its input. */
   readonly index?: number;
-  /** Whether it answers with an error because tools are withheld. */
-  readonly withheld?: boolean;
 }
 
 /** Limits the monitor checks against. */
@@ -103,7 +104,23 @@ export interface TransitionScope {
   readonly transition: MonitoredTransition | undefined;
   /** Indices of the tool actors this transition spawned, in order. */
   readonly batch: number[];
+  /** Ids of the actors this transition sent `CANCEL`. */
+  readonly cancelled: string[];
 }
+
+type Rule = (monitor: MonitorState, step: TraceStep, scope: TransitionScope) => [MonitorState, Finding[]];
+
+/** Effects about tool calls: their start, their journaled results, their reports, their cancellation. */
+const TOOL_RULES: Readonly<Record<string, Rule>> = {
+  [SPAWNED]: spawnRule,
+  recordResult: resultRule,
+  reportResults: reportRule,
+  'xstate.sendTo': (monitor, step, scope) => {
+    const params = step.params as { targetId?: unknown; event?: { type?: unknown } } | undefined;
+    if (params?.event?.type === 'CANCEL' && typeof params.targetId === 'string') scope.cancelled.push(params.targetId);
+    return [monitor, []];
+  },
+};
 
 function runSteps(
   monitor: MonitorState,
@@ -116,7 +133,7 @@ function runSteps(
     if (current.ended && step.action !== 'xstate.stopChild') {
       findings.push({ rule: 'nothing_after_end', problem: `'${step.action}' after the run ended` });
     }
-    const [next, found] = step.action === SPAWNED ? spawnRule(current, step, scope) : stateRules(current, step, scope);
+    const [next, found] = (TOOL_RULES[step.action] ?? stateRules)(current, step, scope);
     current = next;
     findings.push(...found);
   }
@@ -130,7 +147,7 @@ export function monitorTrace(
   limits: MonitorLimits,
 ): [MonitorState, Finding[]] {
   const findings: Finding[] = [];
-  const next = runSteps(monitor, trace, { limits, transition: undefined, batch: [] }, findings);
+  const next = runSteps(monitor, trace, { limits, transition: undefined, batch: [], cancelled: [] }, findings);
   return [next, findings];
 }
 
@@ -145,10 +162,10 @@ export function monitorTransition(
   trace: readonly TraceStep[],
   limits: MonitorLimits,
 ): [MonitorState, Finding[]] {
-  const scope: TransitionScope = { limits, transition, batch: [] };
+  const scope: TransitionScope = { limits, transition, batch: [], cancelled: [] };
   const [afterEvent, findings] = eventRules(monitor, transition);
   const afterSteps = runSteps(afterEvent, trace, scope, findings);
-  const [end, found] = transitionEndRules(afterSteps, trace, scope);
+  const [end, found] = transitionEndRules(monitor, afterSteps, trace, scope);
   findings.push(...found);
   return [end, findings];
 }

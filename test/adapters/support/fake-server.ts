@@ -12,6 +12,8 @@ export interface FakeResponse {
   readonly cut?: boolean;
   /** Keep the response open after the chunks (until the client goes away). */
   readonly hang?: boolean;
+  /** Never answer at all, not even the headers (until the client goes away). */
+  readonly silent?: boolean;
 }
 
 /** A request the fake server received. */
@@ -35,6 +37,7 @@ export interface FakeServer {
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
 
 async function respond(res: ServerResponse, answer: FakeResponse): Promise<void> {
+  if (answer.silent) return;
   const status = answer.status ?? 200;
   res.writeHead(status, {
     ...(status === 200 ? SSE_HEADERS : { 'content-type': 'application/json' }),

@@ -1,0 +1,38 @@
+// Text from a server, a model, a tool or a journal is untrusted: on a terminal, escape sequences
+// can rewrite the screen, change the title or hide text, and bidi overrides can make a line read
+// differently from what it holds. Everything the CLI prints that quotes such text goes through
+// these functions.
+
+// biome-ignore-start lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+/** Whole escape sequences: CSI (7- and 8-bit), and OSC/DCS/SOS/PM/APC strings up to their terminator. */
+const SEQUENCES =
+  /\u001b\[[0-?]*[ -/]*[@-~]?|\u009b[0-?]*[ -/]*[@-~]?|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d-\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?/g;
+/** C0 and C1 controls other than tab and newline, DEL, bidi embeddings, overrides and isolates, line separators. */
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// biome-ignore-end lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+/** What {@link jsonLine} escapes beyond what `JSON.stringify` already does. */
+const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** Text safe to print on a terminal: escape sequences and control characters removed, tabs and newlines kept. */
+export function printable(text: string): string {
+  return text.replace(SEQUENCES, '').replace(CONTROLS, '');
+}
+
+/** {@link printable} text on one line: every run of whitespace (newlines included) becomes one space. */
+export function printableLine(text: string): string {
+  return printable(text).replace(/\s+/g, ' ').trim();
+}
+
+/** At most `max` characters of {@link printableLine} text, with `…` when cut. */
+export function excerpt(text: string, max = 120): string {
+  const line = printableLine(text);
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/**
+ * `JSON.stringify(value)` with the characters a terminal would act on escaped as `\uXXXX`
+ * (C1 controls, DEL, bidi controls; JSON already escapes C0): the same JSON value, safe to print.
+ */
+export function jsonLine(value: unknown): string {
+  return JSON.stringify(value).replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,0 +1,26 @@
+/** A `user:password@` part at the start of a URL or of text that looks like one (`host/…@` is a path). */
+const USER_INFO = /^([a-z][a-z0-9+.-]*:\/\/)?[^/?#@\s]+@/i;
+
+/**
+ * A URL to show: its user name and password replaced by `***`. Text that does not parse as an
+ * http(s) URL but has a `user:password@` part is redacted the same way, so an error message
+ * quoting a mistyped URL leaks nothing either.
+ */
+export function redactUrl(text: string): string {
+  try {
+    const url = new URL(text);
+    if (url.username !== '' || url.password !== '') {
+      url.username = '***';
+      url.password = '';
+      return url.href.endsWith('/') && !text.endsWith('/') ? url.href.slice(0, -1) : url.href;
+    }
+  } catch {
+    // not a URL: redact by its shape below
+  }
+  return text.replace(USER_INFO, '$1***@');
+}
+
+/** Whether a URL (or text that looks like one) carries a user name or password. */
+export function hasCredentials(text: string): boolean {
+  return redactUrl(text) !== text;
+}

@@ -1,0 +1,8 @@
+// The MCP tool sources, for src/index.ts to export.
+export { closeAll, connectMcp, connectMcpServers } from './connect-mcp.js';
+export { MCP_SDK_PACKAGE } from './load-mcp-sdk.js';
+export { parseMcpConfig, readMcpConfig } from './mcp-config.js';
+export type { McpCommonOptions, McpHttpOptions, McpServerOptions, McpStdioOptions } from './mcp-options.js';
+export { McpSource, type ToolsChangedListener, type ToolsRefresh } from './mcp-source.js';
+export { harnessToolName, mcpToolKind } from './mcp-tool.js';
+export type { McpToolInfo } from './mcp-tool-info.js';

@@ -1,0 +1,280 @@
+import { randomUUID } from 'node:crypto';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Database, Statement } from 'better-sqlite3';
+import { HarnessError } from '../../core/errors.js';
+import type {
+  JournalStore,
+  JournalWriter,
+  OpenWriterOptions,
+  SessionStatus,
+  SessionSummary,
+  StoredEntry,
+  StoredJournal,
+} from '../journal-store.js';
+import { loadOptional } from '../load-optional.js';
+import { waitForLock } from '../lock-wait.js';
+import { currentOwner, describeOwner, isOwnerAlive } from '../process-liveness.js';
+import { SerialWriter } from '../serial-writer.js';
+import { checkSessionId } from '../session-id.js';
+import { checkMeta, parseMeta } from '../session-meta.js';
+import { isSessionStatus, sessionStatusAfter } from '../session-status.js';
+import { describeCause, journalCorrupt, sessionLocked, sessionNotFound, storeError } from '../store-errors.js';
+import type { SqliteSynchronous } from '../store-options.js';
+import { parseEntry } from '../stored-entry.js';
+import { prepareSchema } from './sqlite-schema.js';
+
+/** Options of the `sqlite:` store. */
+export interface SqliteStoreOptions {
+  /** The `synchronous` pragma (default `normal`). */
+  readonly synchronous?: SqliteSynchronous;
+  /** More pragmas to set on the connection, e.g. `{ cache_size: -64000 }` (names: letters and `_`). */
+  readonly pragmas?: Readonly<Record<string, string | number>>;
+  /** The clock for `updatedAt`. */
+  readonly now?: () => Date;
+}
+
+function pragma(name: string, value: string | number): string {
+  if (!/^[A-Za-z_]+$/.test(name) || !/^[A-Za-z0-9_-]+$/.test(String(value))) {
+    throw new HarnessError(
+      'invalid_argument',
+      `invalid sqlite pragma ${JSON.stringify(name)} = ${JSON.stringify(value)}`,
+    );
+  }
+  return `${name} = ${value}`;
+}
+
+interface SessionRow {
+  readonly meta: string;
+  readonly status: string;
+  readonly entries: number;
+}
+
+interface LockRow {
+  readonly pid: number;
+  readonly host: string;
+  readonly start: string;
+  readonly token: string;
+}
+
+/**
+ * The `sqlite:<file>` store (better-sqlite3, WAL mode): every append is one transaction, and the
+ * writer's lock is a row in `locks` naming its process, taken over once that process is gone.
+ * Calls are synchronous underneath: a busy database blocks the thread for up to 5 s.
+ */
+export class SqliteStore implements JournalStore {
+  readonly location: string;
+  readonly #writers = new Set<SerialWriter>();
+  readonly #statements = new Map<string, Statement>();
+  #closed = false;
+
+  private constructor(
+    private readonly db: Database,
+    location: string,
+    private readonly now: () => Date,
+  ) {
+    this.location = location;
+  }
+
+  /** Opens (creating when missing, mode 0600) the database file. */
+  static async open(file: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
+    const path = resolve(file);
+    const location = `sqlite:${path}`;
+    const { default: Sqlite } = await loadOptional(
+      'better-sqlite3',
+      'the sqlite: store',
+      () => import('better-sqlite3'),
+    );
+    let db: Database | undefined;
+    try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      closeSync(openSync(path, 'a', 0o600));
+      db = new Sqlite(path);
+      db.pragma('journal_mode = WAL');
+      db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+      db.pragma('busy_timeout = 5000');
+      for (const [name, value] of Object.entries(options.pragmas ?? {})) db.pragma(pragma(name, value));
+      prepareSchema(db, location);
+    } catch (error) {
+      db?.close();
+      if (HarnessError.isInstance(error)) throw error;
+      throw new HarnessError('store_error', `cannot open ${location}: ${describeCause(error)}`, { cause: error });
+    }
+    return new SqliteStore(db, location, options.now ?? (() => new Date()));
+  }
+
+  openWriter(sessionId: string, options: OpenWriterOptions = {}): Promise<JournalWriter> {
+    return waitForLock(options.lockWaitMs, () => this.#openWriter(sessionId, options));
+  }
+
+  async #openWriter(sessionId: string, options: OpenWriterOptions): Promise<JournalWriter> {
+    checkSessionId(sessionId);
+    const meta = checkMeta(options.meta);
+    this.#checkOpen();
+    const token = randomUUID();
+    let length: number;
+    let status: SessionStatus;
+    try {
+      ({ length, status } = this.db
+        .transaction(() => {
+          this.#takeLock(sessionId, token);
+          return this.#ensureSession(sessionId, meta);
+        })
+        .immediate());
+    } catch (error) {
+      throw HarnessError.isInstance(error) ? error : storeError(this.location, sessionId, error);
+    }
+    let current = status;
+    const writer = new SerialWriter(
+      this.location,
+      sessionId,
+      length,
+      {
+        write: async (bodies, entries, from) => {
+          current = this.#append(sessionId, token, bodies, entries, from, current);
+        },
+        release: async () => {
+          try {
+            if (this.db.open) this.#sql('DELETE FROM locks WHERE session = ? AND token = ?').run(sessionId, token);
+          } catch {
+            // The row stays; it goes stale when this process ends.
+          }
+        },
+      },
+      (closed) => this.#writers.delete(closed),
+    );
+    this.#writers.add(writer);
+    return writer;
+  }
+
+  #takeLock(sessionId: string, token: string): void {
+    const held = this.#sql('SELECT pid, host, start, token FROM locks WHERE session = ?').get(sessionId) as
+      | LockRow
+      | undefined;
+    if (held && isOwnerAlive(held)) throw sessionLocked(this.location, sessionId, describeOwner(held));
+    const me = currentOwner();
+    this.#sql(
+      'INSERT OR REPLACE INTO locks (session, pid, host, start, token, taken_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(sessionId, me.pid, me.host, me.start, token, this.now().toISOString());
+  }
+
+  #ensureSession(sessionId: string, meta: Readonly<Record<string, string>>) {
+    const row = this.#sql('SELECT meta, status, entries FROM sessions WHERE id = ?').get(sessionId) as
+      | SessionRow
+      | undefined;
+    if (!row) {
+      const at = this.now().toISOString();
+      this.#sql(
+        "INSERT INTO sessions (id, meta, created_at, updated_at, status, entries) VALUES (?, ?, ?, ?, 'open', 0)",
+      ).run(sessionId, JSON.stringify(meta), at, at);
+      return { length: 0, status: 'open' as SessionStatus };
+    }
+    const next = this.#sql('SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM entries WHERE session = ?').get(sessionId) as {
+      n: number;
+    };
+    if (next.n !== row.entries) {
+      throw journalCorrupt(
+        this.location,
+        sessionId,
+        Math.min(next.n, row.entries),
+        `sessions says ${row.entries} entries`,
+      );
+    }
+    return { length: row.entries, status: isSessionStatus(row.status) ? row.status : 'open' };
+  }
+
+  #append(
+    sessionId: string,
+    token: string,
+    bodies: readonly string[],
+    entries: readonly StoredEntry[],
+    from: number,
+    status: SessionStatus,
+  ): SessionStatus {
+    if (!this.db.open) throw new Error('the store is closed');
+    const next = sessionStatusAfter(status, entries);
+    this.db
+      .transaction(() => {
+        const lock = this.#sql('SELECT token FROM locks WHERE session = ?').get(sessionId) as
+          | { token: string }
+          | undefined;
+        if (lock?.token !== token) throw new Error('the writer lost its lock to another writer');
+        const insert = this.#sql('INSERT INTO entries (session, seq, body) VALUES (?, ?, ?)');
+        for (const [i, body] of bodies.entries()) insert.run(sessionId, from + i, body);
+        const updated = this.#sql(
+          'UPDATE sessions SET entries = ?, updated_at = ?, status = ? WHERE id = ? AND entries = ?',
+        ).run(from + bodies.length, this.now().toISOString(), next, sessionId, from);
+        if (updated.changes !== 1) throw new Error(`the session does not hold ${from} entries any more`);
+      })
+      .immediate();
+    return next;
+  }
+
+  async read(sessionId: string): Promise<StoredJournal> {
+    checkSessionId(sessionId);
+    this.#checkOpen();
+    const { row, bodies } = this.db
+      .transaction(() => ({
+        row: this.#sql('SELECT meta, status, entries FROM sessions WHERE id = ?').get(sessionId) as
+          | SessionRow
+          | undefined,
+        bodies: this.#sql('SELECT seq, body FROM entries WHERE session = ? ORDER BY seq').all(sessionId) as {
+          seq: number;
+          body: string;
+        }[],
+      }))
+      .deferred();
+    if (!row) throw sessionNotFound(this.location, sessionId);
+    const entries = bodies.map(({ seq, body }, i) => {
+      if (seq !== i) throw journalCorrupt(this.location, sessionId, i, `missing (the next stored seq is ${seq})`);
+      const entry = parseEntry(body);
+      if (typeof entry === 'string') throw journalCorrupt(this.location, sessionId, seq, entry);
+      return entry;
+    });
+    if (entries.length !== row.entries) {
+      throw journalCorrupt(this.location, sessionId, entries.length, `missing (the session holds ${row.entries})`);
+    }
+    return {
+      entries,
+      warnings: [],
+      meta: parseMeta(row.meta, (why) => journalCorrupt(this.location, sessionId, 'header', why)),
+    };
+  }
+
+  async list(): Promise<readonly SessionSummary[]> {
+    this.#checkOpen();
+    const rows = this.#sql('SELECT id, entries, updated_at, status FROM sessions ORDER BY id').all() as {
+      id: string;
+      entries: number;
+      updated_at: string;
+      status: string;
+    }[];
+    return rows.map((row) => ({
+      id: row.id,
+      entries: row.entries,
+      updatedAt: row.updated_at,
+      status: isSessionStatus(row.status) ? row.status : 'open',
+    }));
+  }
+
+  /** A prepared statement, prepared once per store. */
+  #sql(source: string): Statement {
+    let statement = this.#statements.get(source);
+    if (!statement) {
+      statement = this.db.prepare(source);
+      this.#statements.set(source, statement);
+    }
+    return statement;
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new HarnessError('store_error', `${this.location} is closed`);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.all([...this.#writers].map((writer) => writer.close()));
+    this.db.close();
+  }
+}

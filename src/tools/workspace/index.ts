@@ -1,0 +1,50 @@
+import type { Config } from '../../config/config.js';
+import { ReadFileTool } from '../read-file.js';
+import type { ToolLike } from '../tool.js';
+import { EditFileTool } from './edit-file.js';
+import { GlobTool } from './glob.js';
+import { GrepTool } from './grep.js';
+import { ListDirTool } from './list-dir.js';
+import { ShellTool } from './shell.js';
+import { WriteFileTool } from './write-file.js';
+
+export { ReadFileTool } from '../read-file.js';
+export { EditFileTool, MAX_EDIT_BYTES } from './edit-file.js';
+export { GlobTool, type GlobToolOptions, MAX_GLOB_MATCHES, MAX_WALK_ENTRIES } from './glob.js';
+export {
+  DEFAULT_GREP_MATCHES,
+  GrepTool,
+  type GrepToolOptions,
+  MAX_GREP_CONTEXT,
+  MAX_GREP_MATCHES,
+  MAX_SCAN_BYTES,
+  MAX_SCAN_MS,
+  MAX_SEARCHED_LINE_CHARS,
+} from './grep.js';
+export { ListDirTool, MAX_LIST_ENTRIES } from './list-dir.js';
+export { looksSecret, scrubEnv } from './scrub-env.js';
+export {
+  DEFAULT_SHELL_TIMEOUT_MS,
+  MAX_SHELL_STREAM_CHARS,
+  MAX_SHELL_TIMEOUT_MS,
+  ShellTool,
+  type ShellToolOptions,
+} from './shell.js';
+export { WriteFileTool } from './write-file.js';
+
+/**
+ * The seven workspace tools for a config (`read_file`, `list_dir`, `glob`, `grep`, `write_file`,
+ * `edit_file`, `shell`, in that order), all confined to `config.cwd`, ready to register:
+ * `for (const tool of workspaceTools(config)) registry.register(tool)`.
+ */
+export function workspaceTools(config: Config): readonly ToolLike[] {
+  return [
+    new ReadFileTool(config),
+    new ListDirTool(config),
+    new GlobTool(config),
+    new GrepTool(config),
+    new WriteFileTool(config),
+    new EditFileTool(config),
+    new ShellTool(config),
+  ];
+}

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import type { Config } from '../../config/config.js';
+import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../../config/config.js';
+import { Tool, type ToolInvocation } from '../tool.js';
+import { ToolKind } from '../tool-kind.js';
+import { ToolResult } from '../tool-result.js';
+import { type ProcessOutcome, runProcess } from './run-process.js';
+import { scrubEnv } from './scrub-env.js';
+
+/** Time limit of a command when the call names none. */
+export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
+/** The longest time limit a call may ask for. */
+export const MAX_SHELL_TIMEOUT_MS = 600_000;
+/** Characters kept of each of stdout and stderr (first and last halves). */
+export const MAX_SHELL_STREAM_CHARS = 40_000;
+
+const schema = z.object({
+  command: z
+    .union([z.string().min(1), z.array(z.string()).min(1)])
+    .describe('A shell command line (run with /bin/sh -c), or a program and its arguments as an array (no shell).'),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_SHELL_TIMEOUT_MS)
+    .optional()
+    .describe(`Time limit in milliseconds. Default ${DEFAULT_SHELL_TIMEOUT_MS}.`),
+});
+
+/** Options of {@link ShellTool}. */
+export interface ShellToolOptions {
+  /** Time limit when the call names none. Default {@link DEFAULT_SHELL_TIMEOUT_MS}. */
+  readonly defaultTimeoutMs?: number;
+  /** Between SIGTERM and SIGKILL when the process group is killed. Default 2000. */
+  readonly killGraceMs?: number;
+  /** Variables kept even though they look like secrets (by name). */
+  readonly keepEnv?: readonly string[];
+  /** Variables added to the command's environment after scrubbing. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Characters kept of each output stream. Default {@link MAX_SHELL_STREAM_CHARS}, less if the config's cap is smaller. */
+  readonly maxStreamChars?: number;
+}
+
+function status(outcome: ProcessOutcome): string {
+  if (outcome.exitSignal !== null) return `killed by signal ${outcome.exitSignal}`;
+  return `exit code ${outcome.exitCode ?? 'unknown'}`;
+}
+
+function streams(outcome: ProcessOutcome): string {
+  const parts: string[] = [];
+  if (outcome.stdout !== '') parts.push(`[stdout]\n${outcome.stdout.replace(/\n$/, '')}`);
+  if (outcome.stderr !== '') parts.push(`[stderr]\n${outcome.stderr.replace(/\n$/, '')}`);
+  return parts.length === 0 ? '(no output)' : parts.join('\n');
+}
+
+/**
+ * Runs a command in the workspace folder. A command that runs to its end is a success whatever
+ * its exit code: the result starts with `exit code N` (or `killed by signal S`), then the
+ * labelled `[stdout]` and `[stderr]`. A command that could not start, timed out or was aborted
+ * is an error, with what it printed so far. On timeout or abort its whole process group is
+ * killed (SIGTERM, then SIGKILL), and so is whatever it leaves running in the background when it
+ * exits. Variables that look like secrets are removed from its environment. Not a sandbox: the
+ * command can reach anything the process can.
+ */
+export class ShellTool extends Tool<typeof schema> {
+  readonly name = 'shell';
+  readonly description =
+    'Run a command in the workspace folder: a shell command line (/bin/sh -c) or an array [program, ...args]. ' +
+    'Returns "exit code N" then [stdout] and [stderr]; a non-zero exit code is reported, not an error. ' +
+    `Time limit timeoutMs (default ${DEFAULT_SHELL_TIMEOUT_MS / 1000} s, at most ${MAX_SHELL_TIMEOUT_MS / 1000} s): ` +
+    'then the command and all its child processes are killed; background processes are killed when it exits. ' +
+    'No stdin. Output is cut in the middle past a size limit. Environment variables that look like secrets ' +
+    '(API keys, tokens, passwords, cloud credentials) are removed from the command environment.';
+  readonly kind = ToolKind.SHELL;
+  readonly schema = schema;
+  /**
+   * The registry's limit for this tool: above the longest `timeoutMs` a call may ask for, so the
+   * call's own limit decides (and the result says so); `Config.toolTimeoutMs` does not cut it short.
+   */
+  override readonly timeoutMs = MAX_SHELL_TIMEOUT_MS + 30_000;
+  private readonly options: ShellToolOptions;
+
+  constructor(config?: Config, options: ShellToolOptions = {}) {
+    super(config);
+    this.options = options;
+  }
+
+  async execute({ params, cwd, signal }: ToolInvocation<z.output<typeof schema>>): Promise<ToolResult> {
+    const argv = typeof params.command === 'string' ? ['/bin/sh', '-c', params.command] : params.command;
+    if (argv.some((part) => part.includes('\0'))) return ToolResult.error('command must not contain NUL bytes');
+    const timeoutMs = params.timeoutMs ?? this.options.defaultTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
+    const outcome = await runProcess({
+      file: argv[0] as string,
+      args: argv.slice(1),
+      cwd: this.config?.cwd ?? cwd,
+      env: { ...scrubEnv(process.env, this.options.keepEnv), ...this.options.env },
+      timeoutMs,
+      killGraceMs: this.options.killGraceMs ?? 2000,
+      maxStreamChars: this.streamChars(),
+      signal,
+    });
+    switch (outcome.ended) {
+      case 'exited':
+        return ToolResult.success(`${status(outcome)}\n${streams(outcome)}`);
+      case 'failed':
+        return ToolResult.error(`could not run ${JSON.stringify(argv[0])}: ${outcome.problem ?? 'unknown error'}`);
+      case 'timeout':
+        return ToolResult.error(
+          `command timed out after ${timeoutMs} ms; its process group was killed (${status(outcome)})\n${streams(outcome)}`,
+        );
+      case 'aborted':
+        return ToolResult.error(
+          `command aborted; its process group was killed (${status(outcome)})\n${streams(outcome)}`,
+        );
+    }
+  }
+
+  /** Each stream's share of the observation, so both fit within the registry's cap. */
+  private streamChars(): number {
+    const cap = this.config?.maxToolOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
+    return Math.max(100, Math.min(this.options.maxStreamChars ?? MAX_SHELL_STREAM_CHARS, Math.floor((cap - 300) / 2)));
+  }
+}

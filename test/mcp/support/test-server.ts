@@ -1,0 +1,140 @@
+// An MCP server with tools that misbehave on command, for the MCP tests. It runs in its own
+// process (so that `crash` really kills it): `--http PORT` serves streamable HTTP on 127.0.0.1
+// (0 picks a free port; the chosen one is printed as `listening <port>`), `--stdio` speaks over
+// stdin and stdout.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  isInitializeRequest,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+
+const state = { cancelled: 0, lateTool: false };
+const servers = new Set<Server>();
+
+const object = (properties: Record<string, unknown> = {}, required: string[] = []) => ({
+  type: 'object',
+  properties,
+  required,
+});
+
+function tools() {
+  const list = [
+    {
+      name: 'echo',
+      description: 'Echoes \u001b[31mtext\u001b[0m back.\nSecond line of the description.',
+      inputSchema: object({ text: { type: 'string', description: 'What to echo' } }, ['text']),
+      annotations: { readOnlyHint: true },
+    },
+    { name: 'fail', description: 'Always reports a tool error.', inputSchema: object() },
+    { name: 'protocol_error', description: 'Answers with a JSON-RPC error.', inputSchema: object() },
+    { name: 'hang', description: 'Never answers until cancelled.', inputSchema: object() },
+    {
+      name: 'stats',
+      description: 'Counts what the server saw.',
+      inputSchema: object(),
+      annotations: { readOnlyHint: true },
+    },
+    { name: 'crash', description: 'Kills the server process.', inputSchema: object() },
+    { name: 'add_tool', description: 'Adds late_tool and says the list changed.', inputSchema: object() },
+    { name: 'image', description: 'Returns a tiny image and a caption.', inputSchema: object() },
+    { name: 'spawn_child', description: 'Starts a long sleep; returns its pid.', inputSchema: object() },
+  ];
+  if (state.lateTool) list.push({ name: 'late_tool', description: 'Added later.', inputSchema: object() });
+  return list;
+}
+
+const text = (value: string) => ({ content: [{ type: 'text', text: value }] });
+
+function makeServer(): Server {
+  const server = new Server(
+    { name: 'test-server', version: '1.0.0' },
+    { capabilities: { tools: { listChanged: true } } },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const args = request.params.arguments ?? {};
+    switch (request.params.name) {
+      case 'echo':
+        return text(String(args.text));
+      case 'fail':
+        return { content: [{ type: 'text', text: 'the tool failed on purpose' }], isError: true };
+      case 'protocol_error':
+        throw new McpError(ErrorCode.InvalidParams, 'protocol error on purpose');
+      case 'hang':
+        await new Promise<void>((resolve) => extra.signal.addEventListener('abort', () => resolve(), { once: true }));
+        state.cancelled += 1;
+        throw new Error('cancelled');
+      case 'stats':
+        return text(`cancelled=${state.cancelled} pid=${process.pid}`);
+      case 'crash':
+        process.exit(3);
+        break;
+      case 'add_tool':
+        state.lateTool = true;
+        for (const each of servers) await each.sendToolListChanged().catch(() => undefined);
+        return text('added late_tool');
+      case 'image':
+        return {
+          content: [
+            { type: 'text', text: 'a red dot:' },
+            { type: 'image', mimeType: 'image/png', data: Buffer.alloc(1234).toString('base64') },
+          ],
+        };
+      case 'spawn_child': {
+        const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+        return text(String(child.pid));
+      }
+      case 'late_tool':
+        return text('late tool ran');
+    }
+    throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`);
+  });
+  servers.add(server);
+  return server;
+}
+
+async function body(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks).toString('utf8');
+  return raw === '' ? undefined : JSON.parse(raw);
+}
+
+async function serveHttp(port: number): Promise<void> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const http = createServer(async (request, response) => {
+    const id = request.headers['mcp-session-id'];
+    const parsed = request.method === 'POST' ? await body(request) : undefined;
+    let transport = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (transport === undefined) {
+      if (id !== undefined || !isInitializeRequest(parsed)) {
+        response.writeHead(404).end('unknown session');
+        return;
+      }
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sessionId) => void sessions.set(sessionId, created),
+        onsessionclosed: (sessionId) => void sessions.delete(sessionId),
+      });
+      transport = created;
+      await makeServer().connect(created);
+    }
+    await transport.handleRequest(request, response, parsed);
+  });
+  http.listen(port, '127.0.0.1', () => {
+    process.stdout.write(`listening ${(http.address() as AddressInfo).port}\n`);
+  });
+}
+
+const [mode, port] = process.argv.slice(2);
+if (mode === '--stdio') await makeServer().connect(new StdioServerTransport());
+else await serveHttp(Number(port ?? 0));

@@ -1,0 +1,23 @@
+import { join } from 'node:path';
+import { openStore } from '../../src/stores/index.js';
+import { tempWorkspace } from '../support/workspace.js';
+import { describeStoreConformance } from './conformance.js';
+import { crashMidTransaction, execSql } from './support/sqlite-faults.js';
+
+describeStoreConformance('sqlite:', async () => {
+  const file = join(tempWorkspace(), 'store.db');
+  return {
+    open: () => openStore(`sqlite:${file}`),
+    tearLastAppend: async (id, from, entries) => crashMidTransaction(file, id, from, entries),
+    tornTailWarns: false,
+    corruptEntry: async (id, seq) =>
+      execSql(file, 'UPDATE entries SET body = substr(body, 1, 12) WHERE session = ? AND seq = ?', id, seq),
+    failWrites: async (id) =>
+      execSql(
+        file,
+        `CREATE TRIGGER fail_${id} BEFORE INSERT ON entries WHEN NEW.session = '${id}'
+           BEGIN SELECT RAISE(ABORT, 'injected failure: database or disk is full'); END`,
+      ),
+    dispose: async () => {},
+  };
+}, ['tornTail', 'corruptEntry', 'failWrites']);
