@@ -8,6 +8,7 @@ import { EventBus, type StreamRecord } from '../events/event-bus.js';
 import type { AgentStateName, PendingCalls } from '../machines/agent-machine-types.js';
 import { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { ToolResult } from '../tools/tool-result.js';
 import { AsyncQueue } from './async-queue.js';
 import { agentRunMachine, type ProvidedAgentMachine } from './provide-machine.js';
 import { RunEvents } from './run-events.js';
@@ -23,6 +24,8 @@ async function* failing(error: unknown): AsyncGenerator<AgentEvent, void, undefi
 }
 
 const INTERRUPTED = 'the run was interrupted before this call finished, and it was not resumed';
+const IN_DOUBT =
+  'interrupted: the run stopped while this call was running, so it may or may not have taken effect; it was not run again';
 
 /** Sessions with a run in progress, whichever agent runs it: two runs would interleave one journal. */
 const runningSessions = new WeakSet<Session>();
@@ -212,6 +215,7 @@ export class Agent {
       queue,
       closing: undefined,
       modelController: new AbortController(),
+      announced: new Set(),
       startedAt: this.now(),
       state: undefined,
       finished: false,
@@ -264,9 +268,24 @@ export class Agent {
     }
   }
 
+  /**
+   * The calls an interrupted run still owes, for the machine: a call that never started runs; one
+   * that started and has no result (in doubt) runs again only if its tool is idempotent, and is
+   * otherwise answered `Error: interrupted: …` (it may or may not have taken effect).
+   */
   private pendingCalls(): PendingCalls {
-    const calls = this.session.pendingToolCalls();
-    return { calls, concurrencySafe: calls.map((call) => this.session.registry.isConcurrencySafe(call.name)) };
+    const { session } = this;
+    const calls = session.pendingToolCalls();
+    const answers = calls.map((call) =>
+      session.toolCallStarted(call.callId) && !session.registry.isIdempotent(call.name)
+        ? ToolResult.error(IN_DOUBT)
+        : undefined,
+    );
+    return {
+      calls,
+      concurrencySafe: calls.map((call) => session.registry.isConcurrencySafe(call.name)),
+      ...(answers.some((answer) => answer !== undefined) ? { answers } : {}),
+    };
   }
 
   /** Ends a run once: aborts it if it is still going, lets subscribers catch up, releases it. */

@@ -14,9 +14,9 @@ function reportResults(deps: MachineDeps, { calls, results, from, to }: ReportPa
   const run = activeRun(deps);
   for (let index = from; index < to; index++) {
     const call = calls[index] as ToolCall;
-    // A call answered without running (tools withheld, aborted before it started) has no
-    // `tool_started` entry and was never announced: announce it now, so every call has both.
-    if (!deps.session.toolCallStarted(call.callId)) void run.emit(AgentEvent.toolCallStart(call));
+    // A call answered without running (tools withheld, aborted before it started, in doubt on
+    // resume) was not announced in this run: announce it now, so every call has both events.
+    if (!run.announced.has(call.callId)) void run.emit(AgentEvent.toolCallStart(call));
     void run.emit(AgentEvent.toolCallComplete(call, results[index] as ToolResult));
   }
 }

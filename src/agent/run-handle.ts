@@ -12,6 +12,8 @@ export interface RunHandle {
   readonly startedAt: number;
   /** The state last entered. */
   state: AgentStateName | undefined;
+  /** Calls whose `tool_call_start` this run emitted. */
+  readonly announced: Set<string>;
   /** Set once the terminal event was emitted. */
   finished: boolean;
   /** Resolves when the machine has stopped. */

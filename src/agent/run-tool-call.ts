@@ -40,6 +40,10 @@ export const runToolCall: ToolCallRunner = (input, settle, system, signal) => {
 function startTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, settle: ToolSettle, signal: AbortSignal) {
   const { call, index } = input;
   const report = (result: Parameters<typeof settleEvent>[2]): void => settle(settleEvent(deps, run, result, index));
+  if (input.answer !== undefined) {
+    report(input.answer); // decided by the machine: not run, not journaled as started
+    return;
+  }
   if (signal.aborted) {
     // Cancelled while it waited to start: the registry answers without running the tool.
     const result = deps.session.registry.invokeEager(call.name, call.arguments, { callId: call.callId, signal });
@@ -48,6 +52,7 @@ function startTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, set
     return;
   }
   deps.session.recordToolStart(call.callId);
+  run.announced.add(call.callId);
   void run.emit(AgentEvent.toolCallStart(call));
   const result = deps.session.registry.invokeEager(call.name, call.arguments, { callId: call.callId, signal });
   if (isPromiseLike(result)) result.then(report, run.fail);

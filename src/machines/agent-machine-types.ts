@@ -21,6 +21,11 @@ export interface PendingCalls {
   readonly calls: readonly ToolCall[];
   /** Per call: may it run concurrently with safe neighbours. */
   readonly concurrencySafe: readonly boolean[];
+  /**
+   * Per call: a result to answer it with instead of running it (a call that started before a
+   * crash, is in doubt, and may not run twice: `Error: interrupted: …`).
+   */
+  readonly answers?: readonly (ToolResult | undefined)[];
 }
 
 /** A stop that the run is heading for or ended with. */
@@ -42,6 +47,8 @@ export interface AgentContext {
   readonly calls: readonly ToolCall[];
   /** Per call: may it run concurrently with safe neighbours. */
   readonly concurrencySafe: readonly boolean[];
+  /** Per call of a resumed run: the answer to give instead of running it (see {@link PendingCalls.answers}). */
+  readonly answers: readonly (ToolResult | undefined)[];
   /** Per call: its result once settled. */
   readonly results: readonly (ToolResult | undefined)[];
   /** How many calls have settled. */
@@ -119,6 +126,8 @@ export interface ModelRequestParams {
 export interface ToolActorInput {
   readonly call: ToolCall;
   readonly index: number;
+  /** Answer the call with this instead of running it (an in-doubt call on resume). */
+  readonly answer?: ToolResult;
 }
 
 /** Parameters of the effects that record and report one turn's tool results. */

@@ -131,10 +131,11 @@ function advanceTools(context: AgentContext, progress: ToolProgress, enqueue: En
   } else {
     const { from, to } = readyRange(context.concurrencySafe, next.nextToStart, next.running);
     for (let index = from; index < to; index++) {
-      enqueue.spawnChild('runTool', {
-        id: toolActorId(index),
-        input: { call: context.calls[index] as ToolCall, index },
-      });
+      const call = context.calls[index] as ToolCall;
+      // A resumed run's in-doubt call that may not run twice: its actor answers without running it.
+      const answer = context.answers[index];
+      const input = answer === undefined ? { call, index } : { call, index, answer };
+      enqueue.spawnChild('runTool', { id: toolActorId(index), input });
     }
     next = { ...next, nextToStart: to, running: next.running + (to - from) };
   }
@@ -223,6 +224,7 @@ const acceptToolTurn = machineSetup.enqueueActions(({ context, event, enqueue })
     elapsedMs: adopted.elapsedMs,
     calls: adopted.calls,
     concurrencySafe: adopted.concurrencySafe,
+    answers: [],
   });
   enqueue({ type: 'recordModelTurn', params: { turn } });
   const fresh = { results: turn.toolCalls.map(() => undefined), settled: 0, nextToStart: 0, running: 0, reported: 0 };
@@ -261,6 +263,7 @@ export const agentMachine = machineSetup.createMachine({
     calls: input?.resume?.calls ?? [],
     concurrencySafe: input?.resume?.concurrencySafe ?? [],
     results: input?.resume?.calls.map(() => undefined) ?? [],
+    answers: input?.resume?.answers ?? [],
     resuming: (input?.resume?.calls.length ?? 0) > 0,
     settled: 0,
     reported: 0,

@@ -37,12 +37,14 @@ export function checkToolPairing(entries: readonly JournalEntry[]): PairingProbl
     const problem = (what: string): PairingProblem => ({ index, message: `journal entry ${index}: ${what}` });
     switch (entry.type) {
       case 'assistant_message':
+        // Results answer the calls of the last assistant turn (a model may reuse ids across turns).
         owed = new Set((entry.toolCalls ?? []).map((call) => call.callId));
-        for (const id of owed) asked.add(id);
+        asked = new Set(owed);
+        answered = new Set();
         break;
       case 'tool_result':
         if (!asked.has(entry.callId)) {
-          return problem(`a tool_result for call '${entry.callId}', which no assistant turn asked for`);
+          return problem(`a tool_result for call '${entry.callId}', which the last assistant turn did not ask for`);
         }
         if (answered.has(entry.callId)) return problem(`a second tool_result for call '${entry.callId}'`);
         answered.add(entry.callId);

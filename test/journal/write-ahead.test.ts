@@ -111,3 +111,47 @@ describe('write-ahead tool entries', () => {
     expect(toolMessages?.map((m) => (m.role === 'tool' ? m.callId : ''))).toEqual(['r1', 'r2']);
   });
 });
+
+describe('resume of calls in doubt', () => {
+  it('runs a started read call again, answers a started write call `Error: interrupted` without running it, and runs a never-started call', async () => {
+    const config = new Config({ cwd: tempWorkspace() });
+    const ran: string[] = [];
+    const tool = (name: string, kind: (typeof ToolKind)[keyof typeof ToolKind]) =>
+      defineTool({
+        name,
+        description: name,
+        kind,
+        schema: z.object({}),
+        execute: ({ callId }) => {
+          ran.push(callId);
+          return `${name} ${callId} done`;
+        },
+      });
+    const registry = new ToolRegistry(config).register(tool('look', ToolKind.READ), tool('send', ToolKind.WRITE));
+    const calls = [
+      { callId: 'r1', name: 'look', arguments: {} },
+      { callId: 'w1', name: 'send', arguments: {} },
+      { callId: 'w2', name: 'send', arguments: {} },
+    ];
+    // What a kill -9 while r1 and w1 were running leaves: both started, no result; w2 never started.
+    const journal: JournalEntry[] = [
+      { type: 'user_message', content: 'go' },
+      { type: 'turn_start' },
+      { type: 'usage', usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } },
+      { type: 'assistant_message', content: '', toolCalls: calls },
+      { type: 'tool_started', callId: 'r1' },
+      { type: 'tool_started', callId: 'w1' },
+    ];
+    const client = new ScriptedClient([[StreamEvent.textDelta('ok'), StreamEvent.messageComplete()]]);
+    const session = Session.replay(journal, config, { client, registry });
+    for await (const _ of new Agent(config, { session }).resume()) {
+      // to the end
+    }
+    expect(ran).toEqual(['r1', 'w2']);
+    const results = session.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(results[0]).toBe('look r1 done');
+    expect(results[1]).toMatch(/^Error: interrupted: .*may or may not have taken effect/);
+    expect(results[2]).toBe('send w2 done');
+    expect(session.journal.at(-1)).toMatchObject({ type: 'agent_end', response: 'ok' });
+  });
+});
