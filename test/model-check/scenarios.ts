@@ -24,6 +24,18 @@ export const SCENARIOS: Readonly<Record<string, ModelCheckOptions>> = {
       concurrencySafe: [true, false],
     },
   },
+  'resumed run with a call in doubt, answered without running': {
+    budget: { maxTurns: turns },
+    maxToolCalls: k,
+    resume: {
+      calls: [
+        { callId: 'r1', name: 'look', arguments: {} },
+        { callId: 'r2', name: 'change', arguments: {} },
+      ],
+      concurrencySafe: [true, false],
+      answers: [undefined, { success: false, error: 'interrupted: it may or may not have taken effect' }],
+    },
+  },
   // Three calls: the smallest turn where a batch of two reads can be half done when a call after
   // it could start (the schedule must wait for the whole batch).
   'three calls per turn': { budget: { maxTurns: 1 }, maxToolCalls: 3 },
