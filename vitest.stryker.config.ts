@@ -14,7 +14,11 @@ export default mergeConfig(
       include: [
         'test/machines/**/*.test.ts',
         'test/config/**/*.test.ts',
-        'test/tools/**/*.test.ts',
+        'test/tools/registry.test.ts',
+        'test/tools/truncate.test.ts',
+        'test/tools/read-file.test.ts',
+        'test/tools/registry.sources.test.ts',
+        'test/journal/write-ahead.test.ts',
         'test/agent/**/*.test.ts',
         'test/session/**/*.test.ts',
         'test/spec/**/*.test.ts',
