@@ -39,6 +39,9 @@ export interface EventBusOptions {
   readonly stopGraceMs?: number;
 }
 
+/** What `emit` returns for an event every subscriber took synchronously. */
+const RESOLVED: Promise<void> = Promise.resolve();
+
 /** Default of {@link EventBusOptions.stopGraceMs}. */
 export const DEFAULT_STOP_GRACE_MS = 1000;
 
@@ -106,10 +109,24 @@ export class EventBus {
    */
   emit(event: AgentEvent): Promise<void> {
     this.publish(event, undefined);
-    return new Promise<void>((resolve) => {
-      this.queue.push({ event, resolve });
-      if (!this.delivering) this.drain();
-    });
+    if (this.delivering) {
+      return new Promise<void>((resolve) => {
+        this.queue.push({ event, resolve });
+      });
+    }
+    // Nothing ahead of it: deliver on the spot, with no promise while every subscriber is synchronous.
+    this.delivering = true;
+    const subscribers = this.subscribers;
+    for (let i = 0; i < subscribers.length; i++) {
+      const result = this.call(subscribers[i] as Subscriber, event);
+      if (result !== undefined) {
+        return new Promise<void>((resolve) => {
+          void this.finishAsync(result, { event, resolve }, subscribers, i + 1);
+        });
+      }
+    }
+    this.drain(); // delivers whatever a subscriber emitted meanwhile, then becomes idle
+    return RESOLVED;
   }
 
   /** Publishes a journal entry on `stream$` (subscribers receive only lifecycle events). */

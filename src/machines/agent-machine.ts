@@ -121,7 +121,12 @@ function answerUnstarted(
  * tool-schedule.ts). Withholding is decided here, at spawn time: withheld calls never start.
  * Then reports, in call order, every result that became reportable.
  */
-function advanceTools(context: AgentContext, progress: ToolProgress, enqueue: Enqueue): void {
+function advanceTools(
+  context: AgentContext,
+  progress: ToolProgress,
+  enqueue: Enqueue,
+  also: Partial<AgentContext> = {},
+): void {
   let next = progress;
   if (context.toolsWithheld) {
     next = answerUnstarted(context, next, () => ToolResult.error(TOOLS_WITHHELD_ERROR), enqueue);
@@ -149,13 +154,13 @@ function advanceTools(context: AgentContext, progress: ToolProgress, enqueue: En
     next = { ...next, reported };
   }
   const { results, settled, nextToStart, running } = next;
-  enqueue.assign({ results, settled, nextToStart, running, reported: next.reported });
+  // One assign for the whole step (with the caller's own changes): each costs XState a snapshot copy.
+  enqueue.assign({ ...also, results, settled, nextToStart, running, reported: next.reported });
 }
 
 /** A resumed run: hand the pending calls to `executingTools` and start the first batch. */
 const startPendingCalls = machineSetup.enqueueActions(({ context, enqueue }) => {
-  enqueue.assign({ resuming: false });
-  advanceTools(context, context, enqueue);
+  advanceTools(context, context, enqueue, { resuming: false });
 });
 
 /** Keeps a settled call's result (journaled at once), then starts whatever the schedule now allows. */
@@ -166,7 +171,6 @@ const settleTool = machineSetup.enqueueActions(({ context, event, enqueue }) => 
   enqueue.stopChild(toolActorId(event.index));
   const results = context.results.slice();
   results[event.index] = event.result;
-  enqueue.assign({ elapsedMs: Math.max(context.elapsedMs, event.elapsedMs) });
   advanceTools(
     context,
     {
@@ -177,6 +181,7 @@ const settleTool = machineSetup.enqueueActions(({ context, event, enqueue }) => 
       reported: context.reported,
     },
     enqueue,
+    { elapsedMs: Math.max(context.elapsedMs, event.elapsedMs) },
   );
 });
 
@@ -188,14 +193,13 @@ const abortTools = machineSetup.enqueueActions(({ context, event, enqueue }) => 
   if (event.type !== 'ABORT') return;
   if (context.aborting !== undefined) return;
   const aborting = { reason: event.reason, message: event.message };
-  enqueue.assign({ aborting });
   enqueue('stopping');
   for (let index = 0; index < context.nextToStart; index++) {
     if (context.results[index] === undefined) {
       enqueue.sendTo(toolActorId(index), { type: 'CANCEL', reason: event.message });
     }
   }
-  advanceTools({ ...context, aborting }, context, enqueue);
+  advanceTools({ ...context, aborting }, context, enqueue, { aborting });
 });
 
 /** Starts a model request, unless the run resumes with pending tool calls. */
@@ -218,7 +222,9 @@ const acceptToolTurn = machineSetup.enqueueActions(({ context, event, enqueue })
     calls: turn.toolCalls,
     concurrencySafe: turn.concurrencySafe,
   };
-  enqueue.assign({
+  enqueue({ type: 'recordModelTurn', params: { turn } });
+  const fresh = { results: turn.toolCalls.map(() => undefined), settled: 0, nextToStart: 0, running: 0, reported: 0 };
+  advanceTools(adopted, fresh, enqueue, {
     turns: adopted.turns,
     usage: adopted.usage,
     elapsedMs: adopted.elapsedMs,
@@ -226,9 +232,6 @@ const acceptToolTurn = machineSetup.enqueueActions(({ context, event, enqueue })
     concurrencySafe: adopted.concurrencySafe,
     answers: [],
   });
-  enqueue({ type: 'recordModelTurn', params: { turn } });
-  const fresh = { results: turn.toolCalls.map(() => undefined), settled: 0, nextToStart: 0, running: 0, reported: 0 };
-  advanceTools(adopted, fresh, enqueue);
 });
 
 /** A turn that answered: count it, add its usage, keep the answer. */

@@ -46,7 +46,7 @@ const script = () => [
 ];
 
 describe('contract §8 resume an interrupted run', () => {
-  it('after a crash during turn 2, resume runs only the unanswered call and never repeats recorded work', async () => {
+  it('after a crash during turn 2, resume never repeats recorded work and answers the write in doubt as interrupted', async () => {
     const config = new Config({ cwd: workspace() });
     const firstRuns: number[] = [];
     let crashed: JournalEntry[] = [];
@@ -67,12 +67,15 @@ describe('contract §8 resume an interrupted run', () => {
     });
     expect(revived.turnCount).toBe(2);
     const events = await drain(new Agent(config, { session: revived }).resume());
-    expect(resumedRuns).toEqual([2]);
+    expect(resumedRuns).toEqual([]); // step 2 had started (tool_started) and is not idempotent
     expect(events.at(-1)).toMatchObject({ type: 'agent_end', data: { response: 'all done' } });
     expect(client.requests).toHaveLength(1);
     const roles = client.requests[0]?.messages.map((m) => m.role);
     expect(roles).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
-    expect(client.requests[0]?.messages.at(-1)).toEqual({ role: 'tool', callId: 's2', content: 'did 2' });
+    expect(client.requests[0]?.messages.at(-1)).toMatchObject({ role: 'tool', callId: 's2' });
+    expect(client.requests[0]?.messages.at(-1)?.content).toMatch(
+      /^Error: interrupted: .*may or may not have taken effect/,
+    );
   });
 
   it('replay alone needs no model and no tools to rebuild states, messages and usage', async () => {
