@@ -154,7 +154,8 @@ export function resultRule(monitor: MonitorState, step: TraceStep, scope: Transi
     problems.push({ rule: 'complete_observations', problem: 'a tool result was journaled with no call awaiting one' });
   }
   const pendingCalls = Math.max(0, monitor.pendingCalls - 1);
-  const index = indexOfCall(step.context.calls, params?.call);
+  // The turn's calls as the transition leaves them: an action may run before the assign that adopts them.
+  const index = indexOfCall(scope.transition?.to.context.calls ?? step.context.calls, params?.call);
   const mark = monitor.calls[index];
   if (mark === undefined) return [{ ...monitor, pendingCalls }, problems];
   if (mark === '#')
