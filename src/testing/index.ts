@@ -10,8 +10,21 @@ export { assertLoopInvariants, checkLoopInvariants } from './invariants/loop-inv
 export type { LoopRule, LoopViolation } from './invariants/loop-violation.js';
 export { LoopInvariantError } from './invariants/loop-violation.js';
 export type { AlphabetOptions, ExploredEvent } from './model-check/alphabet.js';
-export { modelCheckAgentMachine } from './model-check/model-check.js';
-export type { MachineViolation, ModelCheckOptions, ModelCheckReport } from './model-check/model-check-types.js';
+export { boundaryUsages } from './model-check/boundary-usages.js';
+export type { BudgetTally } from './model-check/budget-oracle.js';
+export { modelCheckAgentMachine, stepBound } from './model-check/model-check.js';
+export type {
+  ExploredStep,
+  MachineRule,
+  MachineViolation,
+  ModelCheckOptions,
+  ModelCheckReport,
+  ModelCheckRule,
+} from './model-check/model-check-types.js';
+export { MACHINE_RULES } from './model-check/model-check-types.js';
+export type { ExploredState } from './model-check/state-key.js';
+export type { MonitorState, SpawnedParams, TraceStep } from './model-check/trace-monitor.js';
+export { SPAWNED } from './model-check/trace-monitor.js';
 export type { PropertyRunOptions } from './property-runs.js';
 export { DEFAULT_PROPERTY_SEED, propertyRuns } from './property-runs.js';
 export type { RunScriptOptions, ScriptRun } from './run-script.js';

@@ -43,6 +43,7 @@ describe('agentMachine, explored exhaustively', () => {
     expect([...reasons].sort()).toEqual([
       'aborted',
       'cost_budget',
+      'internal_error',
       'model_error',
       'time_budget',
       'token_budget',

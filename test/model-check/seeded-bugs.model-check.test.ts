@@ -1,46 +1,78 @@
 import { describe, expect, it } from 'vitest';
-import { agentMachine } from '../../src/index.js';
-import { modelCheckAgentMachine } from '../../src/testing/index.js';
+import { agentMachine, Budget } from '../../src/index.js';
+import { MACHINE_RULES, modelCheckAgentMachine } from '../../src/testing/index.js';
+import { expectReported } from './expect-reported.js';
+import { BUDGET_BUGS, GUARD_BUGS, SCHEDULE_BUGS, turnNotCounted, VARIANT_BUGS } from './planted-bugs.js';
 
-const budget = { maxTurns: 3, softLimitRatio: 0.5 };
-
-function problemsOf(machine: typeof agentMachine): string[] {
-  return modelCheckAgentMachine({ budget, machine, maxToolCalls: 2 }).violations.map((v) => v.problem);
-}
-
-describe('the model checker, on machines with a seeded bug', () => {
-  it('finds nothing wrong with the real machine', () => {
-    expect(problemsOf(agentMachine)).toEqual([]);
+describe('the model checker, on machines with a planted bug', () => {
+  it('finds nothing wrong with the real machine on the budgets the bugs are planted under', () => {
+    const checks = new Map(
+      [...GUARD_BUGS, ...BUDGET_BUGS, ...VARIANT_BUGS].map(({ check: { machine: _machine, ...check } }) => {
+        const options = { ...check, budget: check.budget instanceof Budget ? check.budget.options() : check.budget };
+        return [JSON.stringify(options), options];
+      }),
+    );
+    for (const options of checks.values()) expect(modelCheckAgentMachine(options).violations).toEqual([]);
   });
 
-  it('catches leaving executingTools before every result is in', () => {
-    const broken = agentMachine.provide({ guards: { allSettled: () => true } });
-    expect(problemsOf(broken)).toContain('observations appended with 1 result(s) missing');
+  describe('guards off by one, or constant (agentMachine.provide)', () => {
+    for (const { bug, check, reported } of GUARD_BUGS) {
+      it(`reports: ${bug}`, () => expectReported(modelCheckAgentMachine(check), reported));
+    }
   });
 
-  it('catches a final answer after a turn that asked for tools', () => {
-    const broken = agentMachine.provide({ guards: { turnAskedForTools: () => false } });
-    expect(problemsOf(broken)).toContain('done followed a turn that asked for tools');
+  describe('budget comparisons and precedence (a Budget whose checks are changed)', () => {
+    for (const { bug, check, reported } of BUDGET_BUGS) {
+      it(`reports: ${bug}`, () => expectReported(modelCheckAgentMachine(check), reported));
+    }
   });
 
-  it('catches a model request after an abort', () => {
-    const broken = agentMachine.provide({ guards: { isAborting: () => false } });
-    expect(problemsOf(broken)).toContain('a model request was made after an abort');
+  it('reports a machine that never reaches a final state within the bound, with the path', () => {
+    const broken = agentMachine.provide({ guards: { hardLimitReached: () => false } });
+    const report = modelCheckAgentMachine({ budget: { maxTurns: 3 }, machine: broken, maxToolCalls: 2 });
+    expect(report.maxSteps).toBe(10);
+    const bound = report.violations.find((v) => v.rule === 'step_bound');
+    expect(bound?.problem).toBe('no final state within 10 steps');
+    expect(bound?.path).toHaveLength(10);
+    const turns = report.violations.find((v) => v.rule === 'hard_limit');
+    expect(turns?.path).toEqual([
+      'model(S u10+5 t0)',
+      'settle#0(ok t0)',
+      'model(S u10+5 t0)',
+      'settle#0(ok t0)',
+      'model(S u10+5 t0)',
+      'settle#0(ok t0)',
+    ]);
   });
 
-  it('catches a soft-limit warning given twice', () => {
-    const broken = agentMachine.provide({ guards: { softLimitReached: () => true } });
-    expect(problemsOf(broken)).toContain('a second soft-limit warning on one path');
+  it('reports a run that can go round a cycle forever, with the cycle', () => {
+    // Nothing grows: the turn is not counted and the usage is zero, so the state repeats.
+    const zero = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+    const report = modelCheckAgentMachine({
+      budget: { maxTurns: 2 },
+      maxToolCalls: 1,
+      usages: [zero],
+      machine: turnNotCounted,
+    });
+    const cycle = report.violations.find((v) => v.rule === 'step_bound');
+    expect(cycle?.problem).toBe('no final state within 5 steps: the run can go round a cycle forever');
+    expect(cycle?.path).toEqual(['model(S u0+0 t0)', 'settle#0(ok t0)']);
   });
 
   it('prints the shortest path to each violation', () => {
     const broken = agentMachine.provide({ guards: { turnAskedForTools: () => false } });
-    const report = modelCheckAgentMachine({ budget, machine: broken, maxToolCalls: 1 });
+    const report = modelCheckAgentMachine({ budget: { maxTurns: 3 }, machine: broken, maxToolCalls: 1 });
     const violation = report.violations.find((v) => v.problem === 'done followed a turn that asked for tools');
-    expect(violation?.path).toEqual(['model(S u0 t0)']);
+    expect(violation?.path).toEqual(['model(S u10+5 t0)']);
   });
 
   it('refuses a budget without maxTurns, which would make the search unbounded', () => {
     expect(() => modelCheckAgentMachine({ budget: { maxCost: 1 } })).toThrow(/maxTurns/);
+  });
+
+  it('has no silent rule: every built-in rule reports one of the planted bugs', () => {
+    const planted = [...GUARD_BUGS, ...BUDGET_BUGS, ...VARIANT_BUGS, ...SCHEDULE_BUGS];
+    const rules = new Set(planted.flatMap((bug) => bug.reported.map(([rule]) => rule)));
+    expect([...MACHINE_RULES].filter((rule) => !rules.has(rule))).toEqual([]);
   });
 });

@@ -14,7 +14,7 @@ export type ExploredEvent = AgentMachineEvent;
 
 /** An event of the alphabet with a short printable label and whether it must have an effect. */
 export interface LabelledEvent {
-  /** Short name used in violation paths, e.g. `model(SU u0 t0)` or `settle#1(error t0)`. */
+  /** Short name used in violation paths, e.g. `model(SU u10+5 t0)` (prompt+completion tokens, elapsed ms) or `settle#1(error t0)`. */
   readonly label: string;
   /** The event itself. */
   readonly event: ExploredEvent;
@@ -81,16 +81,22 @@ function aborts(context: AgentContext): LabelledEvent[] {
   ];
 }
 
+/** Something inside the loop broke (an effect threw): possible in every state that is not final. */
+function internalError(): LabelledEvent {
+  return { label: 'internal error', role: 'matters', event: { type: 'INTERNAL_ERROR', message: 'an effect threw' } };
+}
+
 function settle(index: number, result: ToolResult, elapsedMs: number): ExploredEvent {
   return { type: 'TOOL_SETTLED', index, result, elapsedMs };
 }
 
 function modelEvents(options: AlphabetOptions, context: AgentContext): LabelledEvent[] {
   const events: LabelledEvent[] = [];
-  for (const [u, usage] of options.usages.entries()) {
+  for (const usage of options.usages) {
+    const tokens = `u${usage.promptTokens}+${usage.completionTokens}`;
     for (const ms of reachableTimes(options, context)) {
       for (const pattern of ['', ...safetyPatterns(options.maxToolCalls)]) {
-        const label = `model(${pattern === '' ? 'text' : pattern} u${u} t${ms})`;
+        const label = `model(${pattern === '' ? 'text' : pattern} ${tokens} t${ms})`;
         events.push({ label, role: 'matters', event: modelTurn(pattern, usage, ms) });
       }
     }
@@ -138,5 +144,5 @@ export function alphabetFor(options: AlphabetOptions, state: string, context: Ag
     return aborts(context).map((abort) => ({ ...abort, label: `late ${abort.label}`, role: 'noise' }));
   }
   const own = state === 'awaitingModel' ? modelEvents(options, context) : toolEvents(options, context);
-  return [...own, ...aborts(context), ...noiseEvents(context, state)];
+  return [...own, ...aborts(context), internalError(), ...noiseEvents(context, state)];
 }

@@ -21,10 +21,28 @@ function resultKind(result: AgentContext['results'][number]): string {
  * state of one exploration.
  */
 export function stateKey(state: ExploredState): string {
-  const { budget: _budget, calls, concurrencySafe, results, settled, nextToStart, running, ...live } = state.context;
+  const {
+    budget: _budget,
+    calls,
+    concurrencySafe,
+    results,
+    settled,
+    nextToStart,
+    running,
+    reported,
+    ...live
+  } = state.context;
   const toolFields =
     state.value === 'executingTools'
-      ? { calls: calls.length, concurrencySafe, results: results.map(resultKind), settled, nextToStart, running }
+      ? {
+          calls: calls.length,
+          concurrencySafe,
+          results: results.map(resultKind),
+          settled,
+          nextToStart,
+          running,
+          reported,
+        }
       : {};
   return JSON.stringify({ value: state.value, ...live, ...toolFields });
 }

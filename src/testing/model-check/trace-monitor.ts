@@ -1,13 +1,15 @@
-import type {
-  AgentContext,
-  AgentStateName,
-  ModelRequestParams,
-  ModelTurn,
-} from '../../machines/agent-machine-types.js';
+import type { AgentContext } from '../../machines/agent-machine-types.js';
+import type { ExploredEvent } from './alphabet.js';
+import type { BudgetLimits, BudgetTally } from './budget-oracle.js';
+import { type Finding, stateRules } from './monitor-loop-rules.js';
+import { eventRules, reportRule, resultRule, spawnRule, transitionEndRules } from './monitor-tool-rules.js';
 
-/** What the monitor remembers about the path so far. Small, so the product with states stays small. */
+/**
+ * What the monitor remembers about the path so far. Small, and in a correct machine a function
+ * of the machine's state, so the product of states and monitors stays as small as the graph.
+ */
 export interface MonitorState {
-  /** Tool calls recorded whose result is not journaled yet. */
+  /** Tool calls recorded (`recordModelTurn`) whose result is not journaled yet (`recordResult`). */
   readonly pendingCalls: number;
   /** An observation was appended and `budgetCheck` has not run since. */
   readonly observedUnchecked: boolean;
@@ -15,12 +17,25 @@ export interface MonitorState {
   readonly lastTurnHadTools: boolean;
   /** Model requests on this path. */
   readonly requests: number;
+  /** A model request was made and its answer has not arrived. */
+  readonly requestOpen: boolean;
   /** A soft-limit warning was given on this path. */
   readonly warned: boolean;
   /** The run's end was recorded (`finish` or `fail`). */
   readonly ended: boolean;
-  /** An ABORT was accepted on this path. */
-  readonly abortRequested: boolean;
+  /** The reason of the first ABORT accepted on this path, if any. */
+  readonly abort: 'aborted' | 'time_budget' | null;
+  /** The state entered last (`recordTransition`). */
+  readonly at: string | null;
+  /** Turns, usage and time of the path, counted from the explored events (the budget oracle's input). */
+  readonly tally: BudgetTally;
+  /**
+   * The current turn's calls, one character each: `S`/`U` safe/unsafe and not started, `s`/`u`
+   * running, `.` settled and not journaled yet, `#` journaled. Empty between turns.
+   */
+  readonly calls: string;
+  /** How many of the turn's results, from the first call on, were reported (`reportResults`). */
+  readonly reported: number;
 }
 
 /** The monitor at the start of a run. */
@@ -29,135 +44,135 @@ export const INITIAL_MONITOR: MonitorState = {
   observedUnchecked: false,
   lastTurnHadTools: false,
   requests: 0,
+  requestOpen: false,
   warned: false,
   ended: false,
-  abortRequested: false,
+  abort: null,
+  at: null,
+  tally: { turns: 0, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, elapsedMs: 0 },
+  calls: '',
+  reported: 0,
 };
 
 /** One effect in a transition's trace, with the context of the microstep it ran in. */
 export interface TraceStep {
   /**
-   * The action's type (`recordTransition`, `requestModel`, `xstate.stopChild`, …),
-   * {@link ABORT_ACCEPTED} at the start of a trace whose event was an abort that took effect, or
+   * The action's type (`recordTransition`, `requestModel`, `xstate.stopChild`, …), or
    * {@link SPAWNED} for a child actor a microstep spawned.
    */
   readonly action: string;
-  /** The action's parameters. */
+  /** The action's parameters (for {@link SPAWNED}: the child's `id`, and its call `index` and `withheld` flag). */
   readonly params: unknown;
   /** The machine's context as the action saw it. */
   readonly context: AgentContext;
 }
 
+/** Parameters of a {@link SPAWNED} step. */
+export interface SpawnedParams {
+  /** The child actor's id. */
+  readonly id: string;
+  /** The index of the call it runs, read from its input. */
+  readonly index?: number;
+}
+
 /** Limits the monitor checks against. */
 export interface MonitorLimits {
-  /** The turn limit of the explored budget. */
-  readonly maxTurns: number | undefined;
+  /** The explored budget's limits, read from its fields (the oracle never calls the budget's code). */
+  readonly budget: BudgetLimits;
 }
 
-/** Pseudo-action that opens the trace of an accepted `ABORT`. */
-export const ABORT_ACCEPTED = 'event:ABORT';
-
-/** Pseudo-action for a child actor a microstep spawned (`params.id`). */
+/** Pseudo-action for a child actor a microstep spawned. */
 export const SPAWNED = 'spawned';
 
-const STOP_REASONS = new Set(['turn_budget', 'cost_budget', 'token_budget', 'time_budget', 'aborted', 'model_error']);
-
-type Step = (monitor: MonitorState, step: TraceStep, limits: MonitorLimits) => [MonitorState, string[]];
-
-function entered(monitor: MonitorState, to: AgentStateName, context: AgentContext): [MonitorState, string[]] {
-  const problems: string[] = [];
-  if (to === 'observing') return observed(monitor, context);
-  if (to === 'budgetCheck') {
-    if (monitor.pendingCalls > 0) problems.push('budgetCheck ran before every tool call had a result');
-    return [{ ...monitor, observedUnchecked: false }, problems];
-  }
-  if (to === 'done') {
-    if (monitor.lastTurnHadTools) problems.push('done followed a turn that asked for tools');
-    if (context.response === undefined) problems.push('done without a response');
-  }
-  if (to === 'error') {
-    const stop = context.stop;
-    if (stop === undefined || !STOP_REASONS.has(stop.reason)) problems.push(`error without a known reason`);
-    else if (stop.message.trim() === '') problems.push(`error '${stop.reason}' without a message`);
-    if (monitor.pendingCalls > 0) problems.push(`error entered with ${monitor.pendingCalls} tool call(s) unanswered`);
-  }
-  return [monitor, problems];
+/** The transition a trace belongs to. */
+export interface MonitoredTransition {
+  /** The event; `undefined` for the start. */
+  readonly event: ExploredEvent | undefined;
+  /** Whether the alphabet says the event must change the state. */
+  readonly role: 'matters' | 'noise';
+  /** Context before the event (`undefined` for the start). */
+  readonly from: AgentContext | undefined;
+  /** State name and context after the transition. */
+  readonly to: { readonly value: string; readonly context: AgentContext };
+  /** Whether the stable state changed. */
+  readonly changed: boolean;
 }
 
-function requested(monitor: MonitorState, context: AgentContext, limits: MonitorLimits): [MonitorState, string[]] {
-  const problems: string[] = [];
-  if (monitor.pendingCalls > 0) problems.push('a model request was made before every tool call had a result');
-  if (monitor.observedUnchecked) problems.push('a model request followed an observation without budgetCheck');
-  if (monitor.abortRequested) problems.push('a model request was made after an abort');
-  const requests = monitor.requests + 1;
-  if (limits.maxTurns !== undefined && requests > limits.maxTurns) {
-    problems.push(`model request ${requests} exceeds maxTurns ${limits.maxTurns}`);
-  }
-  // A turn is counted when its answer arrives: request n is made with n - 1 turns counted.
-  if (requests !== context.turns + 1) {
-    problems.push(`request ${requests} but the context counts ${context.turns} completed turns`);
-  }
-  return [{ ...monitor, requests }, problems];
+/** What the handlers of one transition share: its event and the calls it started. */
+export interface TransitionScope {
+  readonly limits: MonitorLimits;
+  readonly transition: MonitoredTransition | undefined;
+  /** Indices of the tool actors this transition spawned, in order. */
+  readonly batch: number[];
+  /** Ids of the actors this transition sent `CANCEL`. */
+  readonly cancelled: string[];
 }
 
-/** Entering `observing`: every call of the turn has its result, each journaled once. */
-function observed(monitor: MonitorState, context: AgentContext): [MonitorState, string[]] {
-  const problems: string[] = [];
-  const missing = context.results.filter((result) => result === undefined).length;
-  if (missing > 0) problems.push(`observations appended with ${missing} result(s) missing`);
-  else if (monitor.pendingCalls > 0) problems.push(`${monitor.pendingCalls} result(s) in context but never journaled`);
-  return [{ ...monitor, observedUnchecked: true }, problems];
-}
+type Rule = (monitor: MonitorState, step: TraceStep, scope: TransitionScope) => [MonitorState, Finding[]];
 
-function resultRecorded(monitor: MonitorState): [MonitorState, string[]] {
-  if (monitor.pendingCalls === 0) return [monitor, ['a tool result was journaled with no call awaiting one']];
-  return [{ ...monitor, pendingCalls: monitor.pendingCalls - 1 }, []];
-}
-
-function modelInput(monitor: MonitorState, params: unknown): string[] {
-  if (!monitor.warned) return [];
-  const withheld = (params as Partial<ModelRequestParams> | undefined)?.toolsWithheld === true;
-  return withheld ? [] : ['tools were offered to the model after a soft-limit warning'];
-}
-
-const steps: Record<string, Step> = {
-  recordTransition: (m, s) => entered(m, (s.params as { to: AgentStateName }).to, s.context),
-  requestModel: (m, s, limits) => {
-    const [monitor, problems] = requested(m, s.context, limits);
-    return [monitor, [...problems, ...modelInput(m, s.params)]];
+/** Effects about tool calls: their start, their journaled results, their reports, their cancellation. */
+const TOOL_RULES: Readonly<Record<string, Rule>> = {
+  [SPAWNED]: spawnRule,
+  recordResult: resultRule,
+  reportResults: reportRule,
+  'xstate.sendTo': (monitor, step, scope) => {
+    const params = step.params as { targetId?: unknown; event?: { type?: unknown } } | undefined;
+    if (params?.event?.type === 'CANCEL' && typeof params.targetId === 'string') scope.cancelled.push(params.targetId);
+    return [monitor, []];
   },
-  recordModelTurn: (m, s) => {
-    const calls = (s.params as { turn: ModelTurn }).turn.toolCalls.length;
-    return [{ ...m, pendingCalls: calls, lastTurnHadTools: calls > 0 }, []];
-  },
-  recordResult: (m) => resultRecorded(m),
-  warnBudget: (m) => [{ ...m, warned: true }, m.warned ? ['a second soft-limit warning on one path'] : []],
-  [ABORT_ACCEPTED]: (m) => [{ ...m, abortRequested: true }, []],
-  [SPAWNED]: (m) => [m, m.pendingCalls > 0 ? [] : ['a tool actor was spawned with no tool call awaiting a result']],
-  finish: (m) => [{ ...m, ended: true }, m.abortRequested ? ['the run finished with an answer after an abort'] : []],
-  fail: (m) => [{ ...m, ended: true }, []],
 };
 
-/** Runs the monitor over one transition's trace; returns the new monitor and any violations. */
+function runSteps(
+  monitor: MonitorState,
+  trace: readonly TraceStep[],
+  scope: TransitionScope,
+  findings: Finding[],
+): MonitorState {
+  let current = monitor;
+  for (const step of trace) {
+    if (current.ended && step.action !== 'xstate.stopChild') {
+      findings.push({ rule: 'nothing_after_end', problem: `'${step.action}' after the run ended` });
+    }
+    const [next, found] = (TOOL_RULES[step.action] ?? stateRules)(current, step, scope);
+    current = next;
+    findings.push(...found);
+  }
+  return current;
+}
+
+/** Runs the monitor over the effects of a trace alone (no event); returns the new monitor and its findings. */
 export function monitorTrace(
   monitor: MonitorState,
   trace: readonly TraceStep[],
   limits: MonitorLimits,
-): [MonitorState, string[]] {
-  let current = monitor;
-  const problems: string[] = [];
-  for (const step of trace) {
-    if (current.ended && step.action !== 'xstate.stopChild') problems.push(`'${step.action}' after the run ended`);
-    const handle = steps[step.action];
-    if (handle === undefined) continue;
-    const [next, found] = handle(current, step, limits);
-    current = next;
-    problems.push(...found);
-  }
-  return [current, problems];
+): [MonitorState, Finding[]] {
+  const findings: Finding[] = [];
+  const next = runSteps(monitor, trace, { limits, transition: undefined, batch: [], cancelled: [] }, findings);
+  return [next, findings];
+}
+
+/**
+ * Runs the monitor over one transition: the event first (what it says about the budget, the
+ * model request it answers, the call it settles), then its effects in order, then the checks of
+ * the transition as a whole (a batch of calls, cancelling on an abort, calls left waiting).
+ */
+export function monitorTransition(
+  monitor: MonitorState,
+  transition: MonitoredTransition,
+  trace: readonly TraceStep[],
+  limits: MonitorLimits,
+): [MonitorState, Finding[]] {
+  const scope: TransitionScope = { limits, transition, batch: [], cancelled: [] };
+  const [afterEvent, findings] = eventRules(monitor, transition);
+  const afterSteps = runSteps(afterEvent, trace, scope, findings);
+  const [end, found] = transitionEndRules(monitor, afterSteps, trace, scope);
+  findings.push(...found);
+  return [end, findings];
 }
 
 /** A stable string for a monitor state (part of the product state key). */
 export function monitorKey(monitor: MonitorState): string {
   return JSON.stringify(monitor);
 }
+
+export type { Finding };

@@ -1,0 +1,145 @@
+import type {
+  AgentContext,
+  AgentStateName,
+  ModelRequestParams,
+  ModelTurn,
+} from '../../machines/agent-machine-types.js';
+import type { MachineRule } from './model-check-types.js';
+import { requestBudgetRules, stopPrecedence, warningRules } from './monitor-budget-rules.js';
+import type { MonitorState, TraceStep, TransitionScope } from './trace-monitor.js';
+
+/** A problem a rule found on the current transition. */
+export interface Finding {
+  readonly rule: MachineRule;
+  readonly problem: string;
+}
+
+const STOP_REASONS = new Set(['turn_budget', 'cost_budget', 'token_budget', 'time_budget', 'aborted', 'model_error']);
+
+type Result = [MonitorState, Finding[]];
+
+function entered(monitor: MonitorState, to: AgentStateName, context: AgentContext, scope: TransitionScope): Result {
+  const problems: Finding[] = [];
+  const problems0 = to === 'observing' ? observed(monitor, context) : [];
+  // Between turns the monitor forgets the settled calls, as the state key forgets them.
+  const between = to !== 'executingTools' && !/[SUsu]/.test(monitor.calls);
+  const next = { ...monitor, at: to, ...(between ? { calls: '', reported: 0 } : {}) };
+  if (to === 'observing') return [{ ...next, observedUnchecked: true }, problems0];
+  if (to === 'budgetCheck') {
+    if (monitor.pendingCalls > 0) {
+      problems.push({ rule: 'complete_observations', problem: 'budgetCheck ran before every tool call had a result' });
+    }
+    return [{ ...next, observedUnchecked: false }, problems];
+  }
+  if (to === 'done') {
+    if (monitor.lastTurnHadTools)
+      problems.push({ rule: 'done_after_text_turn', problem: 'done followed a turn that asked for tools' });
+    if (context.response === undefined)
+      problems.push({ rule: 'done_after_text_turn', problem: 'done without a response' });
+  }
+  if (to === 'error') {
+    const stop = context.stop;
+    const crashed = scope.transition?.event?.type === 'INTERNAL_ERROR';
+    if (stop === undefined || !(STOP_REASONS.has(stop.reason) || (crashed && stop.reason === 'internal_error')))
+      problems.push({ rule: 'stop_reason', problem: `error without a known reason (${stop?.reason ?? 'none'})` });
+    else if (stop.message.trim() === '')
+      problems.push({ rule: 'stop_reason', problem: `error '${stop.reason}' without a message` });
+    else problems.push(...stopPrecedence(monitor, stop.reason, scope));
+    if (monitor.pendingCalls > 0 && !crashed) {
+      problems.push({
+        rule: 'complete_observations',
+        problem: `error entered with ${monitor.pendingCalls} tool call(s) unanswered`,
+      });
+    }
+  }
+  return [next, problems];
+}
+
+function requested(monitor: MonitorState, step: TraceStep, scope: TransitionScope): Result {
+  const problems: Finding[] = [];
+  const { context } = step;
+  if (monitor.pendingCalls > 0) {
+    problems.push({
+      rule: 'results_before_request',
+      problem: 'a model request was made before every tool call had a result',
+    });
+  }
+  if (monitor.observedUnchecked) {
+    problems.push({
+      rule: 'budget_check_before_request',
+      problem: 'a model request followed an observation without budgetCheck',
+    });
+  }
+  if (monitor.abort !== null)
+    problems.push({ rule: 'no_request_after_abort', problem: 'a model request was made after an abort' });
+  if (monitor.requestOpen) {
+    problems.push({ rule: 'request_answered', problem: 'a model request was made while another was unanswered' });
+  }
+  const requests = monitor.requests + 1;
+  // A turn is counted when its answer arrives: request n is made with n - 1 turns counted.
+  if (requests !== context.turns + 1) {
+    problems.push({
+      rule: 'turn_count',
+      problem: `request ${requests} but the context counts ${context.turns} completed turns`,
+    });
+  }
+  problems.push(...requestBudgetRules(monitor, requests, scope.limits.budget));
+  if (monitor.warned && (step.params as Partial<ModelRequestParams> | undefined)?.toolsWithheld !== true) {
+    problems.push({ rule: 'soft_limit', problem: 'tools were offered to the model after a soft-limit warning' });
+  }
+  if (!monitor.warned && (step.params as Partial<ModelRequestParams> | undefined)?.toolsWithheld === true) {
+    problems.push({ rule: 'soft_limit', problem: 'tools were withheld from the model without a soft-limit warning' });
+  }
+  return [{ ...monitor, requests, requestOpen: true }, problems];
+}
+
+/** Entering `observing`: every call of the turn has its result, journaled and reported in call order. */
+function observed(monitor: MonitorState, context: AgentContext): Finding[] {
+  const problems: Finding[] = [];
+  const missing = context.results.filter((result) => result === undefined).length;
+  if (missing > 0) {
+    problems.push({
+      rule: 'complete_observations',
+      problem: `observations appended with ${missing} result(s) missing`,
+    });
+  } else if (monitor.pendingCalls > 0) {
+    problems.push({
+      rule: 'complete_observations',
+      problem: `${monitor.pendingCalls} result(s) in context but never journaled`,
+    });
+  }
+  if (monitor.reported < monitor.calls.length) {
+    problems.push({
+      rule: 'report_order',
+      problem: `observing entered with call ${monitor.reported} of ${monitor.calls.length} not reported`,
+    });
+  }
+  return problems;
+}
+
+/** The monitor's handling of one effect (anything but a spawn): the loop's and the budget's rules. */
+export function stateRules(monitor: MonitorState, step: TraceStep, scope: TransitionScope): Result {
+  switch (step.action) {
+    case 'recordTransition':
+      return entered(monitor, (step.params as { to: AgentStateName }).to, step.context, scope);
+    case 'requestModel':
+      return requested(monitor, step, scope);
+    case 'recordModelTurn': {
+      const calls = (step.params as { turn: ModelTurn }).turn.toolCalls.length;
+      return [{ ...monitor, pendingCalls: calls, lastTurnHadTools: calls > 0 }, []];
+    }
+    case 'warnBudget':
+      return [{ ...monitor, warned: true }, warningRules(monitor, scope.limits.budget)];
+    case 'finish': {
+      const problems: Finding[] =
+        monitor.abort === null
+          ? []
+          : [{ rule: 'no_answer_after_abort', problem: 'the run finished with an answer after an abort' }];
+      return [{ ...monitor, ended: true }, problems];
+    }
+    case 'fail':
+      return [{ ...monitor, ended: true }, []];
+    default:
+      return [monitor, []];
+  }
+}

@@ -1,0 +1,247 @@
+import { addUsage } from '../../core/usage.js';
+import type { Finding } from './monitor-loop-rules.js';
+import type { MonitoredTransition, MonitorState, SpawnedParams, TraceStep, TransitionScope } from './trace-monitor.js';
+
+type Result = [MonitorState, Finding[]];
+
+const RUNNING = /[su]/g;
+
+function runningCalls(calls: string): number[] {
+  return [...calls.matchAll(RUNNING)].map((match) => match.index);
+}
+
+function setCall(calls: string, index: number, mark: string): string {
+  return `${calls.slice(0, index)}${mark}${calls.slice(index + 1)}`;
+}
+
+function answered(monitor: MonitorState, what: string): Finding[] {
+  return monitor.requestOpen
+    ? []
+    : [{ rule: 'request_answered', problem: `${what} was accepted while no model request was in flight` }];
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** `results[i]` holds what call i settled with, and no other result moved. */
+function resultIndex(transition: MonitoredTransition, index: number): Finding[] {
+  const { from, to, event } = transition;
+  if (from === undefined || event?.type !== 'TOOL_SETTLED') return [];
+  const results = to.context.results;
+  if (same(results[index], event.result)) {
+    const moved = results.findIndex((result, i) => i !== index && !same(result, from.results[i]));
+    if (moved < 0) return [];
+    return [{ rule: 'result_index', problem: `settling call ${index} changed the result of call ${moved}` }];
+  }
+  const at = results.findIndex((result, i) => same(result, event.result) && !same(result, from.results[i]));
+  const where = at < 0 ? 'nowhere' : `at index ${at}`;
+  return [{ rule: 'result_index', problem: `the result of call ${index} was stored ${where}, not at index ${index}` }];
+}
+
+function settled(monitor: MonitorState, transition: MonitoredTransition, index: number, elapsedMs: number): Result {
+  const problems: Finding[] = [];
+  const mark = monitor.calls[index];
+  if (mark === '.' || mark === '#') {
+    problems.push({ rule: 'tool_schedule', problem: `call ${index} settled twice` });
+  } else if (mark !== 's' && mark !== 'u') {
+    problems.push({ rule: 'tool_schedule', problem: `call ${index} settled but it was never started` });
+  }
+  problems.push(...resultIndex(transition, index));
+  const tally = { ...monitor.tally, elapsedMs: Math.max(monitor.tally.elapsedMs, elapsedMs) };
+  const calls = mark === undefined ? monitor.calls : setCall(monitor.calls, index, '.');
+  return [{ ...monitor, calls, tally }, problems];
+}
+
+/**
+ * What an event that changed the state says: a model answer ends the request in flight and adds
+ * its turn, usage and time to the tally (the budget oracle's input); a result settles a running
+ * call and lands at its call's index; the first accepted abort fixes the stop reason.
+ */
+export function eventRules(monitor: MonitorState, transition: MonitoredTransition): Result {
+  const { event } = transition;
+  if (event === undefined || !transition.changed) return [monitor, []];
+  switch (event.type) {
+    case 'MODEL_TURN': {
+      const { turn } = event;
+      const tally = {
+        turns: monitor.tally.turns + 1,
+        usage: addUsage(monitor.tally.usage, turn.usage),
+        elapsedMs: Math.max(monitor.tally.elapsedMs, turn.elapsedMs),
+      };
+      const calls = turn.concurrencySafe.map((safe) => (safe ? 'S' : 'U')).join('');
+      return [{ ...monitor, tally, calls, reported: 0, requestOpen: false }, answered(monitor, 'a model turn')];
+    }
+    case 'MODEL_ERROR':
+      return [{ ...monitor, requestOpen: false }, answered(monitor, 'a model error')];
+    case 'TOOL_SETTLED':
+      return settled(monitor, transition, event.index, event.elapsedMs);
+    case 'ABORT':
+      return transition.role === 'matters' && monitor.abort === null
+        ? [{ ...monitor, abort: event.reason }, []]
+        : [monitor, []];
+    case 'INTERNAL_ERROR':
+      return [monitor, []];
+  }
+}
+
+/**
+ * A tool actor starts only for a call of the turn that has not started, after every earlier
+ * call started, and never beside a running call from an earlier batch (the schedule starts the
+ * next batch when the last call of the current one settles); an unsafe call starts alone. No
+ * call starts once tools are withheld or an abort was accepted (those are answered unstarted).
+ */
+export function spawnRule(monitor: MonitorState, step: TraceStep, scope: TransitionScope): Result {
+  const { index } = step.params as SpawnedParams;
+  if (monitor.pendingCalls === 0 && monitor.calls === '') {
+    return [
+      monitor,
+      [{ rule: 'tool_schedule', problem: 'a tool actor was spawned with no tool call awaiting a result' }],
+    ];
+  }
+  if (index === undefined) return [monitor, []];
+  const problems: Finding[] = [];
+  const mark = monitor.calls[index];
+  if (mark === undefined) {
+    problems.push({
+      rule: 'tool_schedule',
+      problem: `a tool actor was spawned for call ${index}, which the turn does not have`,
+    });
+    return [monitor, problems];
+  }
+  if (mark !== 'S' && mark !== 'U')
+    problems.push({ rule: 'tool_schedule', problem: `call ${index} was started twice` });
+  const skipped = monitor.calls.slice(0, index).search(/[SU]/);
+  if (skipped >= 0) problems.push({ rule: 'tool_schedule', problem: `call ${index} started before call ${skipped}` });
+  const kind = mark === 'U' ? 'unsafe' : 'safe';
+  const earlier = runningCalls(monitor.calls).filter((i) => !scope.batch.includes(i));
+  if (earlier.length > 0) {
+    problems.push({
+      rule: 'tool_schedule',
+      problem: `${kind} call ${index} started while call ${earlier.join(', ')} of an earlier batch was still running`,
+    });
+  }
+  const together = scope.batch.filter((i) => monitor.calls[i] === 'u' || mark === 'U');
+  if (together.length > 0) {
+    problems.push({
+      rule: 'tool_schedule',
+      problem: `call ${index} started together with call ${together.join(', ')}, one of them unsafe`,
+    });
+  }
+  if (monitor.warned) {
+    problems.push({ rule: 'soft_limit', problem: `call ${index} started although tools are withheld after a warning` });
+  }
+  if (monitor.abort !== null) {
+    problems.push({ rule: 'tool_schedule', problem: `call ${index} started after an abort (${monitor.abort})` });
+  }
+  scope.batch.push(index);
+  return [{ ...monitor, calls: setCall(monitor.calls, index, mark.toLowerCase()) }, problems];
+}
+
+/** Which call a `recordResult` / `reportResults` step is about: the call object, or its id. */
+function indexOfCall(calls: readonly { callId: string }[], call: { callId?: string } | undefined): number {
+  if (call === undefined) return -1;
+  const same = calls.indexOf(call as { callId: string });
+  return same >= 0 ? same : calls.findIndex((c) => c.callId === call.callId);
+}
+
+/**
+ * A call's result is journaled once, after it settled, or without running when tools are
+ * withheld or the run is aborting; for a settled call it is the result it settled with.
+ */
+export function resultRule(monitor: MonitorState, step: TraceStep, scope: TransitionScope): Result {
+  const params = step.params as { call?: { callId: string }; result?: unknown } | undefined;
+  const problems: Finding[] = [];
+  if (monitor.pendingCalls === 0) {
+    problems.push({ rule: 'complete_observations', problem: 'a tool result was journaled with no call awaiting one' });
+  }
+  const pendingCalls = Math.max(0, monitor.pendingCalls - 1);
+  // The turn's calls as the transition leaves them: an action may run before the assign that adopts them.
+  const index = indexOfCall(scope.transition?.to.context.calls ?? step.context.calls, params?.call);
+  const mark = monitor.calls[index];
+  if (mark === undefined) return [{ ...monitor, pendingCalls }, problems];
+  if (mark === '#')
+    problems.push({ rule: 'complete_observations', problem: `the result of call ${index} was journaled twice` });
+  if (mark === 's' || mark === 'u') {
+    problems.push({
+      rule: 'complete_observations',
+      problem: `a result of call ${index} was journaled while it still ran`,
+    });
+  }
+  if ((mark === 'S' || mark === 'U') && !monitor.warned && monitor.abort === null) {
+    problems.push({ rule: 'tool_schedule', problem: `call ${index} was answered without running` });
+  }
+  const event = scope.transition?.event;
+  if (mark === '.' && event?.type === 'TOOL_SETTLED' && event.index === index && !same(params?.result, event.result)) {
+    problems.push({
+      rule: 'result_index',
+      problem: `the result journaled for call ${index} is not the one it settled with`,
+    });
+  }
+  return [{ ...monitor, pendingCalls, calls: setCall(monitor.calls, index, '#') }, problems];
+}
+
+/** Results are reported in call order: each report goes on from the last one, over journaled results only. */
+export function reportRule(monitor: MonitorState, step: TraceStep): Result {
+  const { from, to } = step.params as { from: number; to: number };
+  const problems: Finding[] = [];
+  if (from !== monitor.reported) {
+    problems.push({
+      rule: 'report_order',
+      problem: `results reported from call ${from}, but call ${monitor.reported} is next`,
+    });
+  }
+  for (let index = from; index < to; index++) {
+    if (monitor.calls[index] !== '#') {
+      problems.push({ rule: 'report_order', problem: `call ${index} was reported before its result was journaled` });
+    }
+  }
+  return [{ ...monitor, reported: Math.max(monitor.reported, to) }, problems];
+}
+
+/**
+ * Checks of a transition as a whole: a batch of safe calls is a maximal run (the call after it is
+ * unsafe or there is none); an accepted abort cancels the work in flight in the same step (each
+ * running call is sent `CANCEL`, a model request is cancelled with `cancelInFlight`), not once
+ * the calls happen to settle; and the machine never waits in `executingTools` with nothing
+ * running while calls have not started.
+ */
+export function transitionEndRules(
+  before: MonitorState,
+  monitor: MonitorState,
+  trace: readonly TraceStep[],
+  scope: TransitionScope,
+): Result {
+  const problems: Finding[] = [];
+  const { batch } = scope;
+  const last = batch.at(-1);
+  if (last !== undefined && monitor.calls[batch[0] ?? last] === 's' && monitor.calls[last + 1] === 'S') {
+    problems.push({
+      rule: 'tool_schedule',
+      problem: `safe call ${last + 1} did not start with calls ${batch.join(', ')}: safe neighbours start together`,
+    });
+  }
+  const transition = scope.transition;
+  const event = transition?.event;
+  if (event?.type === 'ABORT' && transition?.role === 'matters' && transition.changed) {
+    const running = runningCalls(before.calls).length;
+    const cancelled = new Set(scope.cancelled).size;
+    if (cancelled < running) {
+      problems.push({
+        rule: 'cancel_on_abort',
+        problem: `an abort (${event.reason}) was accepted while ${running} call(s) ran, and ${cancelled} was cancelled in the same step`,
+      });
+    }
+    if (before.requestOpen && !trace.some((step) => step.action === 'cancelInFlight')) {
+      problems.push({
+        rule: 'cancel_on_abort',
+        problem: `an abort (${event.reason}) was accepted during a model request, and cancelInFlight did not run in the same step`,
+      });
+    }
+  }
+  if (transition?.to.value === 'executingTools' && runningCalls(monitor.calls).length === 0) {
+    const waiting = monitor.calls.search(/[SU]/);
+    if (waiting >= 0) {
+      problems.push({ rule: 'tool_schedule', problem: `nothing runs and call ${waiting} never starts` });
+    }
+  }
+  return [monitor, problems];
+}

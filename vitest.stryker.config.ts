@@ -1,0 +1,35 @@
+import { defineConfig } from 'vitest/config';
+import base from './vitest.config.js';
+
+/**
+ * The tests `npm run mutate` (Stryker) runs against mutants of the loop's core: those that
+ * exercise the machine, budgets, tools, session and invariants. Not merged with the base
+ * config's `test` (mergeConfig would add its `include` of every test, and its database setup):
+ * only the aliases are shared. The model checker's own tests (planted bugs in machine
+ * variants, user rules) are left out: they test the checker, which is not mutated, and would
+ * only slow each mutant down.
+ */
+export default defineConfig({
+  resolve: base.resolve,
+  test: {
+    include: [
+      'test/machines/**/*.test.ts',
+      'test/config/**/*.test.ts',
+      'test/tools/registry.test.ts',
+      'test/tools/registry.sources.test.ts',
+      'test/tools/truncate.test.ts',
+      'test/tools/read-file.test.ts',
+      'test/agent/**/*.test.ts',
+      'test/session/**/*.test.ts',
+      'test/journal/write-ahead.test.ts',
+      'test/spec/**/*.test.ts',
+      'test/model-check/agent-machine.model-check.test.ts',
+      'test/property/**/*.test.ts',
+    ],
+    exclude: ['test/property/property-runs.test.ts'],
+    // Timing-sensitive under the load of mutation runs (calls of 1, 10 and 30 ms that start as
+    // the reader gets their announcements); the order it checks is covered by other tests.
+    testNamePattern: /^(?!.*announces concurrent results in the order the model asked for them).*$/,
+    testTimeout: 20_000,
+  },
+});
