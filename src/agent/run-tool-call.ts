@@ -44,16 +44,13 @@ function startTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, set
     report(input.answer); // decided by the machine: not run, not journaled as started
     return;
   }
-  if (signal.aborted) {
-    // Cancelled while it waited to start: the registry answers without running the tool.
-    const result = deps.session.registry.invokeEager(call.name, call.arguments, { callId: call.callId, signal });
-    if (isPromiseLike(result)) result.then(report, run.fail);
-    else report(result);
-    return;
+  // Cancelled while it waited to start: the registry answers without running the tool, so
+  // nothing is journaled as started or announced.
+  if (!signal.aborted) {
+    deps.session.recordToolStart(call.callId);
+    run.announced.add(call.callId);
+    void run.emit(AgentEvent.toolCallStart(call));
   }
-  deps.session.recordToolStart(call.callId);
-  run.announced.add(call.callId);
-  void run.emit(AgentEvent.toolCallStart(call));
   const result = deps.session.registry.invokeEager(call.name, call.arguments, { callId: call.callId, signal });
   if (isPromiseLike(result)) result.then(report, run.fail);
   else report(result);
