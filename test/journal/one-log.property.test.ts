@@ -18,7 +18,7 @@ import {
   scriptArbitrary,
   scriptedTurns,
 } from '../../src/testing/index.js';
-import { CHAOS_TOOL_ARBITRARIES, chaosTools } from '../property/chaos-tools.js';
+import { CHAOS_TOOL_ARBITRARIES, chaosTools } from '../support/chaos-tools.js';
 import { tempWorkspace } from '../support/workspace.js';
 
 describe('one log: the stream carries the journal', () => {

@@ -28,7 +28,7 @@ import {
   typesOf,
   use,
   workspace,
-} from './spec-support.js';
+} from '../support/runs.js';
 
 function setup(
   client: FnClient | ScriptedClient,

@@ -11,7 +11,7 @@ import {
   scriptedTurns,
 } from '../../src/testing/index.js';
 import { tempWorkspace } from '../support/workspace.js';
-import { CHAOS_TOOL_ARBITRARIES, chaosTools } from './chaos-tools.js';
+import { CHAOS_TOOL_ARBITRARIES, chaosTools } from '../support/chaos-tools.js';
 
 async function drain(run: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   const events: AgentEvent[] = [];

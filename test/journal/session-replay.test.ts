@@ -13,7 +13,7 @@ import {
   ToolRegistry,
   writeJournalFile,
 } from '../../src/index.js';
-import { drain, use, workspace } from './spec-support.js';
+import { drain, use, workspace } from '../support/runs.js';
 
 function seedSession() {
   const config = new Config({ cwd: workspace(), maxTurns: 3 });

@@ -16,7 +16,7 @@ import {
   ToolRegistry,
 } from '../../src/index.js';
 import { checkLoopInvariants } from '../../src/testing/index.js';
-import { callChunk, doneChunk, drain, textChunk, use, workspace } from './spec-support.js';
+import { callChunk, doneChunk, drain, textChunk, use, workspace } from '../support/runs.js';
 
 /** A registry with one tool, `t`, that records the call ids it ran. */
 function countingRegistry(config: Config, kind: ToolKind) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, AgentEvent, Config, EventBus, ScriptedClient, Session, StreamEvent } from '../../src/index.js';
-import { drain, typesOf, use } from './spec-support.js';
+import { drain, typesOf, use } from '../support/runs.js';
 
 describe('contract §4 EventBus.subscribe / emit', () => {
   it('runs subscribers in order, awaits async ones, and contains a throwing one (seed cell)', async () => {

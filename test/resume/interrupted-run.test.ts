@@ -12,7 +12,7 @@ import {
   ToolKind,
   ToolRegistry,
 } from '../../src/index.js';
-import { drain, use, workspace } from './spec-support.js';
+import { drain, use, workspace } from '../support/runs.js';
 
 /** A registry whose `step` tool logs each run and can "crash the process" by snapshotting the journal. */
 function stepRegistry(config: Config, runs: number[], onRun?: (n: number) => void) {

@@ -11,7 +11,7 @@ import {
   ToolKind,
   ToolRegistry,
 } from '../../src/index.js';
-import { callChunk, doneChunk, drain, FnClient, textChunk, workspace } from './spec-support.js';
+import { callChunk, doneChunk, drain, FnClient, textChunk, workspace } from '../support/runs.js';
 
 describe('contract §4 backpressure', () => {
   it('the next model request waits until a slow subscriber has handled the previous events', async () => {

@@ -13,7 +13,7 @@ import {
   ToolResult,
   toolMessageContent,
 } from '../../src/index.js';
-import { Checkpoint, workspace } from './spec-support.js';
+import { Checkpoint, workspace } from '../support/runs.js';
 
 class Exploding extends Tool {
   name = 'explode';

@@ -13,7 +13,7 @@ import {
   ToolKind,
   ToolRegistry,
 } from '../../src/index.js';
-import { drain, typesOf, use, workspace } from './spec-support.js';
+import { drain, typesOf, use, workspace } from '../support/runs.js';
 
 function waitForAbort({ signal }: ToolInvocation<Record<string, never>>): Promise<string> {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve('ignored late output')));

@@ -12,7 +12,7 @@ import {
   scriptedTurns,
 } from '../../src/testing/index.js';
 import { tempWorkspace } from '../support/workspace.js';
-import { CHAOS_TOOL_ARBITRARIES, chaosTools } from './chaos-tools.js';
+import { CHAOS_TOOL_ARBITRARIES, chaosTools } from '../support/chaos-tools.js';
 
 const scripts = scriptArbitrary({ tools: CHAOS_TOOL_ARBITRARIES, maxTurns: 3 });
 

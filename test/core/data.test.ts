@@ -10,7 +10,7 @@ import {
   ToolResult,
   tokenUsage,
 } from '../../src/index.js';
-import { use } from './spec-support.js';
+import { use } from '../support/runs.js';
 
 describe('contract §1 data: const enums', () => {
   it('AgentEventType maps the seed UPPER_CASE names to lower-case values', () => {

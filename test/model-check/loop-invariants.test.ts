@@ -10,7 +10,7 @@ import {
   type ScriptRun,
 } from '../../src/testing/index.js';
 import { tempWorkspace } from '../support/workspace.js';
-import { chaosTools } from './chaos-tools.js';
+import { chaosTools } from '../support/chaos-tools.js';
 
 const usage = { promptTokens: 3, completionTokens: 2, totalTokens: 5 };
 const script: Script = [

@@ -11,7 +11,7 @@ import {
   ToolRegistry,
 } from '../../src/index.js';
 import { toolActorId } from '../../src/machines/agent-machine.js';
-import { drain, workspace } from './spec-support.js';
+import { drain, workspace } from '../support/runs.js';
 
 describe('contract §5/§9 tool calls as spawned child actors, seen through the inspect hook', () => {
   it('each tool call is an actor spawned by the agent machine, reported to the inspect observer', async () => {

@@ -12,7 +12,7 @@ import {
   ToolKind,
   ToolRegistry,
 } from '../../src/index.js';
-import { Checkpoint, callChunk, doneChunk, drain, FnClient, textChunk, use, workspace } from './spec-support.js';
+import { Checkpoint, callChunk, doneChunk, drain, FnClient, textChunk, use, workspace } from '../support/runs.js';
 
 describe('contract §7 Budget (seed cell "Budget checks")', () => {
   it('turns stop on reaching the maximum; cost stops only when it exceeds the maximum', () => {
