@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runScript, type Script } from '../../src/testing/index.js';
-import { tempWorkspace } from '../support/workspace.js';
 import { budgetDisagreements } from '../support/budget-oracle.js';
 import { chaosTools } from '../support/chaos-tools.js';
+import { tempWorkspace } from '../support/workspace.js';
 
 const usage = { promptTokens: 300, completionTokens: 100, totalTokens: 400 };
 const toolTurn = { kind: 'tools', text: [], calls: [{ name: 'echo', arguments: { text: 'a' } }], usage } as const;

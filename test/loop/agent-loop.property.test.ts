@@ -12,9 +12,9 @@ import {
   type ScriptRun,
   scriptArbitrary,
 } from '../../src/testing/index.js';
-import { tempWorkspace } from '../support/workspace.js';
 import { budgetDisagreements } from '../support/budget-oracle.js';
 import { CHAOS_TOOL_ARBITRARIES, chaosTools, OUTPUT_MARK } from '../support/chaos-tools.js';
+import { tempWorkspace } from '../support/workspace.js';
 
 const TOOL_TIMEOUT_MS = 25;
 /** Small, so that the `flood` tool's output is cut. */

@@ -10,8 +10,8 @@ import {
   scriptArbitrary,
   scriptedTurns,
 } from '../../src/testing/index.js';
-import { tempWorkspace } from '../support/workspace.js';
 import { CHAOS_TOOL_ARBITRARIES, chaosTools } from '../support/chaos-tools.js';
+import { tempWorkspace } from '../support/workspace.js';
 
 async function drain(run: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   const events: AgentEvent[] = [];

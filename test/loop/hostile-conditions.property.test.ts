@@ -10,8 +10,8 @@ import {
   runScript,
   scriptArbitrary,
 } from '../../src/testing/index.js';
-import { tempWorkspace } from '../support/workspace.js';
 import { CHAOS_TOOL_ARBITRARIES, chaosTools } from '../support/chaos-tools.js';
+import { tempWorkspace } from '../support/workspace.js';
 
 type SubscriberKind = 'quiet' | 'slow' | 'throws' | 'rejects';
 

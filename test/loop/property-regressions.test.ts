@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../src/index.js';
 import { assertLoopInvariants, formatScript, runScript, type Script } from '../../src/testing/index.js';
-import { tempWorkspace } from '../support/workspace.js';
 import { chaosTools } from '../support/chaos-tools.js';
+import { tempWorkspace } from '../support/workspace.js';
 
 const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2 };
 

@@ -9,8 +9,8 @@ import {
   type Script,
   type ScriptRun,
 } from '../../src/testing/index.js';
-import { tempWorkspace } from '../support/workspace.js';
 import { chaosTools } from '../support/chaos-tools.js';
+import { tempWorkspace } from '../support/workspace.js';
 
 const usage = { promptTokens: 3, completionTokens: 2, totalTokens: 5 };
 const script: Script = [

@@ -11,8 +11,8 @@ import {
   scriptArbitrary,
   scriptedTurns,
 } from '../../src/testing/index.js';
-import { tempWorkspace } from '../support/workspace.js';
 import { CHAOS_TOOL_ARBITRARIES, chaosTools } from '../support/chaos-tools.js';
+import { tempWorkspace } from '../support/workspace.js';
 
 const scripts = scriptArbitrary({ tools: CHAOS_TOOL_ARBITRARIES, maxTurns: 3 });
 
