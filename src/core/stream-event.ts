@@ -4,7 +4,7 @@ import type { TokenUsage } from './usage.js';
 /** Kinds of chunk a model client yields. */
 export const StreamEventType = {
   TEXT_DELTA: 'text_delta',
-  TOOL_CALL_START: 'tool_call_start',
+  TOOL_CALL_BEGIN: 'tool_call_begin',
   TOOL_CALL_DELTA: 'tool_call_delta',
   TOOL_CALL_COMPLETE: 'tool_call_complete',
   MESSAGE_COMPLETE: 'message_complete',
@@ -34,14 +34,15 @@ export interface StreamError {
 /**
  * One chunk of a model response, as a model client yields it.
  * The agent reads `text_delta`, `tool_call_complete`, `message_complete` and `error`;
- * `tool_call_start`/`tool_call_delta` are progress hints it ignores.
+ * `tool_call_begin`/`tool_call_delta` are progress hints it ignores (`tool_call_begin`, not
+ * `tool_call_start`: that name is the agent's announcement that a tool starts).
  */
 export interface StreamEvent {
   /** What kind of chunk this is. */
   readonly type: StreamEventType;
   /** With `text_delta`. A bare string is accepted too. */
   readonly textDelta?: TextDelta | string;
-  /** With `tool_call_complete` (and, partially, the start/delta hints). */
+  /** With `tool_call_complete` (and, partially, the begin/delta hints). */
   readonly toolCall?: ToolCall;
   /** With `message_complete`, when the provider reported usage. */
   readonly usage?: TokenUsage;
