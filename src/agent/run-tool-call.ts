@@ -47,7 +47,7 @@ function startTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, set
   // Cancelled while it waited to start: the registry answers without running the tool, so
   // nothing is journaled as started or announced.
   if (!signal.aborted) {
-    deps.session.recordToolStart(call.callId);
+    deps.session.recordToolStart(call.callId, deps.session.registry.get(call.name)?.source);
     run.announced.add(call.callId);
     void run.emit(AgentEvent.toolCallStart(call));
   }

@@ -76,7 +76,10 @@ export class TimelineBuilder {
       case 'transition':
         return this.addTransition(entry.from, entry.to, entry.event);
       case 'tool_started':
-        return this.updateTool(entry.callId, { status: 'running' });
+        return this.updateTool(entry.callId, {
+          status: 'running',
+          ...(entry.source !== undefined ? { source: entry.source } : {}),
+        });
       case 'tool_result':
         if (this.pendingCalls.some((call) => call.callId === entry.callId)) {
           this.earlyResults.set(entry.callId, entry.content);

@@ -29,6 +29,8 @@ export interface TimelineToolCall {
   readonly status: ToolCallStatus;
   /** The observation the model received (or the tool's output while it is not yet recorded). */
   readonly result?: string;
+  /** Where the tool came from, when not built in: `mcp:<server>` for an MCP server's tool. */
+  readonly source?: string;
   /** How long the tool ran, when known (live runs, or a timing sidecar). */
   readonly durationMs?: number;
 }

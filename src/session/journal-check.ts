@@ -79,8 +79,12 @@ export function checkEntry(raw: unknown, index: number): JournalEntry {
       if (entry.toolCalls === undefined) return { type: 'assistant_message', content };
       return { type: 'assistant_message', content, toolCalls: toolCallsOf(entry.toolCalls, index) };
     }
-    case 'tool_started':
-      return { type: 'tool_started', callId: text(entry, 'callId', index) };
+    case 'tool_started': {
+      const callId = text(entry, 'callId', index);
+      return entry.source === undefined
+        ? { type: 'tool_started', callId }
+        : { type: 'tool_started', callId, source: text(entry, 'source', index) };
+    }
     case 'tool_result':
       return { type: 'tool_result', callId: text(entry, 'callId', index), content: text(entry, 'content', index) };
     case 'usage':

@@ -28,6 +28,8 @@ export interface AssistantMessageEntry {
 export interface ToolStartedEntry {
   readonly type: 'tool_started';
   readonly callId: string;
+  /** Where the tool came from, when not built in (`mcp:<server>` for an MCP server's tool). */
+  readonly source?: string;
 }
 
 /** One tool observation, journaled as its call settles (the context keeps call order). */

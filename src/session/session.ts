@@ -235,9 +235,17 @@ export class Session {
     this.append({ type: 'transition', from, to, event });
   }
 
-  /** Records, before it runs, that a tool call is starting (write-ahead). */
-  recordToolStart(callId: string): void {
-    this.append({ type: 'tool_started', callId: requireText(callId, 'callId') });
+  /**
+   * Records, before it runs, that a tool call is starting (write-ahead), with the tool's
+   * `source` when it has one (`mcp:<server>`), so a saved journal still names the server.
+   */
+  recordToolStart(callId: string, source?: string): void {
+    const id = requireText(callId, 'callId');
+    this.append(
+      source === undefined
+        ? { type: 'tool_started', callId: id }
+        : { type: 'tool_started', callId: id, source: requireText(source, 'source') },
+    );
   }
 
   /** Records a run's final answer. */

@@ -78,6 +78,29 @@ describe('TimelineBuilder over a saved journal', () => {
     ]);
   });
 
+  it("names a tool's source (an MCP server) from the write-ahead entry, and a built-in tool has none", () => {
+    const builder = new TimelineBuilder();
+    const calls = [
+      { callId: 'm1', name: 'read_text_file', arguments: { path: 'a' } },
+      { callId: 'b1', name: 'read_file', arguments: { path: 'b' } },
+    ];
+    const journal: JournalEntry[] = [
+      { type: 'user_message', content: 'read two files' },
+      { type: 'turn_start' },
+      { type: 'assistant_message', content: '', toolCalls: calls },
+      { type: 'transition', from: 'awaitingModel', to: 'executingTools', event: 'xstate.done.actor.model' },
+      { type: 'tool_started', callId: 'm1', source: 'mcp:files' },
+      { type: 'tool_started', callId: 'b1' },
+      { type: 'tool_result', callId: 'm1', content: 'A' },
+      { type: 'tool_result', callId: 'b1', content: 'B' },
+    ];
+    for (const entry of journal) builder.addEntry(entry);
+    expect(tools(builder.steps).map((s) => [s.tool?.callId, s.tool?.source])).toEqual([
+      ['m1', 'mcp:files'],
+      ['b1', undefined],
+    ]);
+  });
+
   it('shows errors, resets and harness notes', () => {
     const builder = new TimelineBuilder();
     const journal: JournalEntry[] = [

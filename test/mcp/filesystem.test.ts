@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HarnessError, ReadFileTool, ScriptedClient, ToolRegistry } from '../../src/index.js';
+import { InspectorFeed } from '../../src/inspector/inspector-feed.js';
 import { connectMcp } from '../../src/mcp/connect-mcp.js';
 import { collect, makeAgent, textTurn, toolTurn } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
@@ -109,6 +110,17 @@ describe('connectMcp over stdio (the filesystem server)', () => {
       { role: 'tool', callId: 'c2', content: '[FILE] app.ts' },
     ]);
     expect(client.requests[0]?.tools.map((tool) => tool.name)).toContain('read_text_file');
+    // The journal names the server each call went to, so a saved run's timeline still shows it.
+    const started = session.journal.filter((entry) => entry.type === 'tool_started');
+    expect(started).toEqual([
+      { type: 'tool_started', callId: 'c1', source: 'mcp:secure-filesystem-server' },
+      { type: 'tool_started', callId: 'c2', source: 'mcp:secure-filesystem-server' },
+    ]);
+    const steps = InspectorFeed.fromJournal(session.journal, { title: 'mcp run' }).snapshot().steps;
+    expect(steps.filter((step) => step.kind === 'tool_call').map((step) => step.tool?.source)).toEqual([
+      'mcp:secure-filesystem-server',
+      'mcp:secure-filesystem-server',
+    ]);
     const pid = source.pid as number;
     await source.close();
     expect(isAlive(pid)).toBe(false);

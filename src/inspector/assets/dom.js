@@ -5,7 +5,7 @@
 /** @typedef {{ from: string, to: string, event: string, guard?: string }} GraphEdge */
 /** @typedef {{ id: string, initial: string, states: GraphState[], edges: GraphEdge[] }} Graph */
 /** @typedef {{ promptTokens: number, completionTokens: number, totalTokens: number }} Usage */
-/** @typedef {{ callId: string, name: string, arguments: string, status: string, result?: string, durationMs?: number }} ToolCall */
+/** @typedef {{ callId: string, name: string, arguments: string, status: string, result?: string, source?: string, durationMs?: number }} ToolCall */
 /**
  * @typedef {{ id: string, index: number, kind: string, state: string | null, from?: string, event?: string,
  *   title: string, text?: string, tool?: ToolCall, turn: number, usage: Usage, cost: number }} Step

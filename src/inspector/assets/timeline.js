@@ -11,7 +11,8 @@ import { byId, html, usageText } from './dom.js';
 function stepMeta(step) {
   if (step.kind === 'tool_call' && step.tool) {
     const duration = step.tool.durationMs === undefined ? '' : ` · ${step.tool.durationMs.toFixed(1)} ms`;
-    return `${step.tool.callId}${duration}`;
+    const source = step.tool.source === undefined ? '' : `${step.tool.source} · `;
+    return `${source}${step.tool.callId}${duration}`;
   }
   if (step.kind === 'turn') return `$${step.cost.toFixed(6)} so far`;
   return step.state ?? '';
@@ -64,8 +65,9 @@ export function showDetail(step) {
   if (step.tool) {
     const duration =
       step.tool.durationMs === undefined ? 'duration not recorded' : `ran ${step.tool.durationMs.toFixed(1)} ms`;
+    const source = step.tool.source === undefined ? '' : ` from ${step.tool.source}`;
     detail.append(
-      html('div', 'duration', `${step.tool.name} (${step.tool.callId}) · ${step.tool.status} · ${duration}`),
+      html('div', 'duration', `${step.tool.name}${source} (${step.tool.callId}) · ${step.tool.status} · ${duration}`),
     );
     detail.append(...block('arguments', step.tool.arguments, 'tool-args'));
     if (step.tool.result !== undefined) detail.append(...block('result', step.tool.result, 'tool-result'));
