@@ -8,7 +8,7 @@ export default defineConfig({
     alias: [
       { find: /^agent-harness\/testing$/, replacement: src('testing/index.ts') },
       { find: /^agent-harness$/, replacement: src('index.ts') },
-      { find: /^agent-harness\/(openai|anthropic|inspector|diagram)$/, replacement: src('$1.ts') },
+      { find: /^agent-harness\/(openai|anthropic|inspector|diagram|telemetry)$/, replacement: src('$1.ts') },
     ],
   },
   test: {

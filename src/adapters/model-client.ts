@@ -18,6 +18,10 @@ export type ModelStream = AsyncIterable<StreamEvent> | Iterable<StreamEvent>;
  * too: its rejection ends the run with `model_error` and the rejection's message.
  */
 export interface ModelClient {
+  /** The model asked for, when the client knows it (traces name their spans after it). */
+  readonly model?: string;
+  /** The provider (`openai`, `anthropic`, …), when the client knows it (for traces). */
+  readonly provider?: string;
   /** Streams one model turn for the context (and tools, unless withheld); honours `options.signal`. */
   chatCompletion(
     messages: readonly Message[],

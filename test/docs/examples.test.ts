@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 
 /** Runs an example file and returns what it printed with console.log, one string per call. */
@@ -43,5 +45,51 @@ describe('examples/', () => {
     expect(lines).toContain('  fs_read_text_file -> "- water the plants\\n- call Ada\\n"');
     expect(lines).toContain('answer: Two things to do: water the plants and call Ada.');
     expect(lines).toContain('server process stopped');
+  });
+
+  it('otel-traces.ts exports nested invoke_agent, chat and execute_tool spans over OTLP/HTTP to a local receiver', async () => {
+    type OtlpSpan = {
+      name: string;
+      spanId: string;
+      parentSpanId?: string;
+      attributes: { key: string; value: unknown }[];
+    };
+    const received: OtlpSpan[] = [];
+    const contentTypes: string[] = [];
+    const receiver = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        contentTypes.push(String(request.headers['content-type']));
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[];
+        };
+        for (const resource of body.resourceSpans)
+          for (const scope of resource.scopeSpans) received.push(...scope.spans);
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const { port } = receiver.address() as AddressInfo;
+    process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = `http://127.0.0.1:${port}/v1/traces`;
+    try {
+      const lines = await printedBy('otel-traces.ts');
+      expect(lines).toContain('answer: Lyon: 18 °C, light rain.');
+      expect(lines).toContain(`traces sent to http://127.0.0.1:${port}/v1/traces`);
+    } finally {
+      delete process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+      receiver.close();
+    }
+    expect(contentTypes.every((type) => type.startsWith('application/json'))).toBe(true);
+    expect(received.map((span) => span.name).sort()).toEqual([
+      'chat scripted',
+      'chat scripted',
+      'execute_tool weather',
+      'invoke_agent weather',
+    ]);
+    const run = received.find((span) => span.name === 'invoke_agent weather');
+    for (const span of received.filter((s) => s !== run)) expect(span.parentSpanId).toBe(run?.spanId);
+    const tool = received.find((span) => span.name === 'execute_tool weather');
+    expect(tool?.attributes).toContainEqual({ key: 'gen_ai.tool.call.id', value: { stringValue: 'w1' } });
   });
 });

@@ -24,4 +24,15 @@ describe('package.json', () => {
     const used = new Set(files.flatMap(topLevelPackages));
     for (const name of used) expect(pkg.dependencies, `${name} is imported by src/testing`).toHaveProperty(name);
   });
+
+  it('imports the optional peer @opentelemetry/api only under agent-harness/telemetry', async () => {
+    const { readdirSync } = await import('node:fs');
+    const files = readdirSync(new URL('../../src/', import.meta.url), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => `src/${file}`);
+    const importers = files.filter((file) => topLevelPackages(file).includes('@opentelemetry/api'));
+    expect(importers.length).toBeGreaterThan(0);
+    for (const file of importers) expect(file).toMatch(/^src\/telemetry\//);
+    expect(pkg.peerDependenciesMeta?.['@opentelemetry/api']?.optional).toBe(true);
+  });
 });

@@ -38,6 +38,8 @@ interface Loaded {
 export class AnthropicClient implements ModelClient {
   /** The model requests ask for. */
   readonly model: string;
+  /** `anthropic`, for traces (`gen_ai.provider.name`). */
+  readonly provider = 'anthropic';
   /** Where requests go. */
   readonly baseURL: string;
   private readonly options: AnthropicClientOptions;

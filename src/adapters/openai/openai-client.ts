@@ -38,6 +38,8 @@ interface Loaded {
 export class OpenAIClient implements ModelClient {
   /** The model requests ask for. */
   readonly model: string;
+  /** `openai`, for traces (`gen_ai.provider.name`). */
+  readonly provider = 'openai';
   /** Where requests go. */
   readonly baseURL: string;
   private readonly options: OpenAIClientOptions;
