@@ -13,6 +13,7 @@ const STOP_REASONS = new Set([
   'aborted',
   'model_error',
   'internal_error',
+  'suspended',
 ]);
 
 function fail(index: number, problem: string): never {
@@ -81,6 +82,15 @@ export function checkEntry(raw: unknown, index: number): JournalEntry {
     }
     case 'tool_started':
       return { type: 'tool_started', callId: text(entry, 'callId', index) };
+    case 'approval_request':
+      return { type: 'approval_request', callId: text(entry, 'callId', index) };
+    case 'approval_decision': {
+      const callId = text(entry, 'callId', index);
+      if (typeof entry.approved !== 'boolean') fail(index, `'approved' must be a boolean`);
+      if (entry.approved || entry.reason === undefined)
+        return { type: 'approval_decision', callId, approved: entry.approved };
+      return { type: 'approval_decision', callId, approved: false, reason: text(entry, 'reason', index) };
+    }
     case 'tool_result':
       return { type: 'tool_result', callId: text(entry, 'callId', index), content: text(entry, 'content', index) };
     case 'usage':
