@@ -1,4 +1,4 @@
-import { assign, enqueueActions, not, setup } from 'xstate';
+import { assign, enqueueActions, setup } from 'xstate';
 import { Budget } from '../config/budget.js';
 import { DEFAULT_MAX_TURNS } from '../config/config.js';
 import type { ToolCall } from '../core/messages.js';
@@ -93,6 +93,7 @@ const machineSetup = setup({
     isAborting: ({ context }) => context.aborting !== undefined,
     isResuming: ({ context }) => context.resuming,
     blockedOnApproval: ({ context }) => blockedOnApproval(context),
+    approvalUnblocked: ({ context }) => !blockedOnApproval(context),
     decidesWaitingCall: ({ context, event }) =>
       (event.type === 'APPROVE' || event.type === 'DENY') && waitingIndex(context, event.callId) >= 0,
     hardLimitReached: ({ context }) => hardStop(context) !== null,
@@ -379,7 +380,7 @@ export const agentMachine = machineSetup.createMachine({
       // running (the wall-clock ABORT answers the waiting calls), and agent.suspend() ends the
       // run with the undecided calls left pending, for a later resume.
       entry: enter('awaitingApproval'),
-      always: { guard: not('blockedOnApproval'), target: 'executingTools' },
+      always: { guard: 'approvalUnblocked', target: 'executingTools' },
       on: {
         APPROVE: { guard: 'decidesWaitingCall', actions: decide },
         DENY: { guard: 'decidesWaitingCall', actions: decide },
