@@ -4,11 +4,20 @@ import type { ModelClient } from '../adapters/model-client.js';
 import type { Config } from '../config/config.js';
 import { AgentEvent, isTerminal } from '../core/agent-event.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
+import type { ToolCall } from '../core/messages.js';
 import { EventBus, type StreamRecord } from '../events/event-bus.js';
 import type { AgentStateName, PendingCalls } from '../machines/agent-machine-types.js';
 import { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { ToolResult } from '../tools/tool-result.js';
+import {
+  type ApprovalMap,
+  callsAwaitingApproval,
+  checkApprovals,
+  DEFAULT_DENIAL,
+  gatePending,
+  sendDecisions,
+} from './approval-controls.js';
 import { AsyncQueue } from './async-queue.js';
 import { agentRunMachine, type ProvidedAgentMachine } from './provide-machine.js';
 import { RunEvents } from './run-events.js';
@@ -71,6 +80,15 @@ export interface ToolSource {
 export interface RunOptions {
   /** Aborting it ends the run with reason `aborted`. */
   readonly signal?: AbortSignal;
+}
+
+/** Options of {@link Agent.resume}. */
+export interface ResumeOptions extends RunOptions {
+  /**
+   * Decisions on calls that wait for approval, given before the run starts (callId → `approve`
+   * or `deny`): applied without asking. Calls not named are asked again.
+   */
+  readonly approvals?: ApprovalMap;
 }
 
 /**
@@ -143,7 +161,7 @@ export class Agent {
    * still owed a result run first, then the loop asks the model again. Throws
    * `nothing_to_resume` when the last run ended with a final answer.
    */
-  resume(options: RunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
+  resume(options: ResumeOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
     const { messages, pendingAnswer } = this.session;
     if (pendingAnswer !== undefined || !messages.some((message) => message.role === 'user')) {
       throw new HarnessError(
@@ -153,14 +171,49 @@ export class Agent {
           : 'the session has no user message to resume from',
       );
     }
+    checkApprovals(options.approvals, this.session.pendingToolCalls());
     return this.drive(undefined, options);
+  }
+
+  /** The calls of the run in progress that wait for a decision (tool policy `ask`), in the model's order. */
+  pendingApprovals(): ToolCall[] {
+    return callsAwaitingApproval(this.active?.actor);
+  }
+
+  /**
+   * Approves calls that wait for a decision: each runs (once the schedule reaches it). Returns
+   * the ids that were waiting; other ids change nothing.
+   */
+  approve(callIds: string | readonly string[]): string[] {
+    return sendDecisions(this.active?.actor, callIds, { approved: true });
+  }
+
+  /**
+   * Denies calls that wait for a decision: each is answered `Error: denied: <reason>` without
+   * running. Returns the ids that were waiting.
+   */
+  deny(callIds: string | readonly string[], reason = DEFAULT_DENIAL): string[] {
+    if (typeof reason !== 'string' || reason.trim() === '') reason = DEFAULT_DENIAL;
+    return sendDecisions(this.active?.actor, callIds, { approved: false, reason });
+  }
+
+  /**
+   * Ends a run that waits for approval (state `awaitingApproval`) with reason `suspended`; the
+   * undecided calls stay pending, unanswered, and `resume()` (also on a session loaded
+   * elsewhere) asks for them again. Returns false, changing nothing, when the run is not waiting.
+   */
+  suspend(): boolean {
+    const run = this.active;
+    if (run === undefined || run.finished || run.state !== 'awaitingApproval') return false;
+    run.actor.send({ type: 'SUSPEND' });
+    return run.finished;
   }
 
   /**
    * Starts the run at once (so `abort()` works before the first event is read) and returns the
    * stream of its events. Misuse errors surface on the first `next()`.
    */
-  private drive(input: string | undefined, options: RunOptions): AsyncGenerator<AgentEvent, void, undefined> {
+  private drive(input: string | undefined, options: ResumeOptions): AsyncGenerator<AgentEvent, void, undefined> {
     let run: ActiveRun;
     try {
       run = this.begin(input, options);
@@ -177,7 +230,7 @@ export class Agent {
     run.actor.send({ type: 'ABORT', reason: 'aborted', message: reason });
   }
 
-  private begin(input: string | undefined, options: RunOptions): ActiveRun {
+  private begin(input: string | undefined, options: ResumeOptions): ActiveRun {
     if (this.active !== undefined)
       throw new HarnessError('already_running', 'this agent is already running; await the current run first');
     if (runningSessions.has(this.session))
@@ -200,12 +253,13 @@ export class Agent {
       own.add(event);
       return this.events.emit(event);
     };
+    const approvals = input === undefined ? checkApprovals(options.approvals, this.session.pendingToolCalls()) : {};
     if (input !== undefined) {
       this.closeUnansweredCalls();
       this.session.addUserMessage(input);
     }
     const actor: Actor<AnyActorLogic> = createActor(this.machine, {
-      input: { budget: this.config.budget, resume: this.pendingCalls() },
+      input: { budget: this.config.budget, resume: gatePending(this.session, this.pendingCalls(), approvals) },
       ...(this.inspect ? { inspect: this.inspect } : {}),
       ...(this.clock ? { clock: this.clock } : {}),
     });

@@ -1,3 +1,4 @@
+import type { Permission } from '../approval/permission-policy.js';
 import { HarnessError } from '../core/errors.js';
 import type { ToolCall } from '../core/messages.js';
 import { isPromiseLike } from '../core/promise-like.js';
@@ -10,6 +11,8 @@ export interface ModelTurn {
   readonly toolCalls: readonly ToolCall[];
   /** For each call, whether it may run concurrently with its safe neighbours. */
   readonly concurrencySafe: readonly boolean[];
+  /** For each call, what the tool policy says; absent when every call is allowed. */
+  readonly permissions?: readonly Permission[];
   readonly usage: TokenUsage;
   readonly finishReason?: FinishReason;
   /** Milliseconds since the run started, when the turn completed. */
@@ -17,7 +20,7 @@ export interface ModelTurn {
 }
 
 /** What a stream adds up to, before the agent annotates it. */
-export type StreamedTurn = Omit<ModelTurn, 'concurrencySafe' | 'elapsedMs'>;
+export type StreamedTurn = Omit<ModelTurn, 'concurrencySafe' | 'permissions' | 'elapsedMs'>;
 
 function streamErrorText(error: StreamEvent['error']): string {
   if (error === undefined) return 'the model stream reported an error';

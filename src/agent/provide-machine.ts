@@ -45,6 +45,20 @@ export function provideAgentMachine() {
       recordResult: ({ system }, { call, result }) =>
         depsOf(system).session.addToolResult({ callId: call.callId, content: toolMessageContent(result) }),
       reportResults: ({ system }, params) => reportResults(depsOf(system), params),
+      requestApproval: ({ system }, { calls }) => {
+        const deps = depsOf(system);
+        const run = activeRun(deps);
+        for (const call of calls) {
+          deps.session.recordApprovalRequest(call.callId);
+          void run.emit(AgentEvent.toolApprovalRequest(call));
+        }
+      },
+      recordDecision: ({ system }, { call, decision }) => {
+        const deps = depsOf(system);
+        deps.session.recordApprovalDecision(call.callId, decision);
+        const reason = decision.approved ? undefined : decision.reason;
+        void activeRun(deps).emit(AgentEvent.toolApprovalDecision(call, decision.approved, reason));
+      },
       warnBudget: ({ context, system }) => {
         const deps = depsOf(system);
         const { session } = deps;

@@ -1,4 +1,5 @@
 import type { AnyActorRef } from 'xstate';
+import { callPermissions } from '../approval/call-permissions.js';
 import { AgentEvent } from '../core/agent-event.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
 import { isPromiseLike } from '../core/promise-like.js';
@@ -36,6 +37,18 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   if (text !== '') await run.emit(AgentEvent.textComplete(text));
   const concurrencySafe = toolCalls.map((call) => session.registry.isConcurrencySafe(call.name));
   const elapsedMs = deps.now() - run.startedAt;
+  const permissions = callPermissions(session.config.permissions, session.registry, toolCalls);
+  if (permissions !== undefined) {
+    return {
+      text,
+      toolCalls,
+      usage,
+      concurrencySafe,
+      permissions,
+      elapsedMs,
+      ...(finishReason ? { finishReason } : {}),
+    };
+  }
   // Built whole rather than spread: on Node 20 a spread that adds keys costs ~1 µs.
   return finishReason === undefined
     ? { text, toolCalls, usage, concurrencySafe, elapsedMs }

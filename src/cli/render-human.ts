@@ -67,6 +67,17 @@ export function humanRenderer(output: Output, options: HumanRendererOptions = {}
         out.write(`${event.data.success ? '✓' : '✗'} ${label}: ${detail}\n`);
         return;
       }
+      case 'tool_approval_request':
+        endText();
+        out.write(`⏸ ${printableLine(event.data.name)} ${oneLine(event.data.arguments)}: waits for approval\n`);
+        return;
+      case 'tool_approval_decision':
+        out.write(
+          event.data.approved
+            ? `  approved: ${printableLine(event.data.name)}\n`
+            : `  denied: ${printableLine(event.data.name)}: ${printableLine(event.data.reason ?? '')}\n`,
+        );
+        return;
       case 'budget_warning':
         endText();
         out.write(

@@ -1,12 +1,14 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { PermissionPolicy } from '../approval/permission-policy.js';
 import type { InspectorServerOptions } from '../inspector/inspector-server.js';
 import { serveOptions } from './commands/inspect.js';
 import { journalPath } from './journal-path.js';
 import { MCP_FLAGS, type McpFlags, mcpFlags } from './mcp-flags.js';
 import { joinNegativeValues, positiveDecimal, positiveInteger } from './numeric-flags.js';
 import { parseDuration } from './parse-duration.js';
+import { PERMISSION_FLAGS, permissionPolicy } from './permission-flags.js';
 import { UsageError } from './usage-error.js';
 
 /** The model providers `run` speaks to. */
@@ -43,6 +45,22 @@ export interface RunCliOptions {
   readonly inspect: InspectorServerOptions | undefined;
   /** From `--mcp`, `--mcp-url`, `--mcp-config`: MCP servers whose tools join the run. */
   readonly mcp: McpFlags;
+  /** From `--allow`, `--deny`, `--yes` over the interactive defaults. */
+  readonly permissions: PermissionPolicy;
+  /** From `--tools`: `read` (read_file) or `workspace` (the seven workspace tools). */
+  readonly tools: ToolSet;
+}
+
+/** The built-in tool sets of `run`. */
+export const TOOL_SETS = ['read', 'workspace'] as const;
+
+/** One of {@link TOOL_SETS}. */
+export type ToolSet = (typeof TOOL_SETS)[number];
+
+function toolSet(text: string | undefined): ToolSet {
+  if (text === undefined) return 'read';
+  if ((TOOL_SETS as readonly string[]).includes(text)) return text as ToolSet;
+  throw new UsageError(`--tools must be one of ${TOOL_SETS.join(', ')}, got '${text}'`);
 }
 
 const FLAGS = {
@@ -60,6 +78,8 @@ const FLAGS = {
   port: { type: 'string' },
   host: { type: 'string', default: '127.0.0.1' },
   'allow-host': { type: 'string', multiple: true },
+  tools: { type: 'string' },
+  ...PERMISSION_FLAGS,
   ...MCP_FLAGS,
 } as const;
 
@@ -113,5 +133,7 @@ export function parseRunOptions(argv: readonly string[]): RunCliOptions {
     json: values.json,
     inspect: values.inspect ? serveOptions(values) : undefined,
     mcp: mcpFlags(values),
+    permissions: permissionPolicy(values),
+    tools: toolSet(values.tools),
   };
 }

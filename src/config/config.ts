@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { checkPermissions, type PermissionPolicy } from '../approval/permission-policy.js';
 import { HarnessError } from '../core/errors.js';
 import { BUDGET_KEYS, Budget, type BudgetOptions } from './budget.js';
 import { refuseMisspelledKeys } from './option-keys.js';
@@ -8,7 +9,15 @@ export const DEFAULT_MAX_TURNS = 10;
 /** Default cap on one tool observation, in characters. */
 export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 100_000;
 
-const CONFIG_KEYS = ['cwd', 'budget', 'toolTimeoutMs', 'systemPrompt', 'maxToolOutputChars', ...BUDGET_KEYS] as const;
+const CONFIG_KEYS = [
+  'cwd',
+  'budget',
+  'toolTimeoutMs',
+  'systemPrompt',
+  'maxToolOutputChars',
+  'permissions',
+  ...BUDGET_KEYS,
+] as const;
 
 /**
  * Options of {@link Config}. Each budget option may also be given here, as a shorthand that
@@ -27,6 +36,11 @@ export interface ConfigOptions extends BudgetOptions {
   readonly systemPrompt?: string;
   /** Cap on one tool observation; longer output is cut with a visible marker. Default 100,000. */
   readonly maxToolOutputChars?: number;
+  /**
+   * Tool name or kind → `allow | ask | deny` (a name beats a kind; anything not named is
+   * `allow`). `ask` waits for `agent.approve()` / `agent.deny()`; see docs/approval.md.
+   */
+  readonly permissions?: PermissionPolicy;
 }
 
 /** Immutable configuration shared by the session, the registry, the tools and the agent. */
@@ -41,6 +55,8 @@ export class Config {
   readonly systemPrompt: string | undefined;
   /** Cap on one tool observation, in characters. */
   readonly maxToolOutputChars: number;
+  /** The tool policy (frozen); empty means every call is allowed. */
+  readonly permissions: PermissionPolicy;
 
   constructor(options: ConfigOptions = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -59,6 +75,7 @@ export class Config {
     this.systemPrompt = options.systemPrompt;
     this.maxToolOutputChars =
       positiveOrUndefined(options.maxToolOutputChars, 'maxToolOutputChars') ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
+    this.permissions = checkPermissions(options.permissions);
   }
 
   /** The turn limit (`budget.maxTurns`). */

@@ -8,6 +8,8 @@ export const AgentEventType = {
   TEXT_COMPLETE: 'text_complete',
   TOOL_CALL_START: 'tool_call_start',
   TOOL_CALL_COMPLETE: 'tool_call_complete',
+  TOOL_APPROVAL_REQUEST: 'tool_approval_request',
+  TOOL_APPROVAL_DECISION: 'tool_approval_decision',
   BUDGET_WARNING: 'budget_warning',
   AGENT_END: 'agent_end',
   AGENT_ERROR: 'agent_error',
@@ -24,7 +26,8 @@ export type StopReason =
   | 'time_budget'
   | 'aborted'
   | 'model_error'
-  | 'internal_error';
+  | 'internal_error'
+  | 'suspended';
 
 /** Which budget a warning or stop is about. */
 export type BudgetKind = 'turns' | 'cost' | 'tokens' | 'time';
@@ -51,6 +54,20 @@ export interface AgentEventDataMap {
     readonly success: boolean;
     readonly output?: string;
     readonly error?: string;
+  };
+  /** A call waits for `agent.approve(callId)` or `agent.deny(callId, reason)` (tool policy `ask`). */
+  tool_approval_request: {
+    readonly callId: string;
+    readonly name: string;
+    readonly arguments: ToolCall['arguments'];
+  };
+  /** A call that asked was decided (also a decision given to `resume({ approvals })`). */
+  tool_approval_decision: {
+    readonly callId: string;
+    readonly name: string;
+    readonly approved: boolean;
+    /** Why it was denied. */
+    readonly reason?: string;
   };
   /** A soft budget limit was crossed; tools are withheld from now on. */
   budget_warning: {
@@ -99,6 +116,19 @@ export const AgentEvent = {
       ...(result.output !== undefined ? { output: result.output } : {}),
       ...(result.error !== undefined ? { error: result.error } : {}),
     }),
+  toolApprovalRequest: (call: ToolCall): AgentEvent<'tool_approval_request'> =>
+    make('tool_approval_request', { callId: call.callId, name: call.name, arguments: call.arguments }),
+  toolApprovalDecision: (
+    call: Pick<ToolCall, 'callId' | 'name'>,
+    approved: boolean,
+    reason?: string,
+  ): AgentEvent<'tool_approval_decision'> =>
+    make(
+      'tool_approval_decision',
+      approved || reason === undefined
+        ? { callId: call.callId, name: call.name, approved }
+        : { callId: call.callId, name: call.name, approved, reason },
+    ),
   budgetWarning: (data: AgentEventDataMap['budget_warning']): AgentEvent<'budget_warning'> =>
     make('budget_warning', data),
   /** `(response, usage, turnCount)`, or the whole data object. */

@@ -41,6 +41,8 @@ export class TimelineBuilder {
   private pendingCalls: readonly ToolCall[] = [];
   private readonly toolStepOf = new Map<string, string>();
   private readonly startedAt = new Map<string, number>();
+  /** Tool names of the calls asked for so far, by callId (for approval steps). */
+  private readonly callNames = new Map<string, string>();
   /** Results recorded before their call's step exists (a resumed run's journal). */
   private readonly earlyResults = new Map<string, string>();
 
@@ -72,6 +74,7 @@ export class TimelineBuilder {
         return this.addUsage(entry.usage);
       case 'assistant_message':
         this.pendingCalls = entry.toolCalls ?? [];
+        for (const call of this.pendingCalls) this.callNames.set(call.callId, call.name);
         return this.addText('model_text', `model asked for ${this.pendingCalls.length} tool call(s)`, entry.content);
       case 'transition':
         return this.addTransition(entry.from, entry.to, entry.event);
@@ -80,6 +83,18 @@ export class TimelineBuilder {
           status: 'running',
           ...(entry.source !== undefined ? { source: entry.source } : {}),
         });
+      case 'approval_request':
+        return this.push({
+          kind: 'approval',
+          title: `approval asked: ${this.callNames.get(entry.callId) ?? entry.callId}`,
+          text: `call ${entry.callId} waits for a decision`,
+        });
+      case 'approval_decision': {
+        const name = this.callNames.get(entry.callId) ?? entry.callId;
+        return entry.approved
+          ? this.push({ kind: 'approval', title: `approved: ${name}`, text: `call ${entry.callId}` })
+          : this.push({ kind: 'approval', title: `denied: ${name}`, text: entry.reason ?? `call ${entry.callId}` });
+      }
       case 'tool_result':
         if (this.pendingCalls.some((call) => call.callId === entry.callId)) {
           this.earlyResults.set(entry.callId, entry.content);

@@ -12,6 +12,8 @@ export type TimelineStepKind =
   | 'answer'
   | 'error'
   | 'reset'
+  /** A call waits for approval, or was approved or denied. */
+  | 'approval'
   /** An event sent to an inspected XState actor (WebSocket inspection). */
   | 'event'
   /** An inspected actor started. */

@@ -4,9 +4,17 @@ import type { StopReason } from '../core/agent-event.js';
 import type { ToolCall } from '../core/messages.js';
 import type { TokenUsage } from '../core/usage.js';
 import type { ToolResult } from '../tools/tool-result.js';
+import type { ApprovalDecision, ApproveEvent, DenyEvent, Permission, SuspendEvent } from './approval-types.js';
 
 /** The states of the agent machine. */
-export type AgentStateName = 'awaitingModel' | 'executingTools' | 'observing' | 'budgetCheck' | 'done' | 'error';
+export type AgentStateName =
+  | 'awaitingModel'
+  | 'executingTools'
+  | 'awaitingApproval'
+  | 'observing'
+  | 'budgetCheck'
+  | 'done'
+  | 'error';
 
 /** What the machine is started with. */
 export interface AgentMachineInput {
@@ -26,6 +34,10 @@ export interface PendingCalls {
    * crash, is in doubt, and may not run twice: `Error: interrupted: …`).
    */
   readonly answers?: readonly (ToolResult | undefined)[];
+  /** Per call: what the tool policy says now (all `allow` when absent). A resumed run re-checks it. */
+  readonly permissions?: readonly Permission[];
+  /** Per call: a decision already given (journaled before a suspend, or `resume({ approvals })`). */
+  readonly decisions?: readonly (ApprovalDecision | undefined)[];
 }
 
 /** A stop that the run is heading for or ended with. */
@@ -49,6 +61,13 @@ export interface AgentContext {
   readonly concurrencySafe: readonly boolean[];
   /** Per call of a resumed run: the answer to give instead of running it (see {@link PendingCalls.answers}). */
   readonly answers: readonly (ToolResult | undefined)[];
+  /**
+   * Per call: what the tool policy says (empty when every call is allowed). Calls that `ask`
+   * come after the allowed ones in `calls`: they run, and report, once decided.
+   */
+  readonly permissions: readonly Permission[];
+  /** Per call: the decision on it, for a call that asked (or the policy's `deny`). */
+  readonly decisions: readonly (ApprovalDecision | undefined)[];
   /** Per call: its result once settled. */
   readonly results: readonly (ToolResult | undefined)[];
   /** How many calls have settled. */
@@ -107,7 +126,15 @@ export interface InternalErrorEvent {
 }
 
 /** Events the machine accepts: from the model request, its tool actors, and from outside. */
-export type AgentMachineEvent = ModelTurnEvent | ModelErrorEvent | ToolSettledEvent | AbortEvent | InternalErrorEvent;
+export type AgentMachineEvent =
+  | ModelTurnEvent
+  | ModelErrorEvent
+  | ToolSettledEvent
+  | AbortEvent
+  | InternalErrorEvent
+  | ApproveEvent
+  | DenyEvent
+  | SuspendEvent;
 
 /** Sent to a running tool actor: abort its call (its own AbortSignal). */
 export interface CancelToolEvent {
@@ -147,4 +174,5 @@ export interface ReportParams {
   readonly to: number;
 }
 
+export type * from './approval-types.js';
 export type { ModelTurn };

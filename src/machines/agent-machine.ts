@@ -16,6 +16,8 @@ import type {
   ToolResultParams,
   ToolSettledEvent,
 } from './agent-machine-types.js';
+import { answerFor, blockedOnApproval, gateCalls, gateEnd, waitingCalls, waitingIndex } from './approval-gate.js';
+import type { ApprovalDecision, ApprovalRequestParams, DecisionParams } from './approval-types.js';
 import { TOOLS_WITHHELD_ERROR } from './budget-message.js';
 import { budgetStop, hardStop } from './budget-rules.js';
 import { toolActorLogic } from './tool-actor-logic.js';
@@ -69,6 +71,10 @@ const machineSetup = setup({
     recordResult: (_, _params: ToolResultParams) => {},
     /** Effect: report results in the model's order (`tool_call_complete`), announcing calls that never ran. */
     reportResults: (_, _params: ReportParams) => {},
+    /** Effect: calls wait for a decision (the agent emits `tool_approval_request` for each). */
+    requestApproval: (_, _params: ApprovalRequestParams) => {},
+    /** Effect: a call that asked was decided (the agent journals and reports the decision). */
+    recordDecision: (_, _params: DecisionParams) => {},
     /** Effect: a soft limit was crossed; warn and ask for a final answer. */
     warnBudget: () => {},
     /** Effect: abort the model request in flight. */
@@ -86,6 +92,10 @@ const machineSetup = setup({
     allSettled: ({ context }) => context.settled >= context.calls.length,
     isAborting: ({ context }) => context.aborting !== undefined,
     isResuming: ({ context }) => context.resuming,
+    blockedOnApproval: ({ context }) => blockedOnApproval(context),
+    approvalUnblocked: ({ context }) => !blockedOnApproval(context),
+    decidesWaitingCall: ({ context, event }) =>
+      (event.type === 'APPROVE' || event.type === 'DENY') && waitingIndex(context, event.callId) >= 0,
     hardLimitReached: ({ context }) => hardStop(context) !== null,
     softLimitReached: ({ context }) =>
       !context.toolsWithheld && context.budget.softLimit(context.turns, context.usage, context.elapsedMs) !== null,
@@ -134,11 +144,14 @@ function advanceTools(
     const why = context.aborting.message;
     next = answerUnstarted(context, next, (call) => ToolResult.error(abortedBeforeStart(call.name, why)), enqueue);
   } else {
-    const { from, to } = readyRange(context.concurrencySafe, next.nextToStart, next.running);
+    const ready = readyRange(context.concurrencySafe, next.nextToStart, next.running);
+    const { from } = ready;
+    // A call that waits for approval starts nothing from it on (waiting calls come last).
+    const to = gateEnd(context, from, ready.to);
     for (let index = from; index < to; index++) {
       const call = context.calls[index] as ToolCall;
-      // A resumed run's in-doubt call that may not run twice: its actor answers without running it.
-      const answer = context.answers[index];
+      // A denied call, or a resumed run's in-doubt call that may not run twice: its actor answers without running it.
+      const answer = answerFor(context, index);
       const input = answer === undefined ? { call, index } : { call, index, answer };
       enqueue.spawnChild('runTool', { id: toolActorId(index), input });
     }
@@ -160,7 +173,28 @@ function advanceTools(
 
 /** A resumed run: hand the pending calls to `executingTools` and start the first batch. */
 const startPendingCalls = machineSetup.enqueueActions(({ context, enqueue }) => {
+  requestApprovals(context, enqueue);
   advanceTools(context, context, enqueue, { resuming: false });
+});
+
+/** Asks for a decision on every call of the turn that waits for one. */
+function requestApprovals(context: AgentContext, enqueue: Enqueue): void {
+  if (context.permissions.length === 0) return;
+  const calls = waitingCalls(context);
+  if (calls.length > 0) enqueue({ type: 'requestApproval', params: { calls } });
+}
+
+/** `APPROVE` / `DENY` for a waiting call: journal the decision, then start what the schedule now allows. */
+const decide = machineSetup.enqueueActions(({ context, event, enqueue }) => {
+  if (event.type !== 'APPROVE' && event.type !== 'DENY') return;
+  const index = waitingIndex(context, event.callId);
+  if (index < 0) return;
+  const decision: ApprovalDecision =
+    event.type === 'APPROVE' ? { approved: true } : { approved: false, reason: event.reason };
+  enqueue({ type: 'recordDecision', params: { call: context.calls[index] as ToolCall, decision } });
+  const decisions = context.decisions.slice();
+  decisions[index] = decision;
+  advanceTools({ ...context, decisions }, context, enqueue, { decisions });
 });
 
 /** Keeps a settled call's result (journaled at once), then starts whatever the schedule now allows. */
@@ -202,6 +236,17 @@ const abortTools = machineSetup.enqueueActions(({ context, event, enqueue }) => 
   advanceTools({ ...context, aborting }, context, enqueue, { aborting });
 });
 
+/** `SUSPEND`: the run ends waiting; its undecided calls stay unanswered, for a later resume. */
+const suspend = machineSetup.assign(({ context }) => {
+  const ids = waitingCalls(context).map((call) => `'${call.callId}'`);
+  return {
+    stop: {
+      reason: 'suspended' as const,
+      message: `suspended while call ${ids.join(', ')} waited for approval; resume the session to decide`,
+    },
+  };
+});
+
 /** Starts a model request, unless the run resumes with pending tool calls. */
 const startTurn = machineSetup.enqueueActions(({ context, enqueue }) => {
   if (!context.resuming) enqueue({ type: 'requestModel', params: { toolsWithheld: context.toolsWithheld } });
@@ -214,15 +259,19 @@ const startTurn = machineSetup.enqueueActions(({ context, enqueue }) => {
 const acceptToolTurn = machineSetup.enqueueActions(({ context, event, enqueue }) => {
   if (event.type !== 'MODEL_TURN') return;
   const { turn } = event;
+  const gated =
+    turn.permissions === undefined
+      ? { calls: turn.toolCalls, concurrencySafe: turn.concurrencySafe, answers: [], permissions: [], decisions: [] }
+      : gateCalls({ calls: turn.toolCalls, concurrencySafe: turn.concurrencySafe, permissions: turn.permissions });
   const adopted: AgentContext = {
     ...context,
     turns: context.turns + 1,
     usage: addUsage(context.usage, turn.usage),
     elapsedMs: turn.elapsedMs,
-    calls: turn.toolCalls,
-    concurrencySafe: turn.concurrencySafe,
+    ...gated,
   };
   enqueue({ type: 'recordModelTurn', params: { turn } });
+  requestApprovals(adopted, enqueue);
   const fresh = { results: turn.toolCalls.map(() => undefined), settled: 0, nextToStart: 0, running: 0, reported: 0 };
   advanceTools(adopted, fresh, enqueue, {
     turns: adopted.turns,
@@ -230,7 +279,9 @@ const acceptToolTurn = machineSetup.enqueueActions(({ context, event, enqueue })
     elapsedMs: adopted.elapsedMs,
     calls: adopted.calls,
     concurrencySafe: adopted.concurrencySafe,
-    answers: [],
+    answers: adopted.answers,
+    permissions: adopted.permissions,
+    decisions: adopted.decisions,
   });
 });
 
@@ -263,10 +314,9 @@ export const agentMachine = machineSetup.createMachine({
     turns: 0,
     usage: ZERO_USAGE,
     elapsedMs: 0,
-    calls: input?.resume?.calls ?? [],
-    concurrencySafe: input?.resume?.concurrencySafe ?? [],
+    // A resumed run's pending calls go through the gate again, under the policy of now.
+    ...gateCalls(input?.resume ?? { calls: [], concurrencySafe: [] }),
     results: input?.resume?.calls.map(() => undefined) ?? [],
-    answers: input?.resume?.answers ?? [],
     resuming: (input?.resume?.calls.length ?? 0) > 0,
     settled: 0,
     reported: 0,
@@ -314,10 +364,28 @@ export const agentMachine = machineSetup.createMachine({
       // at a time, see advanceTools); `meta.spawns` names them for diagrams.
       meta: { spawns: ['runTool'] },
       entry: enter('executingTools'),
-      always: { guard: 'allSettled', target: 'observing' },
+      always: [
+        { guard: 'allSettled', target: 'observing' },
+        { guard: 'blockedOnApproval', target: 'awaitingApproval' },
+      ],
       on: {
         TOOL_SETTLED: { guard: 'settlesNewResult', actions: settleTool },
         ABORT: { actions: abortTools },
+        APPROVE: { guard: 'decidesWaitingCall', actions: decide },
+        DENY: { guard: 'decidesWaitingCall', actions: decide },
+      },
+    },
+    awaitingApproval: {
+      // Nothing runs: the next call waits for agent.approve() / agent.deny(). Budgets keep
+      // running (the wall-clock ABORT answers the waiting calls), and agent.suspend() ends the
+      // run with the undecided calls left pending, for a later resume.
+      entry: enter('awaitingApproval'),
+      always: { guard: 'approvalUnblocked', target: 'executingTools' },
+      on: {
+        APPROVE: { guard: 'decidesWaitingCall', actions: decide },
+        DENY: { guard: 'decidesWaitingCall', actions: decide },
+        ABORT: { actions: abortTools },
+        SUSPEND: { target: 'error', actions: suspend },
       },
     },
     observing: {

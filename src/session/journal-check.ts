@@ -13,6 +13,7 @@ const STOP_REASONS = new Set([
   'aborted',
   'model_error',
   'internal_error',
+  'suspended',
 ]);
 
 function fail(index: number, problem: string): never {
@@ -84,6 +85,15 @@ export function checkEntry(raw: unknown, index: number): JournalEntry {
       return entry.source === undefined
         ? { type: 'tool_started', callId }
         : { type: 'tool_started', callId, source: text(entry, 'source', index) };
+    }
+    case 'approval_request':
+      return { type: 'approval_request', callId: text(entry, 'callId', index) };
+    case 'approval_decision': {
+      const callId = text(entry, 'callId', index);
+      if (typeof entry.approved !== 'boolean') fail(index, `'approved' must be a boolean`);
+      if (entry.approved || entry.reason === undefined)
+        return { type: 'approval_decision', callId, approved: entry.approved };
+      return { type: 'approval_decision', callId, approved: false, reason: text(entry, 'reason', index) };
     }
     case 'tool_result':
       return { type: 'tool_result', callId: text(entry, 'callId', index), content: text(entry, 'content', index) };

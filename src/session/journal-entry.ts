@@ -32,6 +32,21 @@ export interface ToolStartedEntry {
   readonly source?: string;
 }
 
+/** A call that the tool policy says to `ask` about waits for a decision (journal version 3). */
+export interface ApprovalRequestEntry {
+  readonly type: 'approval_request';
+  readonly callId: string;
+}
+
+/** A decision on a call that asked: approved, or denied with a reason (journal version 3). */
+export interface ApprovalDecisionEntry {
+  readonly type: 'approval_decision';
+  readonly callId: string;
+  readonly approved: boolean;
+  /** Why it was denied. */
+  readonly reason?: string;
+}
+
 /** One tool observation, journaled as its call settles (the context keeps call order). */
 export interface ToolResultEntry {
   readonly type: 'tool_result';
@@ -85,6 +100,8 @@ export type JournalEntry =
   | UserMessageEntry
   | AssistantMessageEntry
   | ToolStartedEntry
+  | ApprovalRequestEntry
+  | ApprovalDecisionEntry
   | ToolResultEntry
   | UsageEntry
   | ResetEntry

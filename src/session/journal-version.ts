@@ -1,13 +1,14 @@
 import { HarnessError } from '../core/errors.js';
 
 /** The journal format this library writes. */
-export const JOURNAL_VERSION = 2;
+export const JOURNAL_VERSION = 3;
 
 /**
  * Versions this library reads. Old versions stay here forever. Version 2 added the write-ahead
- * `tool_started` entry and journals each tool result as its call settles.
+ * `tool_started` entry and journals each tool result as its call settles; version 3 added the
+ * approval entries (`approval_request`, `approval_decision`) and the stop reason `suspended`.
  */
-export const READABLE_JOURNAL_VERSIONS: readonly number[] = [1, 2];
+export const READABLE_JOURNAL_VERSIONS: readonly number[] = [1, 2, 3];
 
 /** Throws `unsupported_journal_version` unless `version` is readable. */
 export function checkJournalVersion(version: unknown): number {

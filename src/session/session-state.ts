@@ -1,5 +1,6 @@
 import type { Message, ToolCall } from '../core/messages.js';
 import { addUsage, type TokenUsage, ZERO_USAGE } from '../core/usage.js';
+import type { ApprovalDecision } from '../machines/approval-types.js';
 import type { JournalEntry } from './journal-entry.js';
 
 /** What a session knows, as a fold over its journal. Mutated in place for speed. */
@@ -17,6 +18,8 @@ export interface SessionState {
   heldResults: Map<string, string> | undefined;
   /** Calls of the open turn whose start was journaled (a `tool_started` entry). */
   startedCalls: Set<string> | undefined;
+  /** Decisions journaled for calls of the open turn that asked for approval, by callId. */
+  decisions: Map<string, ApprovalDecision> | undefined;
 }
 
 /** The state of a session with an empty journal. */
@@ -30,6 +33,7 @@ export function initialState(systemPrompt: string | undefined): SessionState {
     nextResult: 0,
     heldResults: undefined,
     startedCalls: undefined,
+    decisions: undefined,
   };
 }
 
@@ -76,6 +80,7 @@ function closeTurn(state: SessionState): void {
   state.nextResult = 0;
   state.heldResults = undefined;
   state.startedCalls = undefined;
+  state.decisions = undefined;
 }
 
 /**
@@ -130,6 +135,13 @@ export function applyEntry(state: SessionState, entry: JournalEntry, systemPromp
       state.startedCalls ??= new Set();
       state.startedCalls.add(entry.callId);
       return;
+    case 'approval_decision':
+      state.decisions ??= new Map();
+      state.decisions.set(
+        entry.callId,
+        entry.approved ? { approved: true } : { approved: false, reason: entry.reason ?? 'denied' },
+      );
+      return;
     case 'tool_result':
       addResult(state, entry.callId, entry.content);
       return;
@@ -144,6 +156,7 @@ export function applyEntry(state: SessionState, entry: JournalEntry, systemPromp
       state.pendingAnswer = entry.response;
       return;
     case 'transition':
+    case 'approval_request':
     case 'agent_error':
     case 'budget_warning':
       return;

@@ -5,6 +5,7 @@ import type { StopReason } from '../core/agent-event.js';
 import { HarnessError } from '../core/errors.js';
 import type { JsonObject, Message, ToolCall, ToolResultMessage } from '../core/messages.js';
 import { isTokenCount, type TokenUsage } from '../core/usage.js';
+import type { ApprovalDecision } from '../machines/approval-types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { checkEntry } from './journal-check.js';
 import type { JournalEntry } from './journal-entry.js';
@@ -174,6 +175,29 @@ export class Session {
    */
   toolCallStarted(callId: string): boolean {
     return this.state.startedCalls?.has(callId) ?? false;
+  }
+
+  /**
+   * The decision journaled for a call of the last assistant turn that asked for approval, if
+   * any (a resumed run applies it instead of asking again).
+   */
+  approvalDecision(callId: string): ApprovalDecision | undefined {
+    return this.state.decisions?.get(callId);
+  }
+
+  /** Records that a call waits for a decision (tool policy `ask`). */
+  recordApprovalRequest(callId: string): void {
+    this.append({ type: 'approval_request', callId: requireText(callId, 'callId') });
+  }
+
+  /** Records a decision on a call that asked. */
+  recordApprovalDecision(callId: string, decision: ApprovalDecision): void {
+    requireText(callId, 'callId');
+    this.append(
+      decision.approved
+        ? { type: 'approval_decision', callId, approved: true }
+        : { type: 'approval_decision', callId, approved: false, reason: decision.reason },
+    );
   }
 
   /** Records the start of a model request. */

@@ -32,9 +32,11 @@ describe('examples/', () => {
     expect(lines).toContain('tools run on resume: s2');
   });
 
-  it('check-the-machine.ts lists the six states and finds no violation', async () => {
+  it('check-the-machine.ts lists the seven states and finds no violation', async () => {
     const lines = await printedBy('check-the-machine.ts');
-    expect(lines).toContain('states: awaitingModel, executingTools, observing, budgetCheck, done, error');
+    expect(lines).toContain(
+      'states: awaitingModel, executingTools, awaitingApproval, observing, budgetCheck, done, error',
+    );
     expect(lines).toContain('violations: 0');
     expect(lines.find((line) => line.startsWith('stop reasons reached:'))).toContain('turn_budget');
   });

@@ -34,6 +34,7 @@ describe('machineGraph(agentMachine)', () => {
     expect(aborts.map((e) => `${e.from}->${e.to}`)).toEqual([
       'awaitingModel->error',
       'executingTools->executingTools',
+      'awaitingApproval->awaitingApproval',
       'observing->error',
       'budgetCheck->error',
     ]);

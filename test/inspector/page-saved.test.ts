@@ -29,7 +29,15 @@ describe('inspector page for a saved journal', () => {
     const states = await page
       .locator('#diagram g.state')
       .evaluateAll((gs) => gs.map((g) => g.getAttribute('data-state')));
-    expect(states).toEqual(['awaitingModel', 'executingTools', 'observing', 'budgetCheck', 'done', 'error']);
+    expect(states).toEqual([
+      'awaitingModel',
+      'executingTools',
+      'awaitingApproval',
+      'observing',
+      'budgetCheck',
+      'done',
+      'error',
+    ]);
     await expect(page.locator('#steps li').count()).resolves.toBe(steps.length);
     await expect(page.locator('#mode').textContent()).resolves.toBe('saved');
   });

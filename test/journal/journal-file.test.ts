@@ -20,7 +20,7 @@ const journal: JournalEntry[] = [
 describe('journal files', () => {
   it('round-trips through JSON Lines with a versioned header', () => {
     const text = serializeJournal(journal);
-    expect(text.split('\n')[0]).toBe('{"format":"agent-harness-journal","version":2}');
+    expect(text.split('\n')[0]).toBe('{"format":"agent-harness-journal","version":3}');
     expect(parseJournal(text)).toEqual(journal);
   });
 
@@ -32,8 +32,8 @@ describe('journal files', () => {
   });
 
   it('refuses an unknown version and a bad line with clear errors', () => {
-    expect(() => parseJournal('{"format":"agent-harness-journal","version":3}\n')).toThrowError(
-      /version 3 is not supported/,
+    expect(() => parseJournal('{"format":"agent-harness-journal","version":99}\n')).toThrowError(
+      /version 99 is not supported/,
     );
     expect(() => parseJournal('{"format":"agent-harness-journal","version":1}\n{oops\n')).toThrowError(
       /line 2 is not JSON/,

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { RetryOptions } from '../../adapters/http/retry-policy.js';
 import type { RetryNotice } from '../../adapters/http/with-retries.js';
 import { readJournalFile } from '../../adapters/journal-store.js';
@@ -12,10 +13,13 @@ import type { McpSource } from '../../mcp/mcp-source.js';
 import { Session } from '../../session/session.js';
 import { ReadFileTool } from '../../tools/read-file.js';
 import { ToolRegistry } from '../../tools/registry.js';
+import { workspaceTools } from '../../tools/workspace/index.js';
+import { type CliApprovals, resumeHint, suspendingApprovals, terminalApprovals } from '../approval-prompt.js';
 import { claimJournal } from '../journal-claim.js';
 import { type Env, makeClient } from '../make-client.js';
 import { MCP_HELP } from '../mcp-flags.js';
 import { addMcpTools } from '../mcp-tools.js';
+import { PERMISSION_HELP } from '../permission-flags.js';
 import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
 import { parseRunOptions, type RunCliOptions } from '../run-options.js';
@@ -43,6 +47,9 @@ Options:
   --resume FILE    continue the session saved in FILE: without a task, finish its interrupted
                    run (recorded tool results are not re-run); with one, ask a follow-up.
                    The journal goes on in FILE unless --journal says otherwise
+  --tools SET      read (default: read_file) or workspace (read_file, list_dir, glob, grep,
+                   write_file, edit_file, shell), all confined to --cwd
+${PERMISSION_HELP}
   --json           print events as NDJSON (one JSON object per line) for piping
   --inspect        serve the live inspector page (machine, timeline, time travel) during the run
                    and after it until Ctrl-C; --port N / --host H choose where (default 127.0.0.1),
@@ -57,7 +64,7 @@ Examples:
   agent-harness run "Explain package.json" --json --journal run.jsonl | jq -c .type
   agent-harness run --resume run.jsonl            # after a model_error or Ctrl-C
 
-Exit codes: 0 final answer, 1 agent error (budget, model failure, abort) or a journal that had
+Exit codes: 0 final answer, 1 agent error (budget, model failure, abort, suspended) or a journal that had
 to be saved elsewhere, 2 bad usage. SIGTERM and SIGHUP abort the run as Ctrl-C does.
 `;
 
@@ -73,6 +80,8 @@ export interface RunDeps {
   readonly ticker?: Ticker;
   /** Abort the run on Ctrl-C (SIGINT), SIGTERM and SIGHUP. Default true. */
   readonly handleSigint?: boolean;
+  /** Where approval questions are read from, when it is a terminal. Default `process.stdin`. */
+  readonly stdin?: Readable & { readonly isTTY?: boolean };
 }
 
 function retryLine(err: Output): (notice: RetryNotice) => void {
@@ -94,6 +103,7 @@ async function setUp(options: RunCliOptions, deps: RunDeps, err: Output, sources
   const prices = new PriceTable(MODEL_PRICES, (message) => err.write(`warning: ${printableLine(message)}\n`));
   const config = new Config({
     cwd: options.cwd,
+    permissions: options.permissions,
     budget: {
       maxTurns: options.maxTurns,
       ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
@@ -101,7 +111,9 @@ async function setUp(options: RunCliOptions, deps: RunDeps, err: Output, sources
       ...prices.budgetRates(options.model),
     },
   });
-  const registry = new ToolRegistry(config).register(new ReadFileTool(config));
+  const registry = new ToolRegistry(config).register(
+    ...(options.tools === 'workspace' ? workspaceTools(config) : [new ReadFileTool(config)]),
+  );
   sources.push(...(await addMcpTools(options.mcp, registry)));
   const session =
     options.resume === undefined
@@ -119,6 +131,7 @@ async function drive(
   render: (event: AgentEvent) => void,
   sigint: boolean,
   signal: AbortSignal | undefined,
+  approvals: CliApprovals,
 ) {
   // A terminal closing (SIGHUP) or a process manager stopping us (SIGTERM) ends the run as
   // Ctrl-C does: aborted, with the journal saved.
@@ -134,6 +147,7 @@ async function drive(
     for await (const event of task === '' ? agent.resume(options) : agent.run(task, options)) {
       render(event);
       last = event;
+      if (event.type === 'tool_approval_request') await approvals.onRequest(event);
     }
   } finally {
     if (sigint) for (const [name, handler] of handlers) process.off(name, handler);
@@ -160,10 +174,19 @@ async function runAgent(
     ? await serveAgentLive(agent, options.task, options.inspect, out, options.json, err)
     : undefined;
   const timing = collectToolTimings(agent.stream$);
+  const stdin = deps.stdin ?? process.stdin;
+  const approvals =
+    stdin.isTTY === true
+      ? terminalApprovals(agent, { input: stdin, output: options.json ? err : out })
+      : suspendingApprovals(agent);
   try {
     const started = performance.now();
-    const last = await drive(agent, options.task, render, deps.handleSigint ?? true, signal);
+    const last = await drive(agent, options.task, render, deps.handleSigint ?? true, signal, approvals);
+    approvals.close();
     timing.stop();
+    if (last?.type === 'agent_error' && last.data.reason === 'suspended') {
+      (options.json ? err : out).write(resumeHint(approvals.undecided, options.journal));
+    }
     const { journal, json, model } = options;
     const code = await reportRun(
       { agent, last, started, journal, timings: timing.timings, json, extra: { model } },
@@ -173,6 +196,7 @@ async function runAgent(
     await live?.keepServing(signal);
     return code;
   } finally {
+    approvals.close();
     timing.stop();
     await live?.close();
   }

@@ -1,3 +1,4 @@
+import type { Permission } from '../../approval/permission-policy.js';
 import type { ToolCall } from '../../core/messages.js';
 import type { TokenUsage } from '../../core/usage.js';
 import type {
@@ -7,6 +8,7 @@ import type {
   ModelTurn,
   ModelTurnEvent,
 } from '../../machines/agent-machine-types.js';
+import { waitingCalls } from '../../machines/approval-gate.js';
 import type { ToolResult } from '../../tools/tool-result.js';
 
 /** Any event the explorer sends: the machine's own (the model's answers, tool results, aborts). */
@@ -33,7 +35,15 @@ export interface AlphabetOptions {
   readonly usages: readonly TokenUsage[];
   /** Elapsed times (ms since the start) events may report; only values ≥ the current one are sent. */
   readonly elapsedSteps: readonly number[];
+  /**
+   * Permissions a call may have (each pattern of calls is tried with each): `['allow']` by
+   * default; add `ask` to explore `awaitingApproval` with its `APPROVE`, `DENY` and `SUSPEND`.
+   */
+  readonly permissions?: readonly Permission[];
 }
+
+/** How a call's permission shows in a label: nothing for `allow`, `?` for `ask`, `!` for `deny`. */
+const PERMISSION_MARK: Readonly<Record<Permission, string>> = { allow: '', ask: '?', deny: '!' };
 
 const RESULTS: readonly (readonly [string, ToolResult])[] = [
   ['ok', { success: true, output: 'ok' }],
@@ -41,27 +51,43 @@ const RESULTS: readonly (readonly [string, ToolResult])[] = [
   ['timeout', { success: false, error: "Tool 'probe' timed out after 5 ms" }],
 ];
 
-/** Every safe (`S`) / unsafe (`U`) pattern of 1..k calls, e.g. `S`, `U`, `SS`, `SU`, … */
-function safetyPatterns(maxToolCalls: number): string[] {
-  const patterns: string[] = [];
-  let layer = [''];
+/** One call of a pattern: safe (`S`) or unsafe (`U`), with its permission. */
+interface CallPattern {
+  readonly safe: boolean;
+  readonly permission: Permission;
+}
+
+/**
+ * Every safe (`S`) / unsafe (`U`) pattern of 1..k calls, e.g. `S`, `U`, `SS`, `SU`, …, each call
+ * with each explored permission (`S?` asks, `U!` is denied by the policy).
+ */
+function callPatterns(maxToolCalls: number, permissions: readonly Permission[]): CallPattern[][] {
+  const one = [true, false].flatMap((safe) => permissions.map((permission) => ({ safe, permission })));
+  const patterns: CallPattern[][] = [];
+  let layer: CallPattern[][] = [[]];
   for (let n = 1; n <= maxToolCalls; n++) {
-    layer = layer.flatMap((prefix) => [`${prefix}S`, `${prefix}U`]);
+    layer = layer.flatMap((prefix) => one.map((call) => [...prefix, call]));
     patterns.push(...layer);
   }
   return patterns;
 }
 
-function callsOf(pattern: string): ToolCall[] {
-  return [...pattern].map((kind, i) => ({ callId: `c${i}`, name: kind === 'S' ? 'look' : 'change', arguments: {} }));
+function patternLabel(pattern: readonly CallPattern[]): string {
+  return pattern.map((call) => `${call.safe ? 'S' : 'U'}${PERMISSION_MARK[call.permission]}`).join('');
 }
 
-function modelTurn(pattern: string, usage: TokenUsage, elapsedMs: number): ModelTurnEvent {
+function callsOf(pattern: readonly CallPattern[]): ToolCall[] {
+  return pattern.map((call, i) => ({ callId: `c${i}`, name: call.safe ? 'look' : 'change', arguments: {} }));
+}
+
+function modelTurn(pattern: readonly CallPattern[], usage: TokenUsage, elapsedMs: number): ModelTurnEvent {
   const toolCalls = callsOf(pattern);
+  const permissions = pattern.map((call) => call.permission);
   const turn: ModelTurn = {
-    text: pattern === '' ? 'final answer' : '',
+    text: pattern.length === 0 ? 'final answer' : '',
     toolCalls,
-    concurrencySafe: [...pattern].map((kind) => kind === 'S'),
+    concurrencySafe: pattern.map((call) => call.safe),
+    ...(permissions.some((permission) => permission !== 'allow') ? { permissions } : {}),
     usage,
     elapsedMs,
   };
@@ -95,8 +121,8 @@ function modelEvents(options: AlphabetOptions, context: AgentContext): LabelledE
   for (const usage of options.usages) {
     const tokens = `u${usage.promptTokens}+${usage.completionTokens}`;
     for (const ms of reachableTimes(options, context)) {
-      for (const pattern of ['', ...safetyPatterns(options.maxToolCalls)]) {
-        const label = `model(${pattern === '' ? 'text' : pattern} ${tokens} t${ms})`;
+      for (const pattern of [[], ...callPatterns(options.maxToolCalls, options.permissions ?? ['allow'])]) {
+        const label = `model(${pattern.length === 0 ? 'text' : patternLabel(pattern)} ${tokens} t${ms})`;
         events.push({ label, role: 'matters', event: modelTurn(pattern, usage, ms) });
       }
     }
@@ -131,8 +157,44 @@ function noiseEvents(context: AgentContext, state: string): LabelledEvent[] {
     events.push({ label: `duplicate settle#${settled}`, role: 'noise', event: settle(settled, ok, 0) });
   }
   if (state !== 'awaitingModel') {
-    events.push({ label: 'stale model(text)', role: 'noise', event: modelTurn('', { ...zero }, 0) });
+    events.push({ label: 'stale model(text)', role: 'noise', event: modelTurn([], { ...zero }, 0) });
   }
+  if (context.permissions.length > 0) events.push(...staleDecisions(context, state));
+  return events;
+}
+
+/**
+ * The decisions a person can give: approve or deny each call that waits; and, while nothing
+ * else can happen (`awaitingApproval`), suspend.
+ */
+function decisionEvents(context: AgentContext, state: string): LabelledEvent[] {
+  const events: LabelledEvent[] = [];
+  for (const call of waitingCalls(context)) {
+    events.push({ label: `approve(${call.callId})`, role: 'matters', event: { type: 'APPROVE', callId: call.callId } });
+    events.push({
+      label: `deny(${call.callId})`,
+      role: 'matters',
+      event: { type: 'DENY', callId: call.callId, reason: 'no' },
+    });
+  }
+  if (state === 'awaitingApproval') events.push({ label: 'suspend', role: 'matters', event: { type: 'SUSPEND' } });
+  return events;
+}
+
+/** Decisions on calls that do not wait (decided, allowed, or unknown), and a suspend while tools run. */
+function staleDecisions(context: AgentContext, state: string): LabelledEvent[] {
+  const waiting = new Set(waitingCalls(context).map((call) => call.callId));
+  const events: LabelledEvent[] = [];
+  const stale = context.calls.find((call) => !waiting.has(call.callId));
+  if (stale !== undefined) {
+    events.push({
+      label: `stale approve(${stale.callId})`,
+      role: 'noise',
+      event: { type: 'APPROVE', callId: stale.callId },
+    });
+  }
+  events.push({ label: 'approve(unknown)', role: 'noise', event: { type: 'APPROVE', callId: 'unknown' } });
+  if (state === 'executingTools') events.push({ label: 'suspend(running)', role: 'noise', event: { type: 'SUSPEND' } });
   return events;
 }
 
@@ -143,6 +205,9 @@ export function alphabetFor(options: AlphabetOptions, state: string, context: Ag
   if (state === 'done' || state === 'error') {
     return aborts(context).map((abort) => ({ ...abort, label: `late ${abort.label}`, role: 'noise' }));
   }
-  const own = state === 'awaitingModel' ? modelEvents(options, context) : toolEvents(options, context);
+  const own =
+    state === 'awaitingModel'
+      ? modelEvents(options, context)
+      : [...toolEvents(options, context), ...decisionEvents(context, state)];
   return [...own, ...aborts(context), internalError(), ...noiseEvents(context, state)];
 }

@@ -65,7 +65,11 @@ export interface ModelCheckOptions extends Partial<AlphabetOptions> {
  * (`done_after_text_turn`); `error` carries a known reason and message (`stop_reason`) and the
  * reason that must win (`stop_precedence`); soft limits warn once, when reached, then withhold
  * tools (`soft_limit`); an accepted abort cancels the work in flight at once (`cancel_on_abort`);
- * calls start in the schedule's batches (`tool_schedule`); `results[i]` is call i's result
+ * calls start in the schedule's batches (`tool_schedule`);
+ * no call runs without an `allow` or an approval, and decisions are taken only for calls that
+ * wait (`approval_gate`); a denied call is answered without running (`denied_never_runs`); a
+ * suspend ends a run only while nothing runs and a call waits, leaving those calls unanswered
+ * (`suspend_pending`); `results[i]` is call i's result
  * (`result_index`), reported in call order (`report_order`); nothing happens after the end (`nothing_after_end`), every final state
  * records it (`run_ends`), and no answer follows an abort (`no_answer_after_abort`). On the graph:
  * every run ends within the step bound (`step_bound`), every state has a way out (`way_out`) and
@@ -87,6 +91,9 @@ export const MACHINE_RULES = [
   'soft_limit',
   'cancel_on_abort',
   'tool_schedule',
+  'approval_gate',
+  'denied_never_runs',
+  'suspend_pending',
   'result_index',
   'report_order',
   'nothing_after_end',

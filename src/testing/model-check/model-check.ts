@@ -2,12 +2,14 @@ import { Budget } from '../../config/budget.js';
 import { HarnessError } from '../../core/errors.js';
 import { agentMachine } from '../../machines/agent-machine.js';
 import type { AgentStateName } from '../../machines/agent-machine-types.js';
+import { gateCalls } from '../../machines/approval-gate.js';
 import type { AlphabetOptions } from './alphabet.js';
 import { boundaryUsages, SMALL_USAGE } from './boundary-usages.js';
 import { limitsOf } from './budget-oracle.js';
 import { type Findings, newFindings, note } from './findings.js';
 import { checkBound, checkGraph } from './graph-checks.js';
 import type { ModelCheckOptions, ModelCheckReport } from './model-check-types.js';
+import { gateMarks } from './monitor-tool-rules.js';
 import { walkProduct } from './product-walk.js';
 import { buildStateGraph, type StateGraph } from './state-graph.js';
 import { INITIAL_MONITOR, type MonitorState, type TraceStep } from './trace-monitor.js';
@@ -31,15 +33,25 @@ function collectOutcomes(findings: Findings, budget: Budget, trace: readonly Tra
  * answer plus at most one result per call, a resumed run first settles its pending calls, and
  * one abort may come on top (later aborts change nothing).
  */
-export function stepBound(maxTurns: number, maxToolCalls: number, resumedCalls: number): number {
-  return resumedCalls + maxTurns * (1 + maxToolCalls) + 1;
+export function stepBound(maxTurns: number, maxToolCalls: number, resumedCalls: number, asks = false): number {
+  // A call that asks may take one decision before its result; a waiting run one suspend at the end.
+  const perCall = asks ? 2 : 1;
+  return resumedCalls * perCall + maxTurns * (1 + perCall * maxToolCalls) + 1 + (asks ? 1 : 0);
 }
 
 function startMonitor(options: ModelCheckOptions): MonitorState {
   const resume = options.resume;
   if (resume === undefined) return INITIAL_MONITOR;
-  const calls = resume.calls.map((_, i) => (resume.concurrencySafe[i] ? 'S' : 'U')).join('');
-  return { ...INITIAL_MONITOR, pendingCalls: resume.calls.length, calls };
+  // The resumed calls go through the gate again: follow the machine's order.
+  const gated = gateCalls(resume);
+  const calls = gated.concurrencySafe.map((safe) => (safe ? 'S' : 'U')).join('');
+  const gate = gateMarks(gated.permissions, gated.decisions);
+  return { ...INITIAL_MONITOR, pendingCalls: resume.calls.length, calls, gate };
+}
+
+/** Whether the exploration can ask for approval: some explored or resumed call asks. */
+function explorationAsks(options: ModelCheckOptions): boolean {
+  return (options.permissions ?? []).includes('ask') || (options.resume?.permissions ?? []).includes('ask');
 }
 
 function transitionCount(graph: StateGraph): number {
@@ -66,9 +78,11 @@ export function modelCheckAgentMachine(options: ModelCheckOptions): ModelCheckRe
     maxToolCalls: options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS,
     usages: options.usages ?? [SMALL_USAGE, ...boundaryUsages(budget)],
     elapsedSteps: options.elapsedSteps ?? [0],
+    permissions: options.permissions ?? ['allow'],
   };
+  const asks = explorationAsks(options);
   const maxSteps =
-    options.maxSteps ?? stepBound(budget.maxTurns, alphabet.maxToolCalls, options.resume?.calls.length ?? 0);
+    options.maxSteps ?? stepBound(budget.maxTurns, alphabet.maxToolCalls, options.resume?.calls.length ?? 0, asks);
   const input = options.resume === undefined ? { budget } : { budget, resume: options.resume };
   const graph = buildStateGraph(machine, input, alphabet, { maxSteps, maxStates: options.limit ?? 500_000 });
   const findings = newFindings();
@@ -87,6 +101,8 @@ export function modelCheckAgentMachine(options: ModelCheckOptions): ModelCheckRe
   checkGraph(graph, findings);
   checkBound(graph, maxSteps, findings);
   for (const name of Object.keys(machine.root.states) as AgentStateName[]) {
+    // Without a call that asks, nothing can wait for approval.
+    if (name === 'awaitingApproval' && !asks) continue;
     if (!findings.visited.has(name)) note(findings, 'unreachable_state', `state '${name}' is unreachable`, () => []);
   }
   return {

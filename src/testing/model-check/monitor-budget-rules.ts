@@ -56,6 +56,9 @@ export function stopPrecedence(monitor: MonitorState, actual: StopReason, scope:
   if (scope.transition?.event?.type === 'INTERNAL_ERROR') {
     expected = 'internal_error';
     why = 'an effect of the loop failed';
+  } else if (scope.transition?.event?.type === 'SUSPEND') {
+    expected = 'suspended';
+    why = 'the run was suspended while it waited for approval';
   } else if (monitor.abort !== null) {
     expected = monitor.abort;
     why = 'an abort accepted before the check wins';

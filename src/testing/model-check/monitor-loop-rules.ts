@@ -22,8 +22,8 @@ function entered(monitor: MonitorState, to: AgentStateName, context: AgentContex
   const problems: Finding[] = [];
   const problems0 = to === 'observing' ? observed(monitor, context) : [];
   // Between turns the monitor forgets the settled calls, as the state key forgets them.
-  const between = to !== 'executingTools' && !/[SUsu]/.test(monitor.calls);
-  const next = { ...monitor, at: to, ...(between ? { calls: '', reported: 0 } : {}) };
+  const between = to !== 'executingTools' && to !== 'awaitingApproval' && !/[SUsu]/.test(monitor.calls);
+  const next = { ...monitor, at: to, ...(between ? { calls: '', reported: 0, gate: '' } : {}) };
   if (to === 'observing') return [{ ...next, observedUnchecked: true }, problems0];
   if (to === 'budgetCheck') {
     if (monitor.pendingCalls > 0) {
@@ -40,12 +40,29 @@ function entered(monitor: MonitorState, to: AgentStateName, context: AgentContex
   if (to === 'error') {
     const stop = context.stop;
     const crashed = scope.transition?.event?.type === 'INTERNAL_ERROR';
-    if (stop === undefined || !(STOP_REASONS.has(stop.reason) || (crashed && stop.reason === 'internal_error')))
+    const suspended = scope.transition?.event?.type === 'SUSPEND';
+    if (
+      stop === undefined ||
+      !(
+        STOP_REASONS.has(stop.reason) ||
+        (crashed && stop.reason === 'internal_error') ||
+        (suspended && stop.reason === 'suspended')
+      )
+    )
       problems.push({ rule: 'stop_reason', problem: `error without a known reason (${stop?.reason ?? 'none'})` });
     else if (stop.message.trim() === '')
       problems.push({ rule: 'stop_reason', problem: `error '${stop.reason}' without a message` });
     else problems.push(...stopPrecedence(monitor, stop.reason, scope));
-    if (monitor.pendingCalls > 0 && !crashed) {
+    // A suspended run leaves the calls that have not started (they wait for a decision, or are
+    // behind one that waits) unanswered, and only those.
+    const waiting = suspended ? [...monitor.calls].filter((mark) => mark === 'S' || mark === 'U').length : 0;
+    if (suspended && monitor.pendingCalls < waiting) {
+      problems.push({
+        rule: 'suspend_pending',
+        problem: `suspended with ${waiting} call(s) not started but ${monitor.pendingCalls} unanswered`,
+      });
+    }
+    if (monitor.pendingCalls > waiting && !crashed) {
       problems.push({
         rule: 'complete_observations',
         problem: `error entered with ${monitor.pendingCalls} tool call(s) unanswered`,

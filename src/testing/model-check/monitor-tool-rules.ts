@@ -1,4 +1,6 @@
 import { addUsage } from '../../core/usage.js';
+import type { ApprovalDecision, ModelTurn, Permission } from '../../machines/agent-machine-types.js';
+import { gateCalls } from '../../machines/approval-gate.js';
 import type { Finding } from './monitor-loop-rules.js';
 import type { MonitoredTransition, MonitorState, SpawnedParams, TraceStep, TransitionScope } from './trace-monitor.js';
 
@@ -67,9 +69,18 @@ export function eventRules(monitor: MonitorState, transition: MonitoredTransitio
         usage: addUsage(monitor.tally.usage, turn.usage),
         elapsedMs: Math.max(monitor.tally.elapsedMs, turn.elapsedMs),
       };
-      const calls = turn.concurrencySafe.map((safe) => (safe ? 'S' : 'U')).join('');
-      return [{ ...monitor, tally, calls, reported: 0, requestOpen: false }, answered(monitor, 'a model turn')];
+      // The gate may start the calls in another order than the model's: follow the machine's.
+      const gated = gateCalls({ calls: turn.toolCalls, concurrencySafe: turn.concurrencySafe, ...permissionsOf(turn) });
+      const calls = gated.concurrencySafe.map((safe) => (safe ? 'S' : 'U')).join('');
+      const gate = gateMarks(gated.permissions, gated.decisions);
+      const next = { ...monitor, tally, calls, gate, reported: 0, requestOpen: false };
+      return [next, [...answered(monitor, 'a model turn'), ...gateOrder(gated.calls, transition)]];
     }
+    case 'APPROVE':
+    case 'DENY':
+      return decided(monitor, transition, event.callId, event.type === 'APPROVE');
+    case 'SUSPEND':
+      return [monitor, suspendRules(monitor)];
     case 'MODEL_ERROR':
       return [{ ...monitor, requestOpen: false }, answered(monitor, 'a model error')];
     case 'TOOL_SETTLED':
@@ -132,6 +143,7 @@ export function spawnRule(monitor: MonitorState, step: TraceStep, scope: Transit
   if (monitor.abort !== null) {
     problems.push({ rule: 'tool_schedule', problem: `call ${index} started after an abort (${monitor.abort})` });
   }
+  problems.push(...gateRules(monitor, index, (step.params as SpawnedParams).answered === true));
   scope.batch.push(index);
   return [{ ...monitor, calls: setCall(monitor.calls, index, mark.toLowerCase()) }, problems];
 }
@@ -213,7 +225,9 @@ export function transitionEndRules(
   const problems: Finding[] = [];
   const { batch } = scope;
   const last = batch.at(-1);
-  if (last !== undefined && monitor.calls[batch[0] ?? last] === 's' && monitor.calls[last + 1] === 'S') {
+  // A safe neighbour that waits for approval starts later.
+  const nextWaits = monitor.gate[last === undefined ? -1 : last + 1] === '?';
+  if (last !== undefined && monitor.calls[batch[0] ?? last] === 's' && monitor.calls[last + 1] === 'S' && !nextWaits) {
     problems.push({
       rule: 'tool_schedule',
       problem: `safe call ${last + 1} did not start with calls ${batch.join(', ')}: safe neighbours start together`,
@@ -244,4 +258,75 @@ export function transitionEndRules(
     }
   }
   return [monitor, problems];
+}
+
+function permissionsOf(turn: ModelTurn): { permissions?: readonly Permission[] } {
+  return turn.permissions === undefined ? {} : { permissions: turn.permissions };
+}
+
+/** The gate marks of a turn (see {@link MonitorState.gate}): empty when every call is allowed. */
+export function gateMarks(
+  permissions: readonly Permission[],
+  decisions: readonly (ApprovalDecision | undefined)[],
+): string {
+  return permissions
+    .map((permission, i) => {
+      const decision = decisions[i];
+      if (permission === 'deny' || decision?.approved === false) return '-';
+      if (permission === 'ask') return decision === undefined ? '?' : '+';
+      return 'A';
+    })
+    .join('');
+}
+
+/** The machine holds the turn's calls in the gate's order (allowed first, then those that ask). */
+function gateOrder(expected: readonly { callId: string }[], transition: MonitoredTransition): Finding[] {
+  const actual = transition.to.context.calls.map((call) => call.callId).join(',');
+  const wanted = expected.map((call) => call.callId).join(',');
+  if (expected.length === 0 || actual === wanted) return [];
+  return [
+    { rule: 'approval_gate', problem: `the turn's calls are held as ${actual}, not in the gate's order ${wanted}` },
+  ];
+}
+
+/** A decision the machine accepted: only for a call that waits; it marks the call approved or denied. */
+function decided(monitor: MonitorState, transition: MonitoredTransition, callId: string, approved: boolean): Result {
+  if (!transition.changed) return [monitor, []];
+  const index = transition.to.context.calls.findIndex((call) => call.callId === callId);
+  const mark = monitor.gate[index];
+  const problems: Finding[] =
+    mark === '?'
+      ? []
+      : [{ rule: 'approval_gate', problem: `a decision on call ${index} was taken, but it did not wait for one` }];
+  if (mark === undefined) return [monitor, problems];
+  return [{ ...monitor, gate: setCall(monitor.gate, index, approved ? '+' : '-') }, problems];
+}
+
+/**
+ * No tool runs without an `allow` or an approval, and a denied call never runs: it is answered
+ * without running (its actor is spawned with the denial as its answer).
+ */
+function gateRules(monitor: MonitorState, index: number, answered: boolean): Finding[] {
+  const mark = monitor.gate[index];
+  if (mark === '?') {
+    return [
+      { rule: 'approval_gate', problem: `call ${index} started while it waited for approval (no allow, no approval)` },
+    ];
+  }
+  if (mark === '-' && !answered)
+    return [{ rule: 'denied_never_runs', problem: `call ${index} ran although it was denied` }];
+  return [];
+}
+
+/** A suspend ends a run that waits: nothing runs, and some call waits for a decision. */
+function suspendRules(monitor: MonitorState): Finding[] {
+  const problems: Finding[] = [];
+  const running = runningCalls(monitor.calls);
+  if (running.length > 0) {
+    problems.push({ rule: 'suspend_pending', problem: `suspended while call ${running.join(', ')} ran` });
+  }
+  if (!monitor.gate.includes('?')) {
+    problems.push({ rule: 'suspend_pending', problem: 'suspended although no call waited for a decision' });
+  }
+  return problems;
 }

@@ -83,9 +83,11 @@ export function snapshotKey(snapshot: Snapshot): string {
 }
 
 function spawnedParams(id: string, child: unknown): SpawnedParams {
-  const input = (child as { getSnapshot?: () => { input?: { index?: unknown } } }).getSnapshot?.()?.input;
+  const input = (child as { getSnapshot?: () => { input?: { index?: unknown; answer?: unknown } } }).getSnapshot?.()
+    ?.input;
   const params: { -readonly [K in keyof SpawnedParams]: SpawnedParams[K] } = { id };
   if (typeof input?.index === 'number') params.index = input.index;
+  if (input?.answer !== undefined) params.answered = true;
   return params;
 }
 

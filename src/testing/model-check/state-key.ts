@@ -15,7 +15,7 @@ function resultKind(result: AgentContext['results'][number]): string {
 
 /**
  * The key that identifies a state during exploration. It keeps every context field a guard or a
- * later transition can read, and drops the dead ones: outside `executingTools` the per-turn tool
+ * later transition can read, and drops the dead ones: outside `executingTools` and `awaitingApproval` the per-turn tool
  * fields (`calls`, `results`, …) are overwritten by the next model turn before anything reads
  * them, so two states that differ only there behave identically. The budget is the same in every
  * state of one exploration.
@@ -30,11 +30,15 @@ export function stateKey(state: ExploredState): string {
     nextToStart,
     running,
     reported,
+    permissions,
+    decisions,
     ...live
   } = state.context;
   const toolFields =
-    state.value === 'executingTools'
+    state.value === 'executingTools' || state.value === 'awaitingApproval'
       ? {
+          permissions,
+          decisions: decisions.map((decision) => (decision === undefined ? '-' : decision.approved ? '+' : 'x')),
           calls: calls.length,
           concurrencySafe,
           results: results.map(resultKind),

@@ -36,6 +36,12 @@ export interface MonitorState {
   readonly calls: string;
   /** How many of the turn's results, from the first call on, were reported (`reportResults`). */
   readonly reported: number;
+  /**
+   * The current turn's calls as the approval gate sees them, in the machine's order, one
+   * character each: `A` allowed, `?` waits for a decision, `+` approved, `-` denied (by a person
+   * or the policy). Empty when every call is allowed.
+   */
+  readonly gate: string;
 }
 
 /** The monitor at the start of a run. */
@@ -52,6 +58,7 @@ export const INITIAL_MONITOR: MonitorState = {
   tally: { turns: 0, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, elapsedMs: 0 },
   calls: '',
   reported: 0,
+  gate: '',
 };
 
 /** One effect in a transition's trace, with the context of the microstep it ran in. */
@@ -73,6 +80,8 @@ export interface SpawnedParams {
   readonly id: string;
   /** The index of the call it runs, read from its input. */
   readonly index?: number;
+  /** True when the actor answers without running the call (a denial, an in-doubt call). */
+  readonly answered?: boolean;
 }
 
 /** Limits the monitor checks against. */

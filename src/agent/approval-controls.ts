@@ -1,0 +1,93 @@
+import type { Actor, AnyActorLogic } from 'xstate';
+import { callPermissions } from '../approval/call-permissions.js';
+import { HarnessError } from '../core/errors.js';
+import type { ToolCall } from '../core/messages.js';
+import type { AgentContext, ApprovalDecision, PendingCalls } from '../machines/agent-machine-types.js';
+import { waitingCalls } from '../machines/approval-gate.js';
+import type { Session } from '../session/session.js';
+
+/** Decisions given to `resume({ approvals })`: callId → `approve` or `deny`. */
+export type ApprovalMap = Readonly<Record<string, 'approve' | 'deny'>>;
+
+/** The reason a denial without one gives. */
+export const DEFAULT_DENIAL = 'the user denied this call';
+
+function contextOf(actor: Actor<AnyActorLogic> | undefined): AgentContext | undefined {
+  const snapshot = actor?.getSnapshot() as { status: string; context: AgentContext } | undefined;
+  return snapshot?.status === 'active' ? snapshot.context : undefined;
+}
+
+/** The calls of a run that wait for a decision, in the model's order (none between runs). */
+export function callsAwaitingApproval(actor: Actor<AnyActorLogic> | undefined): ToolCall[] {
+  const context = contextOf(actor);
+  return context === undefined ? [] : waitingCalls(context);
+}
+
+/**
+ * Sends one decision per call id to the run's machine, which takes only those for calls that
+ * wait; returns the ids it took.
+ */
+export function sendDecisions(
+  actor: Actor<AnyActorLogic> | undefined,
+  callIds: string | readonly string[],
+  decision: ApprovalDecision,
+): string[] {
+  const ids = typeof callIds === 'string' ? [callIds] : callIds;
+  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) {
+    throw new HarnessError('invalid_argument', 'approve()/deny() take a call id or an array of call ids');
+  }
+  const taken: string[] = [];
+  for (const callId of ids) {
+    const before = contextOf(actor)?.decisions;
+    if (before === undefined || actor === undefined) break;
+    actor.send(decision.approved ? { type: 'APPROVE', callId } : { type: 'DENY', callId, reason: decision.reason });
+    if (contextOf(actor)?.decisions !== before) taken.push(callId);
+  }
+  return taken;
+}
+
+/** Checks `resume({ approvals })`: every key a pending call's id, every value `approve` or `deny`. */
+export function checkApprovals(approvals: unknown, pending: readonly ToolCall[]): ApprovalMap {
+  if (approvals === undefined) return {};
+  if (typeof approvals !== 'object' || approvals === null || Array.isArray(approvals)) {
+    throw new HarnessError('invalid_argument', "resume({ approvals }) takes an object: callId → 'approve' | 'deny'");
+  }
+  for (const [callId, value] of Object.entries(approvals)) {
+    if (value !== 'approve' && value !== 'deny') {
+      throw new HarnessError(
+        'invalid_argument',
+        `approvals.${callId} must be 'approve' or 'deny', got ${JSON.stringify(value)}`,
+      );
+    }
+    if (!pending.some((call) => call.callId === callId)) {
+      const ids = pending.map((call) => call.callId).join(', ') || 'none';
+      throw new HarnessError(
+        'invalid_argument',
+        `approvals names call '${callId}', which is not pending (pending: ${ids})`,
+      );
+    }
+  }
+  return approvals as ApprovalMap;
+}
+
+/**
+ * The gate's input for a resumed run's pending calls: the policy of now, and the decisions
+ * already given (journaled before a suspend, or passed to `resume`). The decisions passed to
+ * `resume` are journaled here, before the run starts.
+ */
+export function gatePending(session: Session, pending: PendingCalls, approvals: ApprovalMap): PendingCalls {
+  const permissions = callPermissions(session.config.permissions, session.registry, pending.calls);
+  if (permissions === undefined) return pending;
+  const decisions = pending.calls.map((call, index): ApprovalDecision | undefined => {
+    if (permissions[index] !== 'ask') return undefined;
+    const given = approvals[call.callId];
+    if (given !== undefined) {
+      const decision: ApprovalDecision =
+        given === 'approve' ? { approved: true } : { approved: false, reason: DEFAULT_DENIAL };
+      session.recordApprovalDecision(call.callId, decision);
+      return decision;
+    }
+    return session.approvalDecision(call.callId);
+  });
+  return { ...pending, permissions, decisions };
+}

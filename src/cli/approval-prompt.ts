@@ -1,0 +1,173 @@
+import { createInterface, type Interface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import type { Agent } from '../agent/agent.js';
+import type { AgentEvent } from '../core/agent-event.js';
+import type { ToolCall } from '../core/messages.js';
+import { excerpt, printableLine } from '../core/printable.js';
+import type { Output } from './render-human.js';
+
+/** Where the questions are asked: a terminal's input, and where the question is written. */
+export interface PromptIo {
+  readonly input: Readable;
+  readonly output: Output;
+}
+
+/** How the CLI answers `tool_approval_request`s: by asking on a terminal, or by suspending the run. */
+export interface CliApprovals {
+  /** Called with each request the run emits; resolves once it is answered (or left for a resume). */
+  onRequest(event: AgentEvent<'tool_approval_request'>): Promise<void>;
+  /** The calls left undecided when the run was suspended. */
+  readonly undecided: readonly ToolCall[];
+  /** Stops listening (closes the terminal reader). */
+  close(): void;
+}
+
+function argumentsText(call: AgentEvent<'tool_approval_request'>['data']): string {
+  return excerpt(typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments), 200);
+}
+
+/** Reads answers line by line; `next()` resolves with the next line, or undefined at the input's end. */
+class LineReader {
+  private readonly lines: string[] = [];
+  private waiting: ((line: string | undefined) => void) | undefined;
+  /** The input reached its end. */
+  ended = false;
+  private readonly rl: Interface;
+
+  constructor(input: Readable) {
+    this.rl = createInterface({ input, terminal: false });
+    this.rl.on('line', (line) => this.take(line));
+    this.rl.on('close', () => {
+      this.ended = true;
+      this.take(undefined);
+    });
+  }
+
+  private take(line: string | undefined): void {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    if (waiting !== undefined) waiting(line);
+    else if (line !== undefined) this.lines.push(line);
+  }
+
+  next(): Promise<string | undefined> {
+    const line = this.lines.shift();
+    if (line !== undefined || this.ended) return Promise.resolve(line);
+    return new Promise((resolve) => {
+      this.waiting = resolve;
+    });
+  }
+
+  /** Gives up the line being waited for (the run ended). */
+  cancel(): void {
+    this.take(undefined);
+  }
+
+  close(): void {
+    this.rl.close();
+  }
+}
+
+/**
+ * Asks on the terminal for each call that waits: `y` runs it, `n` denies it (then asks for an
+ * optional reason), `a` runs it and every later call of the same tool in this process. The
+ * question quotes the tool's name and arguments, which come from the model: they pass through the
+ * printable filter. A run that ends while a question is open (Ctrl-C, the time budget) drops it.
+ */
+export function terminalApprovals(agent: Agent, io: PromptIo): CliApprovals {
+  const reader = new LineReader(io.input);
+  const always = new Set<string>();
+  const ended = agent.stream$.subscribe((record) => {
+    const type = record.entry.type;
+    if (type === 'agent_end' || type === 'agent_error') reader.cancel();
+  });
+  const ask = async (question: string): Promise<string | undefined> => {
+    io.output.write(question);
+    const line = await reader.next();
+    if (line === undefined) io.output.write('\n');
+    return line?.trim();
+  };
+  // Once the input ends, nobody can answer: the run is suspended, as without a terminal.
+  let fallback: CliApprovals | undefined;
+  const undecided: ToolCall[] = [];
+  const giveUp = (): void => {
+    if (fallback !== undefined || !reader.ended) return;
+    fallback = suspendingApprovals(agent, undecided);
+    if (agent.state === 'awaitingApproval') {
+      undecided.splice(0, undecided.length, ...agent.pendingApprovals());
+      agent.suspend();
+    }
+  };
+  return {
+    undecided,
+    async onRequest(event) {
+      const { callId, name } = event.data;
+      if (always.has(name)) {
+        agent.approve(callId);
+        return;
+      }
+      if (reader.ended) return giveUp();
+      const label = `${printableLine(name)} ${argumentsText(event.data)}`;
+      for (;;) {
+        const answer = (await ask(`? allow ${label} — [y]es / [n]o / [a]lways: `))?.toLowerCase();
+        // The run ended (the call was answered), or the input closed (the run is suspended).
+        if (answer === undefined) return giveUp();
+        if (answer === 'y' || answer === 'yes' || answer === 'a' || answer === 'always') {
+          if (answer.startsWith('a')) always.add(name);
+          agent.approve(callId);
+          return;
+        }
+        if (answer === 'n' || answer === 'no') {
+          const reason = await ask('  reason (optional, Enter to skip): ');
+          agent.deny(callId, reason === undefined || reason === '' ? undefined : reason);
+          return;
+        }
+      }
+    },
+    close() {
+      ended.unsubscribe();
+      fallback?.close();
+      reader.close();
+    },
+  };
+}
+
+/**
+ * Without a terminal nobody can answer: the run is suspended as soon as it waits only for
+ * decisions (allowed calls of the turn still run first), and the waiting calls are kept for the
+ * resume hint.
+ */
+export function suspendingApprovals(agent: Agent, undecided: ToolCall[] = []): CliApprovals {
+  const subscription = agent.stream$.subscribe((record) => {
+    const entry = record.entry;
+    if (entry.type === 'transition' && entry.to === 'awaitingApproval') {
+      // After the transition that entered the state has finished.
+      setImmediate(() => {
+        undecided.splice(0, undecided.length, ...agent.pendingApprovals());
+        agent.suspend();
+      });
+    }
+  });
+  return {
+    undecided,
+    onRequest: () => Promise.resolve(),
+    close: () => subscription.unsubscribe(),
+  };
+}
+
+/** What to tell the user after a suspended run: which calls wait, and how to go on. */
+export function resumeHint(undecided: readonly ToolCall[], journal: string | undefined): string {
+  const calls = undecided.map((call) => `${printableLine(call.name)} (${printableLine(call.callId)})`).join(', ');
+  const names = [...new Set(undecided.map((call) => printableLine(call.name)))];
+  const allow = names.map((name) => `--allow ${name}`).join(' ');
+  const lines = [`waiting for approval: ${calls || 'none'}`];
+  if (journal === undefined) {
+    lines.push(
+      'the session was not saved: run again with --journal FILE to keep it, or decide up front with --allow/--deny/--yes',
+    );
+  } else {
+    lines.push(`to resume on a terminal (you will be asked): agent-harness run --resume ${printableLine(journal)}`);
+    lines.push(`to resume allowing them: agent-harness run --resume ${printableLine(journal)} ${allow}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

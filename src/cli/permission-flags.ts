@@ -1,0 +1,51 @@
+import { type PermissionPolicy, permissionDefaults } from '../approval/permission-policy.js';
+import { UsageError } from './usage-error.js';
+
+/** The approval flags of `run`, for `parseArgs`. */
+export const PERMISSION_FLAGS = {
+  allow: { type: 'string', multiple: true },
+  deny: { type: 'string', multiple: true },
+  yes: { type: 'boolean', default: false },
+} as const;
+
+/** Help lines of the approval flags. */
+export const PERMISSION_HELP = `  --allow NAME|KIND  run calls of this tool or kind (read, write, shell, network, other)
+                   without asking; repeatable
+  --deny NAME|KIND   refuse calls of this tool or kind without asking (the model gets
+                   "Error: denied: …"); repeatable
+  --yes            allow every call that is not denied (no questions)
+                   Default policy: read tools run; write, shell, network and other tools ask.
+                   On a terminal each question is answered y(es) / n(o, with a reason) /
+                   a(lways, for this tool); without a terminal a run that must ask is
+                   suspended, and the command to resume it is printed`;
+
+const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+function names(list: readonly string[] | undefined, flag: string): string[] {
+  return (list ?? []).map((text) => {
+    const name = text.trim();
+    if (!NAME.test(name)) throw new UsageError(`${flag} takes a tool name or kind, got '${text}'`);
+    return name;
+  });
+}
+
+/**
+ * The policy from the flags: the interactive defaults (`--yes`: none), then `--allow`, then
+ * `--deny`. A name or kind given to both `--allow` and `--deny` is a usage error.
+ */
+export function permissionPolicy(values: {
+  readonly allow?: readonly string[];
+  readonly deny?: readonly string[];
+  readonly yes?: boolean;
+}): PermissionPolicy {
+  const allow = names(values.allow, '--allow');
+  const deny = names(values.deny, '--deny');
+  const both = allow.find((name) => deny.includes(name));
+  if (both !== undefined) throw new UsageError(`'${both}' is given to both --allow and --deny`);
+  const policy: Record<string, 'allow' | 'ask' | 'deny'> = values.yes
+    ? { read: 'allow', write: 'allow', shell: 'allow', network: 'allow', other: 'allow' }
+    : { ...permissionDefaults.interactive };
+  for (const name of allow) policy[name] = 'allow';
+  for (const name of deny) policy[name] = 'deny';
+  return Object.freeze(policy);
+}

@@ -1,0 +1,90 @@
+import type { ToolCall } from '../core/messages.js';
+import { ToolResult } from '../tools/tool-result.js';
+import type { AgentContext, PendingCalls } from './agent-machine-types.js';
+import type { ApprovalDecision, Permission } from './approval-types.js';
+
+/** A turn's calls as the machine holds them: the gated order, with what each needs. */
+export type GatedCalls = Pick<AgentContext, 'calls' | 'concurrencySafe' | 'answers' | 'permissions' | 'decisions'>;
+
+/** The reason a `deny` rule gives. */
+export function policyDenial(name: string): ApprovalDecision {
+  return { approved: false, reason: `the tool policy denies '${name}'` };
+}
+
+/** The result a denied call is answered with: `Error: denied: <reason>`. */
+export function deniedResult(decision: ApprovalDecision): ToolResult | undefined {
+  return decision.approved ? undefined : ToolResult.error(`denied: ${decision.reason}`);
+}
+
+/**
+ * Puts a turn's calls in the order the machine starts them: calls that need no decision keep
+ * their order and come first; calls that `ask` follow, in their order, so the allowed calls of
+ * the batch run while those wait. A `deny` rule is decided here. Without permissions (or when
+ * every call is allowed) the calls stay as they are.
+ */
+export function gateCalls(pending: PendingCalls): GatedCalls {
+  const { calls, concurrencySafe, permissions } = pending;
+  const answers = pending.answers ?? [];
+  if (permissions === undefined || permissions.every((permission) => permission === 'allow')) {
+    return { calls, concurrencySafe, answers, permissions: [], decisions: [] };
+  }
+  const order = calls.map((_, index) => index);
+  const asks = (index: number): boolean => permissions[index] === 'ask';
+  const sorted = [...order.filter((index) => !asks(index)), ...order.filter(asks)];
+  const decisionOf = (index: number): ApprovalDecision | undefined => {
+    if (permissions[index] === 'deny') return policyDenial((calls[index] as ToolCall).name);
+    return permissions[index] === 'ask' ? pending.decisions?.[index] : undefined;
+  };
+  return {
+    calls: sorted.map((index) => calls[index] as ToolCall),
+    concurrencySafe: sorted.map((index) => concurrencySafe[index] ?? false),
+    answers: answers.length === 0 ? [] : sorted.map((index) => answers[index]),
+    permissions: sorted.map((index) => permissions[index] as Permission),
+    decisions: sorted.map(decisionOf),
+  };
+}
+
+/** Whether call `index` waits for a decision (it asks, and nobody decided yet). */
+export function awaitsDecision(context: Pick<AgentContext, 'permissions' | 'decisions'>, index: number): boolean {
+  return context.permissions[index] === 'ask' && context.decisions[index] === undefined;
+}
+
+/** Where the batch `[from, to)` must stop: before the first call that waits for a decision. */
+export function gateEnd(context: Pick<AgentContext, 'permissions' | 'decisions'>, from: number, to: number): number {
+  if (context.permissions.length === 0) return to;
+  for (let index = from; index < to; index++) if (awaitsDecision(context, index)) return index;
+  return to;
+}
+
+/** What a call's actor answers with instead of running it: an in-doubt answer, or a denial. */
+export function answerFor(context: Pick<AgentContext, 'answers' | 'decisions'>, index: number): ToolResult | undefined {
+  const answer = context.answers[index];
+  if (answer !== undefined) return answer;
+  const decision = context.decisions[index];
+  return decision === undefined ? undefined : deniedResult(decision);
+}
+
+/** The calls of the turn still waiting for a decision, in the model's order. */
+export function waitingCalls(context: Pick<AgentContext, 'calls' | 'permissions' | 'decisions'>): ToolCall[] {
+  return context.calls.filter((_, index) => awaitsDecision(context, index));
+}
+
+/** Index of the waiting call with this id, or -1. */
+export function waitingIndex(context: AgentContext, callId: string): number {
+  if (context.permissions.length === 0) return -1;
+  const index = context.calls.findIndex((call) => call.callId === callId);
+  return index >= 0 && awaitsDecision(context, index) ? index : -1;
+}
+
+/**
+ * The machine waits only for a person: nothing runs, calls remain, and the next one to start
+ * waits for a decision.
+ */
+export function blockedOnApproval(context: AgentContext): boolean {
+  return (
+    context.running === 0 &&
+    context.aborting === undefined &&
+    context.nextToStart < context.calls.length &&
+    awaitsDecision(context, context.nextToStart)
+  );
+}
