@@ -32,5 +32,7 @@ export const TOOL_RESULT = 'gen_ai.tool.call.result';
 export const INPUT_MESSAGES = 'gen_ai.input.messages';
 /** What the model answered in a turn (content: only when asked). */
 export const OUTPUT_MESSAGES = 'gen_ai.output.messages';
+/** Why a run stopped without failing (`suspended`); the harness's own attribute. */
+export const STOP_REASON = 'agent_harness.stop_reason';
 /** The class of a failure: a stop reason, or `tool_error`. */
 export const ERROR_TYPE = 'error.type';

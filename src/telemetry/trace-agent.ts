@@ -96,7 +96,11 @@ class SpanProjection {
         this.endRun();
         break;
       case 'agent_error':
-        this.endRun(event.data.reason, event.data.message);
+        // A run suspended while it waits for approval has not failed: it goes on when resumed.
+        if (event.data.reason === 'suspended') {
+          this.run?.span.setAttribute(attr.STOP_REASON, 'suspended');
+          this.endRun();
+        } else this.endRun(event.data.reason, event.data.message);
         break;
       default:
         break;

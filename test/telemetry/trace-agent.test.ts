@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AgentEvent, Budget, ScriptedClient, StreamEvent, Tool, ToolKind, ToolResult } from '../../src/index.js';
 import { traceAgent } from '../../src/telemetry.js';
+import { approvalAgent, callsTurn, runDeciding } from '../approval/support.js';
 import { CheckpointTool, collect, makeAgent, textTurn, toolTurn, usage } from '../support/fixtures.js';
 
 const exporter = new InMemorySpanExporter();
@@ -203,5 +204,17 @@ describe('traceAgent: spans from the stream', () => {
     release();
     await run;
     expect(spans()).toHaveLength(2); // nothing after unsubscribing
+  });
+
+  it('ends a run suspended for approval without error, saying so, and its allowed call span too', async () => {
+    const made = approvalAgent([callsTurn(['c1', 'change'], ['c2', 'look'])]);
+    const stop = traceAgent(made.agent, { tracer });
+    const events = await runDeciding(made.agent.run('go'), () => setTimeout(() => made.agent.suspend(), 10));
+    stop();
+    expect(events.at(-1)).toMatchObject({ type: 'agent_error', data: { reason: 'suspended' } });
+    const [run] = named('invoke_agent');
+    expect(run?.status.code).not.toBe(SpanStatusCode.ERROR);
+    expect(run?.attributes['agent_harness.stop_reason']).toBe('suspended');
+    expect(named('execute_tool').map((span) => span.name)).toEqual(['execute_tool look']);
   });
 });
