@@ -6,9 +6,7 @@ export default {
   vitest: { configFile: 'vitest.stryker.config.ts' },
   coverageAnalysis: 'perTest',
   mutate: [
-    'src/machines/agent-machine.ts',
-    'src/machines/budget-rules.ts',
-    'src/machines/tool-schedule.ts',
+    'src/machines/**/*.ts',
     'src/config/budget.ts',
     'src/tools/registry.ts',
     'src/tools/run-guarded.ts',

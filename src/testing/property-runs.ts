@@ -11,7 +11,7 @@ const DEEP_EXTRA_SEEDS = 2;
 export interface PropertyRunOptions {
   /** The random seed (printed by fast-check with any failure, with the `path` to its counterexample). */
   readonly seed: number;
-  /** How many random cases to try. */
+  /** How many random cases to try (`FC_NUM_RUNS` overrides it). */
   readonly numRuns: number;
   /** Replays one counterexample: `FC_PATH`, as fast-check printed it next to the seed. */
   readonly path?: string;
@@ -43,7 +43,8 @@ function verbosity(env: Env): 0 | 1 | 2 {
  * {@link DEFAULT_PROPERTY_SEED} and `numRuns.default` cases, so CI checks the same cases every
  * time; with `TEST_DEPTH=deep`, `numRuns.deep` cases for that seed and for a few more. `FC_SEED`
  * replaces the seeds with one (and `FC_PATH` replays one counterexample of it), to reproduce
- * the seed and path a failure printed.
+ * the seed and path a failure printed. `FC_NUM_RUNS` replaces the number of cases (`npm run
+ * mutate` runs fewer, to keep each mutant's run short).
  *
  * @example
  * for (const run of propertyRuns({ default: 100, deep: 2000 })) await fc.assert(property, run);
@@ -53,7 +54,7 @@ export function propertyRuns(
   env: Env = process.env,
 ): PropertyRunOptions[] {
   const depth = testDepth(env);
-  const runs = byDepth(numRuns, depth);
+  const runs = integerFrom(env, 'FC_NUM_RUNS') ?? byDepth(numRuns, depth);
   const verbose = verbosity(env);
   const seed = integerFrom(env, 'FC_SEED');
   if (seed !== undefined) {

@@ -52,7 +52,37 @@ describe('Agent budgets', () => {
     expect(makeAgent(new ScriptedClient([]), [], { cwd: tempWorkspace() }).config.maxTurns).toBe(10);
   });
 
+  it('ends a budget stop with a message that names the budget, what was used and the limit', async () => {
+    const message = async (budget: object) => {
+      const { last } = await runWith(budget);
+      return last?.type === 'agent_error' ? last.data.message : last?.type;
+    };
+    expect(await message({ maxTurns: 2 })).toBe(
+      'turn budget reached: 2 of 2 turns used while the model was still acting',
+    );
+    // 5+2 tokens cost 0.000009 per turn; three turns are 21 tokens.
+    expect(await message({ maxCost: 0.00002 })).toBe('cost budget exceeded: 0.000027 > 0.00002');
+    expect(await message({ maxTotalTokens: 14 })).toBe('token budget exceeded: 21 > 14 tokens');
+  });
+
   describe('soft limit', () => {
+    it('tells the model which budget is how far used, in the message and in the warning event', async () => {
+      const { events, client } = await runWith({ maxTotalTokens: 20, softLimitRatio: 0.6 }, [
+        ...steps(2),
+        textTurn('wrapped up'),
+      ]);
+      const text =
+        '[harness] The tokens budget of this run is 70% used. Tools are no longer available. ' +
+        'Reply now with a concise final answer based on what you already know.';
+      expect(client.requests[2]?.messages.at(-1)).toEqual({ role: 'user', content: text, author: 'harness' });
+      expect(events.find((event) => event.type === 'budget_warning')?.data).toEqual({
+        budget: 'tokens',
+        used: 0.7,
+        softLimitRatio: 0.6,
+        message: text,
+      });
+    });
+
     it('warns once, withholds tools after a harness-authored message, and takes the final answer', async () => {
       const { events, client, session } = await runWith({ maxTurns: 4, softLimitRatio: 0.5 }, [
         ...steps(2),

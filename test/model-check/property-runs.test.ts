@@ -22,6 +22,12 @@ describe('propertyRuns', () => {
     ]);
   });
 
+  it('takes the number of cases from FC_NUM_RUNS, at any depth', () => {
+    expect(propertyRuns(runs, { FC_NUM_RUNS: '3' })).toEqual([{ seed: DEFAULT_PROPERTY_SEED, numRuns: 3, verbose: 0 }]);
+    expect(propertyRuns(runs, { FC_NUM_RUNS: '3', TEST_DEPTH: 'deep' }).map((run) => run.numRuns)).toEqual([3, 3, 3]);
+    expect(() => propertyRuns(runs, { FC_NUM_RUNS: 'many' })).toThrow(/FC_NUM_RUNS must be an integer/);
+  });
+
   it('refuses a seed or a verbosity that is not one', () => {
     expect(() => propertyRuns(runs, { FC_SEED: 'abc' })).toThrow(/FC_SEED must be an integer, got 'abc'/);
     expect(() => propertyRuns(runs, { FC_VERBOSE: '5' })).toThrow(/FC_VERBOSE must be 0, 1 or 2/);
