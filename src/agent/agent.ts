@@ -10,6 +10,7 @@ import { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { ToolResult } from '../tools/tool-result.js';
 import { AsyncQueue } from './async-queue.js';
+import { invalidCallsSoFar } from './invalid-calls-so-far.js';
 import { agentRunMachine, type ProvidedAgentMachine } from './provide-machine.js';
 import { RunEvents } from './run-events.js';
 import { bindAgentRun, type MachineDeps, type RunHandle } from './run-handle.js';
@@ -205,7 +206,14 @@ export class Agent {
       this.session.addUserMessage(input);
     }
     const actor: Actor<AnyActorLogic> = createActor(this.machine, {
-      input: { budget: this.config.budget, resume: this.pendingCalls() },
+      input: {
+        budget: this.config.budget,
+        maxParallelTools: this.config.maxParallelTools,
+        maxInvalidToolCalls: this.config.maxInvalidToolCalls,
+        resume: this.pendingCalls(),
+        // A resumed run goes on with the invalid calls it had counted; a new run starts at none.
+        ...(input === undefined ? { invalidCalls: invalidCallsSoFar(this.session.journal) } : {}),
+      },
       ...(this.inspect ? { inspect: this.inspect } : {}),
       ...(this.clock ? { clock: this.clock } : {}),
     });

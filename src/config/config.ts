@@ -8,7 +8,21 @@ export const DEFAULT_MAX_TURNS = 10;
 /** Default cap on one tool observation, in characters. */
 export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 100_000;
 
-const CONFIG_KEYS = ['cwd', 'budget', 'toolTimeoutMs', 'systemPrompt', 'maxToolOutputChars', ...BUDGET_KEYS] as const;
+/** Default cap on concurrency-safe calls of one batch running at once. */
+export const DEFAULT_MAX_PARALLEL_TOOLS = 8;
+/** Default number of invalid calls to one tool, in a row within a run, that ends the run. */
+export const DEFAULT_MAX_INVALID_TOOL_CALLS = 3;
+
+const CONFIG_KEYS = [
+  'cwd',
+  'budget',
+  'toolTimeoutMs',
+  'systemPrompt',
+  'maxToolOutputChars',
+  'maxParallelTools',
+  'maxInvalidToolCalls',
+  ...BUDGET_KEYS,
+] as const;
 
 /**
  * Options of {@link Config}. Each budget option may also be given here, as a shorthand that
@@ -27,6 +41,13 @@ export interface ConfigOptions extends BudgetOptions {
   readonly systemPrompt?: string;
   /** Cap on one tool observation; longer output is cut with a visible marker. Default 100,000. */
   readonly maxToolOutputChars?: number;
+  /** At most this many concurrency-safe calls of one batch run at once; results still come in call order. Default 8. */
+  readonly maxParallelTools?: number;
+  /**
+   * A run ends with `invalid_tool_calls` when the model sends this many invalid calls (unknown
+   * tool, arguments that fail validation) to one tool without a call to it succeeding. Default 3.
+   */
+  readonly maxInvalidToolCalls?: number;
 }
 
 /** Immutable configuration shared by the session, the registry, the tools and the agent. */
@@ -41,6 +62,10 @@ export class Config {
   readonly systemPrompt: string | undefined;
   /** Cap on one tool observation, in characters. */
   readonly maxToolOutputChars: number;
+  /** At most this many concurrency-safe calls of one batch run at once. */
+  readonly maxParallelTools: number;
+  /** Invalid calls to one tool, without a success between them, that end a run. */
+  readonly maxInvalidToolCalls: number;
 
   constructor(options: ConfigOptions = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -59,6 +84,9 @@ export class Config {
     this.systemPrompt = options.systemPrompt;
     this.maxToolOutputChars =
       positiveOrUndefined(options.maxToolOutputChars, 'maxToolOutputChars') ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
+    this.maxParallelTools = positiveInteger(options.maxParallelTools, 'maxParallelTools') ?? DEFAULT_MAX_PARALLEL_TOOLS;
+    this.maxInvalidToolCalls =
+      positiveInteger(options.maxInvalidToolCalls, 'maxInvalidToolCalls') ?? DEFAULT_MAX_INVALID_TOOL_CALLS;
   }
 
   /** The turn limit (`budget.maxTurns`). */
@@ -86,6 +114,14 @@ function positiveOrUndefined(value: number | undefined, name: string): number | 
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw new HarnessError('invalid_config', `${name} must be a positive number, got ${String(value)}`);
+  }
+  return value;
+}
+
+function positiveInteger(value: number | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new HarnessError('invalid_config', `${name} must be a positive integer, got ${String(value)}`);
   }
   return value;
 }

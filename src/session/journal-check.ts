@@ -13,6 +13,7 @@ const STOP_REASONS = new Set([
   'aborted',
   'model_error',
   'internal_error',
+  'invalid_tool_calls',
 ]);
 
 function fail(index: number, problem: string): never {

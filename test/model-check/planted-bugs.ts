@@ -312,8 +312,8 @@ export const VARIANT_BUGS: readonly PlantedBug[] = [
       budget: { maxTurns: 2, softLimitRatio: 1 },
       ...oneCall,
       machine: variant(({ budgetCheck }) => {
-        const [abort, hard, soft, go] = listOf(budgetCheck, 'always');
-        return { budgetCheck: { ...budgetCheck, always: [abort, soft, hard, go] } };
+        const [abort, invalid, hard, soft, go] = listOf(budgetCheck, 'always');
+        return { budgetCheck: { ...budgetCheck, always: [abort, invalid, soft, hard, go] } };
       }),
     },
     reported: [
@@ -326,8 +326,8 @@ export const VARIANT_BUGS: readonly PlantedBug[] = [
       budget: { maxTurns: 2 },
       ...oneCall,
       machine: variant(({ budgetCheck }) => {
-        const [abort, hard, ...rest] = listOf(budgetCheck, 'always');
-        return { budgetCheck: { ...budgetCheck, always: [hard, abort, ...rest] } };
+        const [abort, invalid, hard, ...rest] = listOf(budgetCheck, 'always');
+        return { budgetCheck: { ...budgetCheck, always: [hard, abort, invalid, ...rest] } };
       }),
     },
     reported: [
