@@ -307,6 +307,20 @@ export const turnNotCounted = variant(({ awaitingModel }) => {
 /** Bugs planted in the machine's definition: dropped effects, transitions in another order, extra actions. */
 export const VARIANT_BUGS: readonly PlantedBug[] = [
   {
+    bug: 'budgetCheck never asks about invalid calls (the maxInvalidToolCalls bound is not kept)',
+    check: {
+      budget: { maxTurns: 3 },
+      maxToolCalls: 1,
+      invalidCalls: true,
+      maxInvalidToolCalls: 2,
+      machine: variant(({ budgetCheck }) => {
+        const always = listOf(budgetCheck, 'always') as Record<string, unknown>[];
+        return { budgetCheck: { ...budgetCheck, always: always.filter((t) => t.guard !== 'invalidCallsExceeded') } };
+      }),
+    },
+    reported: [['invalid_calls', /model request \d was made although '(look|change)' had 2 invalid calls in a row/]],
+  },
+  {
     bug: 'budgetCheck asks about the soft limit before the hard one',
     check: {
       budget: { maxTurns: 2, softLimitRatio: 1 },

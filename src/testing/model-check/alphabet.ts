@@ -33,12 +33,22 @@ export interface AlphabetOptions {
   readonly usages: readonly TokenUsage[];
   /** Elapsed times (ms since the start) events may report; only values ≥ the current one are sent. */
   readonly elapsedSteps: readonly number[];
+  /**
+   * Also settle calls as invalid (`Invalid parameters: …`), exploring the `maxInvalidToolCalls`
+   * bound. Off by default: the per-tool counts multiply the states.
+   */
+  readonly invalidCalls?: boolean;
 }
 
 const RESULTS: readonly (readonly [string, ToolResult])[] = [
   ['ok', { success: true, output: 'ok' }],
   ['error', { success: false, error: 'failed' }],
   ['timeout', { success: false, error: "Tool 'probe' timed out after 5 ms" }],
+];
+
+const INVALID: readonly [string, ToolResult] = [
+  'invalid',
+  { success: false, error: 'Invalid parameters: path: expected string, received number' },
 ];
 
 /** Every safe (`S`) / unsafe (`U`) pattern of 1..k calls, e.g. `S`, `U`, `SS`, `SU`, … */
@@ -110,7 +120,7 @@ function toolEvents(options: AlphabetOptions, context: AgentContext): LabelledEv
   const events: LabelledEvent[] = [];
   for (let index = 0; index < context.nextToStart; index++) {
     if (context.results[index] !== undefined) continue;
-    for (const [kind, result] of RESULTS) {
+    for (const [kind, result] of options.invalidCalls ? [...RESULTS, INVALID] : RESULTS) {
       for (const ms of reachableTimes(options, context)) {
         const label = `settle#${index}(${kind} t${ms})`;
         events.push({ label, role: 'matters', event: settle(index, result, ms) });

@@ -40,6 +40,10 @@ export type ModelCheckRule = (
 export interface ModelCheckOptions extends Partial<AlphabetOptions> {
   /** The run's budget; it must set `maxTurns`, which bounds the exploration. */
   readonly budget: Budget | BudgetOptions;
+  /** The machine's cap on concurrent calls of a batch (its input `maxParallelTools`); default 8. */
+  readonly maxParallelTools?: number;
+  /** The machine's bound on invalid calls to one tool (its input `maxInvalidToolCalls`); default 3. */
+  readonly maxInvalidToolCalls?: number;
   /** Explore a resumed run that starts by running these recorded, unanswered calls. */
   readonly resume?: PendingCalls;
   /** The machine to check (e.g. a `.provide()`d variant); `agentMachine` by default. */
@@ -65,7 +69,9 @@ export interface ModelCheckOptions extends Partial<AlphabetOptions> {
  * (`done_after_text_turn`); `error` carries a known reason and message (`stop_reason`) and the
  * reason that must win (`stop_precedence`); soft limits warn once, when reached, then withhold
  * tools (`soft_limit`); an accepted abort cancels the work in flight at once (`cancel_on_abort`);
- * calls start in the schedule's batches (`tool_schedule`); `results[i]` is call i's result
+ * calls start in the schedule's batches, at most `maxParallelTools` at once (`tool_schedule`); no
+ * model request follows a tool's `maxInvalidToolCalls`-th invalid call in a row, and
+ * `invalid_tool_calls` stops only such a run (`invalid_calls`); `results[i]` is call i's result
  * (`result_index`), reported in call order (`report_order`); nothing happens after the end (`nothing_after_end`), every final state
  * records it (`run_ends`), and no answer follows an abort (`no_answer_after_abort`). On the graph:
  * every run ends within the step bound (`step_bound`), every state has a way out (`way_out`) and
@@ -87,6 +93,7 @@ export const MACHINE_RULES = [
   'soft_limit',
   'cancel_on_abort',
   'tool_schedule',
+  'invalid_calls',
   'result_index',
   'report_order',
   'nothing_after_end',

@@ -36,6 +36,8 @@ export interface MonitorState {
   readonly calls: string;
   /** How many of the turn's results, from the first call on, were reported (`reportResults`). */
   readonly reported: number;
+  /** Per tool name: invalid calls reported in a row on this path (reset by a success). */
+  readonly invalid: Readonly<Record<string, number>>;
 }
 
 /** The monitor at the start of a run. */
@@ -52,6 +54,7 @@ export const INITIAL_MONITOR: MonitorState = {
   tally: { turns: 0, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, elapsedMs: 0 },
   calls: '',
   reported: 0,
+  invalid: {},
 };
 
 /** One effect in a transition's trace, with the context of the microstep it ran in. */
@@ -79,6 +82,10 @@ export interface SpawnedParams {
 export interface MonitorLimits {
   /** The explored budget's limits, read from its fields (the oracle never calls the budget's code). */
   readonly budget: BudgetLimits;
+  /** At most this many calls of a batch run at once. */
+  readonly maxParallelTools: number;
+  /** A run must end with `invalid_tool_calls` once one tool has this many invalid calls in a row. */
+  readonly maxInvalidToolCalls: number;
 }
 
 /** Pseudo-action for a child actor a microstep spawned. */
