@@ -35,7 +35,7 @@ export type {
   UserMessage,
 } from './core/messages.js';
 export { stableJson } from './core/stable-json.js';
-export type { FinishReason, StreamError, TextDelta } from './core/stream-event.js';
+export type { FinishReason, StreamError, TextDelta, ToolCallDelta } from './core/stream-event.js';
 export { StreamEvent, StreamEventType, textOf } from './core/stream-event.js';
 export type { TokenUsage } from './core/usage.js';
 export { addUsage, tokenUsage, ZERO_USAGE } from './core/usage.js';

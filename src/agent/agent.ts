@@ -19,6 +19,7 @@ import {
   sendDecisions,
 } from './approval-controls.js';
 import { AsyncQueue } from './async-queue.js';
+import { invalidCallsSoFar } from './invalid-calls-so-far.js';
 import { agentRunMachine, type ProvidedAgentMachine } from './provide-machine.js';
 import { RunEvents } from './run-events.js';
 import { bindAgentRun, type MachineDeps, type RunHandle } from './run-handle.js';
@@ -259,7 +260,14 @@ export class Agent {
       this.session.addUserMessage(input);
     }
     const actor: Actor<AnyActorLogic> = createActor(this.machine, {
-      input: { budget: this.config.budget, resume: gatePending(this.session, this.pendingCalls(), approvals) },
+      input: {
+        budget: this.config.budget,
+        maxParallelTools: this.config.maxParallelTools,
+        maxInvalidToolCalls: this.config.maxInvalidToolCalls,
+        resume: gatePending(this.session, this.pendingCalls(), approvals),
+        // A resumed run goes on with the invalid calls it had counted; a new run starts at none.
+        ...(input === undefined ? { invalidCalls: invalidCallsSoFar(this.session.journal) } : {}),
+      },
       ...(this.inspect ? { inspect: this.inspect } : {}),
       ...(this.clock ? { clock: this.clock } : {}),
     });

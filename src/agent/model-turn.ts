@@ -2,7 +2,7 @@ import type { Permission } from '../approval/permission-policy.js';
 import { HarnessError } from '../core/errors.js';
 import type { ToolCall } from '../core/messages.js';
 import { isPromiseLike } from '../core/promise-like.js';
-import { type FinishReason, type StreamEvent, textOf } from '../core/stream-event.js';
+import { type FinishReason, type StreamEvent, type ToolCallDelta, textOf } from '../core/stream-event.js';
 import { type TokenUsage, usageFromModel, ZERO_USAGE } from '../core/usage.js';
 
 /** A completed model turn, as the machine receives it. */
@@ -73,14 +73,18 @@ class TurnReader {
   private usage = ZERO_USAGE;
   private finishReason: FinishReason | undefined;
 
-  /** Takes one event; returns its text delta when it has one. Throws on an `error` event. */
-  read(event: StreamEvent): string | undefined {
+  /**
+   * Takes one event; returns its text delta, or its tool-call delta, when it has one. Throws on
+   * an `error` event.
+   */
+  read(event: StreamEvent): string | ToolCallDelta | undefined {
     if (event.type === 'text_delta') {
       const delta = textOf(event.textDelta);
       if (delta === '') return undefined;
       this.text += delta;
       return delta;
     }
+    if (event.type === 'tool_call_delta') return toolCallDelta(event.toolCallDelta);
     if (event.type === 'tool_call_complete') {
       this.toolCalls.push(checkToolCall(event.toolCall, this.seen));
     } else if (event.type === 'message_complete') {
@@ -99,32 +103,44 @@ class TurnReader {
   }
 }
 
+/** A well-formed, non-empty tool-call delta, else undefined (a hint: a bad one is skipped, not fatal). */
+function toolCallDelta(delta: ToolCallDelta | undefined): ToolCallDelta | undefined {
+  if (delta === undefined || delta === null) return undefined;
+  const { callId, name, argumentsDelta } = delta;
+  if (typeof callId !== 'string' || typeof name !== 'string' || typeof argumentsDelta !== 'string') return undefined;
+  return argumentsDelta === '' ? undefined : { callId, name, argumentsDelta };
+}
+
 function isSyncIterable(events: object): events is Iterable<StreamEvent> {
   return !(Symbol.asyncIterator in events) && Symbol.iterator in events;
 }
 
 /**
  * Reads one model stream to its end (or `message_complete`), calling `onText` for each text
- * delta (awaited: backpressure). Throws on an `error` event; the caller discards the turn.
+ * delta and `onToolDelta` for each tool-call delta (awaited: backpressure). Throws on an
+ * `error` event; the caller discards the turn.
  */
 export async function readModelStream(
   events: AsyncIterable<StreamEvent> | Iterable<StreamEvent>,
   onText: (delta: string) => Promise<void>,
+  onToolDelta: (delta: ToolCallDelta) => Promise<void> = async () => {},
 ): Promise<StreamedTurn> {
   const reader = new TurnReader();
+  const onDelta = (delta: string | ToolCallDelta): Promise<void> =>
+    typeof delta === 'string' ? onText(delta) : onToolDelta(delta);
   if (isSyncIterable(events)) {
     // A client that has the whole turn at hand (a script, a cache): no promise per event. An
     // element that is a promise is awaited, as `for await` would.
     for (const item of events) {
       const event = isPromiseLike(item) ? await item : item;
       const delta = reader.read(event);
-      if (delta !== undefined) await onText(delta);
+      if (delta !== undefined) await onDelta(delta);
       if (reader.complete) break;
     }
   } else {
     for await (const event of events) {
       const delta = reader.read(event);
-      if (delta !== undefined) await onText(delta);
+      if (delta !== undefined) await onDelta(delta);
       if (reader.complete) break;
     }
   }

@@ -29,10 +29,17 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   // is this request's failure (a model_error with its message), never an unhandled rejection.
   const requested = client.chatCompletion(messages, tools, { signal });
   const events = isPromiseLike(requested) ? await requested : requested;
-  const { text, toolCalls, usage, finishReason } = await readModelStream(events, (delta) => {
-    throwIfAborted(signal);
-    return run.emit(AgentEvent.textDelta(delta));
-  });
+  const { text, toolCalls, usage, finishReason } = await readModelStream(
+    events,
+    (delta) => {
+      throwIfAborted(signal);
+      return run.emit(AgentEvent.textDelta(delta));
+    },
+    (delta) => {
+      throwIfAborted(signal);
+      return run.emit(AgentEvent.toolCallDelta(delta));
+    },
+  );
   throwIfAborted(signal);
   if (text !== '') await run.emit(AgentEvent.textComplete(text));
   const concurrencySafe = toolCalls.map((call) => session.registry.isConcurrencySafe(call.name));

@@ -9,6 +9,11 @@ export const DEFAULT_MAX_TURNS = 10;
 /** Default cap on one tool observation, in characters. */
 export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 100_000;
 
+/** Default cap on concurrency-safe calls of one batch running at once. */
+export const DEFAULT_MAX_PARALLEL_TOOLS = 8;
+/** Default number of invalid calls to one tool, in a row within a run, that ends the run. */
+export const DEFAULT_MAX_INVALID_TOOL_CALLS = 3;
+
 const CONFIG_KEYS = [
   'cwd',
   'budget',
@@ -16,6 +21,8 @@ const CONFIG_KEYS = [
   'systemPrompt',
   'maxToolOutputChars',
   'permissions',
+  'maxParallelTools',
+  'maxInvalidToolCalls',
   ...BUDGET_KEYS,
 ] as const;
 
@@ -41,6 +48,13 @@ export interface ConfigOptions extends BudgetOptions {
    * `allow`). `ask` waits for `agent.approve()` / `agent.deny()`; see docs/approval.md.
    */
   readonly permissions?: PermissionPolicy;
+  /** At most this many concurrency-safe calls of one batch run at once; results still come in call order. Default 8. */
+  readonly maxParallelTools?: number;
+  /**
+   * A run ends with `invalid_tool_calls` when the model sends this many invalid calls (unknown
+   * tool, arguments that fail validation) to one tool without a call to it succeeding. Default 3.
+   */
+  readonly maxInvalidToolCalls?: number;
 }
 
 /** Immutable configuration shared by the session, the registry, the tools and the agent. */
@@ -57,6 +71,10 @@ export class Config {
   readonly maxToolOutputChars: number;
   /** The tool policy (frozen); empty means every call is allowed. */
   readonly permissions: PermissionPolicy;
+  /** At most this many concurrency-safe calls of one batch run at once. */
+  readonly maxParallelTools: number;
+  /** Invalid calls to one tool, without a success between them, that end a run. */
+  readonly maxInvalidToolCalls: number;
 
   constructor(options: ConfigOptions = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -76,6 +94,9 @@ export class Config {
     this.maxToolOutputChars =
       positiveOrUndefined(options.maxToolOutputChars, 'maxToolOutputChars') ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
     this.permissions = checkPermissions(options.permissions);
+    this.maxParallelTools = positiveInteger(options.maxParallelTools, 'maxParallelTools') ?? DEFAULT_MAX_PARALLEL_TOOLS;
+    this.maxInvalidToolCalls =
+      positiveInteger(options.maxInvalidToolCalls, 'maxInvalidToolCalls') ?? DEFAULT_MAX_INVALID_TOOL_CALLS;
   }
 
   /** The turn limit (`budget.maxTurns`). */
@@ -103,6 +124,14 @@ function positiveOrUndefined(value: number | undefined, name: string): number | 
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw new HarnessError('invalid_config', `${name} must be a positive number, got ${String(value)}`);
+  }
+  return value;
+}
+
+function positiveInteger(value: number | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new HarnessError('invalid_config', `${name} must be a positive integer, got ${String(value)}`);
   }
   return value;
 }

@@ -6,6 +6,7 @@ export const AgentEventType = {
   AGENT_START: 'agent_start',
   TEXT_DELTA: 'text_delta',
   TEXT_COMPLETE: 'text_complete',
+  TOOL_CALL_DELTA: 'tool_call_delta',
   TOOL_CALL_START: 'tool_call_start',
   TOOL_CALL_COMPLETE: 'tool_call_complete',
   TOOL_APPROVAL_REQUEST: 'tool_approval_request',
@@ -27,7 +28,8 @@ export type StopReason =
   | 'aborted'
   | 'model_error'
   | 'internal_error'
-  | 'suspended';
+  | 'suspended'
+  | 'invalid_tool_calls';
 
 /** Which budget a warning or stop is about. */
 export type BudgetKind = 'turns' | 'cost' | 'tokens' | 'time';
@@ -45,6 +47,11 @@ export interface AgentEventDataMap {
   text_delta: { readonly content: string };
   /** The model's whole text of one turn. */
   text_complete: { readonly content: string };
+  /**
+   * A piece of a tool call's arguments, as the model streams them (not journaled, like
+   * `text_delta`); the pieces of one call, joined, are its arguments' JSON text.
+   */
+  tool_call_delta: { readonly callId: string; readonly name: string; readonly argumentsDelta: string };
   /** A tool call is about to run. */
   tool_call_start: { readonly callId: string; readonly name: string; readonly arguments: ToolCall['arguments'] };
   /** A tool call finished (success or error). */
@@ -100,6 +107,8 @@ export const AgentEvent = {
     make('agent_start', resumed ? { input, resumed: true } : { input }),
   textDelta: (content: string): AgentEvent<'text_delta'> => make('text_delta', { content }),
   textComplete: (content: string): AgentEvent<'text_complete'> => make('text_complete', { content }),
+  toolCallDelta: (delta: AgentEventDataMap['tool_call_delta']): AgentEvent<'tool_call_delta'> =>
+    make('tool_call_delta', { callId: delta.callId, name: delta.name, argumentsDelta: delta.argumentsDelta }),
   toolCallStart: (call: ToolCall): AgentEvent<'tool_call_start'> =>
     make('tool_call_start', { callId: call.callId, name: call.name, arguments: call.arguments }),
   /** `(call, result)`, or the whole data object. */

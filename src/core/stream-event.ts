@@ -20,6 +20,16 @@ export interface TextDelta {
   readonly content: string;
 }
 
+/** A piece of a tool call's arguments, as the model streams them. */
+export interface ToolCallDelta {
+  /** The call's id (as its `tool_call_complete` will carry it). */
+  readonly callId: string;
+  /** The tool's name. */
+  readonly name: string;
+  /** The next piece of the arguments' JSON text. */
+  readonly argumentsDelta: string;
+}
+
 /** Why the model stopped, normalised across providers. */
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'error' | 'other';
 
@@ -33,9 +43,11 @@ export interface StreamError {
 
 /**
  * One chunk of a model response, as a model client yields it.
- * The agent reads `text_delta`, `tool_call_complete`, `message_complete` and `error`;
- * `tool_call_begin`/`tool_call_delta` are progress hints it ignores (`tool_call_begin`, not
- * `tool_call_start`: that name is the agent's announcement that a tool starts).
+ * The agent reads `text_delta`, `tool_call_delta`, `tool_call_complete`, `message_complete` and
+ * `error`; `tool_call_begin` is a progress hint it ignores (`tool_call_begin`, not
+ * `tool_call_start`: that name is the agent's announcement that a tool starts). A
+ * `tool_call_delta` is passed on as the agent's `tool_call_delta` event; the call itself is
+ * what its `tool_call_complete` carries.
  */
 export interface StreamEvent {
   /** What kind of chunk this is. */
@@ -44,6 +56,8 @@ export interface StreamEvent {
   readonly textDelta?: TextDelta | string;
   /** With `tool_call_complete` (and, partially, the begin/delta hints). */
   readonly toolCall?: ToolCall;
+  /** With `tool_call_delta`: a piece of a call's arguments. */
+  readonly toolCallDelta?: ToolCallDelta;
   /** With `message_complete`, when the provider reported usage. */
   readonly usage?: TokenUsage;
   /** With `message_complete`. */
@@ -57,6 +71,10 @@ export const StreamEvent = {
   /** A text chunk. */
   textDelta(content: string): StreamEvent {
     return { type: StreamEventType.TEXT_DELTA, textDelta: { content } };
+  },
+  /** A piece of a tool call's arguments, as it streams. */
+  toolCallDelta(delta: ToolCallDelta): StreamEvent {
+    return { type: StreamEventType.TOOL_CALL_DELTA, toolCallDelta: delta };
   },
   /** A fully streamed tool call. */
   toolCallComplete(toolCall: ToolCall): StreamEvent {

@@ -5,6 +5,7 @@ import type { ToolCall } from '../core/messages.js';
 import type { TokenUsage } from '../core/usage.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import type { ApprovalDecision, ApproveEvent, DenyEvent, Permission, SuspendEvent } from './approval-types.js';
+import type { InvalidCalls } from './invalid-calls.js';
 
 /** The states of the agent machine. */
 export type AgentStateName =
@@ -20,6 +21,12 @@ export type AgentStateName =
 export interface AgentMachineInput {
   /** Limits of this run (turns, cost and tokens count from the run's start). */
   readonly budget: Budget;
+  /** At most this many concurrency-safe calls of one batch run at once (default 8). */
+  readonly maxParallelTools?: number;
+  /** A run ends with `invalid_tool_calls` once one tool has this many invalid calls in a row (default 3). */
+  readonly maxInvalidToolCalls?: number;
+  /** Invalid calls counted so far in the run (a resumed run continues its count). */
+  readonly invalidCalls?: InvalidCalls;
   /** Resume an interrupted run: these recorded calls have no result yet; run them first. */
   readonly resume?: PendingCalls;
 }
@@ -49,6 +56,12 @@ export interface StopInfo {
 /** The machine's context: small, plain, and everything its guards decide on. */
 export interface AgentContext {
   readonly budget: Budget;
+  /** At most this many calls of a batch of concurrency-safe calls run at once. */
+  readonly maxParallelTools: number;
+  /** A run ends with `invalid_tool_calls` once one tool has this many invalid calls in a row. */
+  readonly maxInvalidToolCalls: number;
+  /** Per tool name: invalid calls since a call to it last succeeded (counted in call order). */
+  readonly invalidCalls: InvalidCalls;
   /** Model turns completed in this run (a request is counted when its answer arrives). */
   readonly turns: number;
   /** Usage of this run. */

@@ -1,6 +1,6 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import { Budget } from '../config/budget.js';
-import { DEFAULT_MAX_TURNS } from '../config/config.js';
+import { DEFAULT_MAX_INVALID_TOOL_CALLS, DEFAULT_MAX_PARALLEL_TOOLS, DEFAULT_MAX_TURNS } from '../config/config.js';
 import type { ToolCall } from '../core/messages.js';
 import { addUsage, ZERO_USAGE } from '../core/usage.js';
 import { abortedBeforeStart } from '../tools/run-guarded.js';
@@ -20,6 +20,7 @@ import { answerFor, blockedOnApproval, gateCalls, gateEnd, waitingCalls, waiting
 import type { ApprovalDecision, ApprovalRequestParams, DecisionParams } from './approval-types.js';
 import { TOOLS_WITHHELD_ERROR } from './budget-message.js';
 import { budgetStop, hardStop } from './budget-rules.js';
+import { countResults, invalidCallsStop, NO_INVALID_CALLS } from './invalid-calls.js';
 import { toolActorLogic } from './tool-actor-logic.js';
 import { readyRange } from './tool-schedule.js';
 
@@ -96,6 +97,7 @@ const machineSetup = setup({
     approvalUnblocked: ({ context }) => !blockedOnApproval(context),
     decidesWaitingCall: ({ context, event }) =>
       (event.type === 'APPROVE' || event.type === 'DENY') && waitingIndex(context, event.callId) >= 0,
+    invalidCallsExceeded: ({ context }) => invalidCallsStop(context.invalidCalls, context.maxInvalidToolCalls) !== null,
     hardLimitReached: ({ context }) => hardStop(context) !== null,
     softLimitReached: ({ context }) =>
       !context.toolsWithheld && context.budget.softLimit(context.turns, context.usage, context.elapsedMs) !== null,
@@ -144,7 +146,7 @@ function advanceTools(
     const why = context.aborting.message;
     next = answerUnstarted(context, next, (call) => ToolResult.error(abortedBeforeStart(call.name, why)), enqueue);
   } else {
-    const ready = readyRange(context.concurrencySafe, next.nextToStart, next.running);
+    const ready = readyRange(context.concurrencySafe, next.nextToStart, next.running, context.maxParallelTools);
     const { from } = ready;
     // A call that waits for approval starts nothing from it on (waiting calls come last).
     const to = gateEnd(context, from, ready.to);
@@ -158,17 +160,20 @@ function advanceTools(
     next = { ...next, nextToStart: to, running: next.running + (to - from) };
   }
   let reported = next.reported;
+  let invalidCalls = context.invalidCalls;
   while (next.results[reported] !== undefined) reported++;
   if (reported > next.reported) {
     enqueue({
       type: 'reportResults',
       params: { calls: context.calls, results: next.results, from: next.reported, to: reported },
     });
+    // Invalid calls are counted as results are reported: in call order, whatever order they settled in.
+    invalidCalls = countResults(invalidCalls, context.calls, next.results, next.reported, reported);
     next = { ...next, reported };
   }
   const { results, settled, nextToStart, running } = next;
   // One assign for the whole step (with the caller's own changes): each costs XState a snapshot copy.
-  enqueue.assign({ ...also, results, settled, nextToStart, running, reported: next.reported });
+  enqueue.assign({ ...also, results, settled, nextToStart, running, reported: next.reported, invalidCalls });
 }
 
 /** A resumed run: hand the pending calls to `executingTools` and start the first batch. */
@@ -311,6 +316,9 @@ export const agentMachine = machineSetup.createMachine({
   id: 'agent',
   context: ({ input }) => ({
     budget: input?.budget ?? new Budget({ maxTurns: DEFAULT_MAX_TURNS }),
+    maxParallelTools: input?.maxParallelTools ?? DEFAULT_MAX_PARALLEL_TOOLS,
+    maxInvalidToolCalls: input?.maxInvalidToolCalls ?? DEFAULT_MAX_INVALID_TOOL_CALLS,
+    invalidCalls: input?.invalidCalls ?? NO_INVALID_CALLS,
     turns: 0,
     usage: ZERO_USAGE,
     elapsedMs: 0,
@@ -399,6 +407,13 @@ export const agentMachine = machineSetup.createMachine({
           guard: 'isAborting',
           target: 'error',
           actions: assign({ stop: ({ context }) => context.aborting }),
+        },
+        {
+          guard: 'invalidCallsExceeded',
+          target: 'error',
+          actions: assign({
+            stop: ({ context }) => invalidCallsStop(context.invalidCalls, context.maxInvalidToolCalls) ?? undefined,
+          }),
         },
         {
           guard: 'hardLimitReached',

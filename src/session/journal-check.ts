@@ -14,6 +14,7 @@ const STOP_REASONS = new Set([
   'model_error',
   'internal_error',
   'suspended',
+  'invalid_tool_calls',
 ]);
 
 function fail(index: number, problem: string): never {

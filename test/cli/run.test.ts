@@ -64,6 +64,13 @@ describe('agent-harness run', () => {
       type: 'summary',
       data: { outcome: 'answer', turns: 2, model: 'gpt-4.1-mini' },
     });
+    // Tool-argument deltas are carried as they streamed, before the calls start.
+    const deltas = lines.filter((line) => line.type === 'tool_call_delta');
+    expect(deltas[0]).toEqual({
+      type: 'tool_call_delta',
+      data: { callId: 'call_A1', name: 'read_file', argumentsDelta: '{"pa' },
+    });
+    expect(deltas).toHaveLength(6);
   });
 
   it('saves the journal with --journal', async () => {

@@ -307,13 +307,27 @@ export const turnNotCounted = variant(({ awaitingModel }) => {
 /** Bugs planted in the machine's definition: dropped effects, transitions in another order, extra actions. */
 export const VARIANT_BUGS: readonly PlantedBug[] = [
   {
+    bug: 'budgetCheck never asks about invalid calls (the maxInvalidToolCalls bound is not kept)',
+    check: {
+      budget: { maxTurns: 3 },
+      maxToolCalls: 1,
+      invalidCalls: true,
+      maxInvalidToolCalls: 2,
+      machine: variant(({ budgetCheck }) => {
+        const always = listOf(budgetCheck, 'always') as Record<string, unknown>[];
+        return { budgetCheck: { ...budgetCheck, always: always.filter((t) => t.guard !== 'invalidCallsExceeded') } };
+      }),
+    },
+    reported: [['invalid_calls', /model request \d was made although '(look|change)' had 2 invalid calls in a row/]],
+  },
+  {
     bug: 'budgetCheck asks about the soft limit before the hard one',
     check: {
       budget: { maxTurns: 2, softLimitRatio: 1 },
       ...oneCall,
       machine: variant(({ budgetCheck }) => {
-        const [abort, hard, soft, go] = listOf(budgetCheck, 'always');
-        return { budgetCheck: { ...budgetCheck, always: [abort, soft, hard, go] } };
+        const [abort, invalid, hard, soft, go] = listOf(budgetCheck, 'always');
+        return { budgetCheck: { ...budgetCheck, always: [abort, invalid, soft, hard, go] } };
       }),
     },
     reported: [
@@ -326,8 +340,8 @@ export const VARIANT_BUGS: readonly PlantedBug[] = [
       budget: { maxTurns: 2 },
       ...oneCall,
       machine: variant(({ budgetCheck }) => {
-        const [abort, hard, ...rest] = listOf(budgetCheck, 'always');
-        return { budgetCheck: { ...budgetCheck, always: [hard, abort, ...rest] } };
+        const [abort, invalid, hard, ...rest] = listOf(budgetCheck, 'always');
+        return { budgetCheck: { ...budgetCheck, always: [hard, abort, invalid, ...rest] } };
       }),
     },
     reported: [

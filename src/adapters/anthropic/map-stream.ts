@@ -33,7 +33,8 @@ function completeToolUse(use: PartialToolUse): ToolCall {
 }
 
 /**
- * Maps Messages API stream events onto ours: text deltas as they come, each `tool_use` block
+ * Maps Messages API stream events onto ours: text deltas and pieces of tool-call arguments
+ * (`tool_call_delta`, from `input_json_delta`) as they come, each `tool_use` block
  * whole once its `input_json_delta` fragments are in (at `content_block_stop`), and
  * `message_complete` at `message_stop` with usage from `message_start`/`message_delta`.
  * Thinking blocks, pings and unknown events are skipped. A stream that ends before
@@ -73,7 +74,10 @@ export async function* mapAnthropicStream(
         const { delta } = event;
         if (delta.type === 'text_delta' && delta.text) yield StreamEvent.textDelta(delta.text);
         const use = uses.get(event.index);
-        if (delta.type === 'input_json_delta' && use) use.json += delta.partial_json ?? '';
+        if (delta.type === 'input_json_delta' && use && delta.partial_json) {
+          use.json += delta.partial_json;
+          yield StreamEvent.toolCallDelta({ callId: use.id, name: use.name, argumentsDelta: delta.partial_json });
+        }
         break;
       }
       case 'content_block_stop': {

@@ -15,7 +15,8 @@ function parseChunk(raw: unknown, where: string): ReturnType<typeof openAIChunk.
 }
 
 /**
- * Maps streamed Chat Completion chunks onto our events: text deltas as they come; then, once
+ * Maps streamed Chat Completion chunks onto our events: text deltas and pieces of tool-call
+ * arguments (`tool_call_delta`) as they come; then, once
  * the stream ended, each tool call whole and `message_complete` with the usage (which some
  * servers send after the finish reason, in a last chunk without choices, and some never send).
  * A stream that ends before any finish reason is a failure: the turn is incomplete. `where`
@@ -32,7 +33,9 @@ export async function* mapOpenAIStream(chunks: AsyncIterable<unknown>, where = '
     if (choice === undefined) continue;
     const content = choice.delta?.content;
     if (content) yield StreamEvent.textDelta(content);
-    if (choice.delta?.tool_calls) calls.add(choice.delta.tool_calls);
+    if (choice.delta?.tool_calls) {
+      for (const piece of calls.add(choice.delta.tool_calls)) yield StreamEvent.toolCallDelta(piece);
+    }
     if (choice.finish_reason) finishReason = mapOpenAIFinishReason(choice.finish_reason);
   }
   if (finishReason === undefined) {

@@ -1,4 +1,5 @@
 import type { ToolCall } from '../../core/messages.js';
+import type { ToolCallDelta } from '../../core/stream-event.js';
 import { parseJsonArguments } from '../http/parse-json-arguments.js';
 import type { OpenAIToolCallDelta } from './openai-types.js';
 
@@ -17,8 +18,12 @@ export class ToolCallAccumulator {
   private readonly calls: PartialCall[] = [];
   private readonly slots = new Map<number, PartialCall>();
 
-  /** Adds the `delta.tool_calls` of one chunk. */
-  add(deltas: readonly OpenAIToolCallDelta[]): void {
+  /**
+   * Adds the `delta.tool_calls` of one chunk; returns its pieces of arguments, in order, each
+   * with its call's id (`call_<n>` while the server has sent none) and name so far.
+   */
+  add(deltas: readonly OpenAIToolCallDelta[]): ToolCallDelta[] {
+    const pieces: ToolCallDelta[] = [];
     deltas.forEach((delta, position) => {
       const index = delta.index ?? position;
       let call = this.slots.get(index);
@@ -30,8 +35,13 @@ export class ToolCallAccumulator {
       }
       if (call.id === undefined && id !== undefined) call.id = id;
       if (delta.function?.name) call.name += delta.function.name;
-      if (delta.function?.arguments) call.arguments += delta.function.arguments;
+      if (delta.function?.arguments) {
+        call.arguments += delta.function.arguments;
+        const callId = call.id && call.id !== '' ? call.id : `call_${this.calls.indexOf(call)}`;
+        pieces.push({ callId, name: call.name, argumentsDelta: delta.function.arguments });
+      }
     });
+    return pieces;
   }
 
   /** The calls, in the order they began; ids a server left out become `call_<n>`. */

@@ -40,6 +40,11 @@ export interface AlphabetOptions {
    * default; add `ask` to explore `awaitingApproval` with its `APPROVE`, `DENY` and `SUSPEND`.
    */
   readonly permissions?: readonly Permission[];
+  /**
+   * Also settle calls as invalid (`Invalid parameters: …`), exploring the `maxInvalidToolCalls`
+   * bound. Off by default: the per-tool counts multiply the states.
+   */
+  readonly invalidCalls?: boolean;
 }
 
 /** How a call's permission shows in a label: nothing for `allow`, `?` for `ask`, `!` for `deny`. */
@@ -49,6 +54,11 @@ const RESULTS: readonly (readonly [string, ToolResult])[] = [
   ['ok', { success: true, output: 'ok' }],
   ['error', { success: false, error: 'failed' }],
   ['timeout', { success: false, error: "Tool 'probe' timed out after 5 ms" }],
+];
+
+const INVALID: readonly [string, ToolResult] = [
+  'invalid',
+  { success: false, error: 'Invalid parameters: path: expected string, received number' },
 ];
 
 /** One call of a pattern: safe (`S`) or unsafe (`U`), with its permission. */
@@ -136,7 +146,7 @@ function toolEvents(options: AlphabetOptions, context: AgentContext): LabelledEv
   const events: LabelledEvent[] = [];
   for (let index = 0; index < context.nextToStart; index++) {
     if (context.results[index] !== undefined) continue;
-    for (const [kind, result] of RESULTS) {
+    for (const [kind, result] of options.invalidCalls ? [...RESULTS, INVALID] : RESULTS) {
       for (const ms of reachableTimes(options, context)) {
         const label = `settle#${index}(${kind} t${ms})`;
         events.push({ label, role: 'matters', event: settle(index, result, ms) });

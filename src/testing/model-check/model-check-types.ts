@@ -40,6 +40,10 @@ export type ModelCheckRule = (
 export interface ModelCheckOptions extends Partial<AlphabetOptions> {
   /** The run's budget; it must set `maxTurns`, which bounds the exploration. */
   readonly budget: Budget | BudgetOptions;
+  /** The machine's cap on concurrent calls of a batch (its input `maxParallelTools`); default 8. */
+  readonly maxParallelTools?: number;
+  /** The machine's bound on invalid calls to one tool (its input `maxInvalidToolCalls`); default 3. */
+  readonly maxInvalidToolCalls?: number;
   /** Explore a resumed run that starts by running these recorded, unanswered calls. */
   readonly resume?: PendingCalls;
   /** The machine to check (e.g. a `.provide()`d variant); `agentMachine` by default. */
@@ -65,7 +69,9 @@ export interface ModelCheckOptions extends Partial<AlphabetOptions> {
  * (`done_after_text_turn`); `error` carries a known reason and message (`stop_reason`) and the
  * reason that must win (`stop_precedence`); soft limits warn once, when reached, then withhold
  * tools (`soft_limit`); an accepted abort cancels the work in flight at once (`cancel_on_abort`);
- * calls start in the schedule's batches (`tool_schedule`);
+ * calls start in the schedule's batches, at most `maxParallelTools` at once (`tool_schedule`); no
+ * model request follows a tool's `maxInvalidToolCalls`-th invalid call in a row, and
+ * `invalid_tool_calls` stops only such a run (`invalid_calls`);
  * no call runs without an `allow` or an approval, and decisions are taken only for calls that
  * wait (`approval_gate`); a denied call is answered without running (`denied_never_runs`); a
  * suspend ends a run only while nothing runs and a call waits, leaving those calls unanswered
@@ -94,6 +100,7 @@ export const MACHINE_RULES = [
   'approval_gate',
   'denied_never_runs',
   'suspend_pending',
+  'invalid_calls',
   'result_index',
   'report_order',
   'nothing_after_end',

@@ -1,4 +1,5 @@
 import { Budget } from '../../config/budget.js';
+import { DEFAULT_MAX_INVALID_TOOL_CALLS, DEFAULT_MAX_PARALLEL_TOOLS } from '../../config/config.js';
 import { HarnessError } from '../../core/errors.js';
 import { agentMachine } from '../../machines/agent-machine.js';
 import type { AgentStateName } from '../../machines/agent-machine-types.js';
@@ -79,11 +80,15 @@ export function modelCheckAgentMachine(options: ModelCheckOptions): ModelCheckRe
     usages: options.usages ?? [SMALL_USAGE, ...boundaryUsages(budget)],
     elapsedSteps: options.elapsedSteps ?? [0],
     permissions: options.permissions ?? ['allow'],
+    invalidCalls: options.invalidCalls ?? false,
   };
   const asks = explorationAsks(options);
   const maxSteps =
     options.maxSteps ?? stepBound(budget.maxTurns, alphabet.maxToolCalls, options.resume?.calls.length ?? 0, asks);
-  const input = options.resume === undefined ? { budget } : { budget, resume: options.resume };
+  const maxParallelTools = options.maxParallelTools ?? DEFAULT_MAX_PARALLEL_TOOLS;
+  const maxInvalidToolCalls = options.maxInvalidToolCalls ?? DEFAULT_MAX_INVALID_TOOL_CALLS;
+  const caps = { maxParallelTools, maxInvalidToolCalls };
+  const input = options.resume === undefined ? { budget, ...caps } : { budget, ...caps, resume: options.resume };
   const graph = buildStateGraph(machine, input, alphabet, { maxSteps, maxStates: options.limit ?? 500_000 });
   const findings = newFindings();
   collectOutcomes(findings, budget, graph.startTrace);
@@ -92,7 +97,7 @@ export function modelCheckAgentMachine(options: ModelCheckOptions): ModelCheckRe
     {
       graph,
       monitor: startMonitor(options),
-      limits: { budget: limitsOf(budget) },
+      limits: { budget: limitsOf(budget), ...caps },
       rules: options.rules ?? [],
       maxSteps,
     },

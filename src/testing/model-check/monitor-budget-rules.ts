@@ -1,5 +1,6 @@
 import type { StopReason } from '../../core/agent-event.js';
 import { type BudgetLimits, describeUse, expectedHardStop, expectedSoftLimit } from './budget-oracle.js';
+import { overBound } from './monitor-invalid-calls.js';
 import type { Finding } from './monitor-loop-rules.js';
 import type { MonitorState, TransitionScope } from './trace-monitor.js';
 
@@ -46,7 +47,8 @@ export function warningRules(monitor: MonitorState, limits: BudgetLimits): Findi
 
 /**
  * The reason a run must stop with when it enters `error`: an accepted abort (its own reason,
- * `aborted` or `time_budget`) wins over any budget; at `budgetCheck`, the first hard limit
+ * `aborted` or `time_budget`) wins over any budget; at `budgetCheck`, `invalid_tool_calls` once a
+ * tool reached `maxInvalidToolCalls` invalid calls in a row, else the first hard limit
  * reached in the order turns, cost, tokens, time; after a model failure, `model_error`.
  */
 export function stopPrecedence(monitor: MonitorState, actual: StopReason, scope: TransitionScope): Finding[] {
@@ -62,6 +64,9 @@ export function stopPrecedence(monitor: MonitorState, actual: StopReason, scope:
   } else if (monitor.abort !== null) {
     expected = monitor.abort;
     why = 'an abort accepted before the check wins';
+  } else if (monitor.at === 'budgetCheck' && overBound(monitor, scope.limits.maxInvalidToolCalls) !== undefined) {
+    expected = 'invalid_tool_calls';
+    why = `'${overBound(monitor, scope.limits.maxInvalidToolCalls)}' had ${scope.limits.maxInvalidToolCalls} invalid calls in a row`;
   } else if (monitor.at === 'budgetCheck') {
     expected = expectedHardStop(limits, monitor.tally);
     why = expected === null ? '' : describeUse(limits, monitor.tally, expected);

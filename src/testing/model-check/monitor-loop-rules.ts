@@ -6,6 +6,7 @@ import type {
 } from '../../machines/agent-machine-types.js';
 import type { MachineRule } from './model-check-types.js';
 import { requestBudgetRules, stopPrecedence, warningRules } from './monitor-budget-rules.js';
+import { requestInvalidRules } from './monitor-invalid-calls.js';
 import type { MonitorState, TraceStep, TransitionScope } from './trace-monitor.js';
 
 /** A problem a rule found on the current transition. */
@@ -14,7 +15,15 @@ export interface Finding {
   readonly problem: string;
 }
 
-const STOP_REASONS = new Set(['turn_budget', 'cost_budget', 'token_budget', 'time_budget', 'aborted', 'model_error']);
+const STOP_REASONS = new Set([
+  'turn_budget',
+  'cost_budget',
+  'token_budget',
+  'time_budget',
+  'aborted',
+  'model_error',
+  'invalid_tool_calls',
+]);
 
 type Result = [MonitorState, Finding[]];
 
@@ -101,6 +110,7 @@ function requested(monitor: MonitorState, step: TraceStep, scope: TransitionScop
     });
   }
   problems.push(...requestBudgetRules(monitor, requests, scope.limits.budget));
+  problems.push(...requestInvalidRules(monitor, requests, scope.limits.maxInvalidToolCalls));
   if (monitor.warned && (step.params as Partial<ModelRequestParams> | undefined)?.toolsWithheld !== true) {
     problems.push({ rule: 'soft_limit', problem: 'tools were offered to the model after a soft-limit warning' });
   }

@@ -1,6 +1,9 @@
+import type { ToolCall } from '../../core/messages.js';
 import { addUsage } from '../../core/usage.js';
 import type { ApprovalDecision, ModelTurn, Permission } from '../../machines/agent-machine-types.js';
 import { gateCalls } from '../../machines/approval-gate.js';
+import type { ToolResult } from '../../tools/tool-result.js';
+import { countReported } from './monitor-invalid-calls.js';
 import type { Finding } from './monitor-loop-rules.js';
 import type { MonitoredTransition, MonitorState, SpawnedParams, TraceStep, TransitionScope } from './trace-monitor.js';
 
@@ -123,7 +126,19 @@ export function spawnRule(monitor: MonitorState, step: TraceStep, scope: Transit
   const skipped = monitor.calls.slice(0, index).search(/[SU]/);
   if (skipped >= 0) problems.push({ rule: 'tool_schedule', problem: `call ${index} started before call ${skipped}` });
   const kind = mark === 'U' ? 'unsafe' : 'safe';
-  const earlier = runningCalls(monitor.calls).filter((i) => !scope.batch.includes(i));
+  const running = runningCalls(monitor.calls);
+  // A later call of the same run of safe calls may join the calls still running (the cap held it back).
+  const safeRun = (from: number): boolean => {
+    for (let i = from; i <= index; i++) if (step.context.concurrencySafe[i] !== true) return false;
+    return true;
+  };
+  const earlier = running.filter((i) => !scope.batch.includes(i) && !safeRun(i));
+  if (running.length >= scope.limits.maxParallelTools) {
+    problems.push({
+      rule: 'tool_schedule',
+      problem: `call ${index} started while ${running.length} calls ran (maxParallelTools ${scope.limits.maxParallelTools})`,
+    });
+  }
   if (earlier.length > 0) {
     problems.push({
       rule: 'tool_schedule',
@@ -193,7 +208,12 @@ export function resultRule(monitor: MonitorState, step: TraceStep, scope: Transi
 
 /** Results are reported in call order: each report goes on from the last one, over journaled results only. */
 export function reportRule(monitor: MonitorState, step: TraceStep): Result {
-  const { from, to } = step.params as { from: number; to: number };
+  const { from, to, calls, results } = step.params as {
+    from: number;
+    to: number;
+    calls?: readonly ToolCall[];
+    results?: readonly (ToolResult | undefined)[];
+  };
   const problems: Finding[] = [];
   if (from !== monitor.reported) {
     problems.push({
@@ -206,7 +226,8 @@ export function reportRule(monitor: MonitorState, step: TraceStep): Result {
       problems.push({ rule: 'report_order', problem: `call ${index} was reported before its result was journaled` });
     }
   }
-  return [{ ...monitor, reported: Math.max(monitor.reported, to) }, problems];
+  const counted = calls && results ? countReported(monitor, calls, results, from, to) : monitor;
+  return [{ ...counted, reported: Math.max(monitor.reported, to) }, problems];
 }
 
 /**
@@ -225,9 +246,16 @@ export function transitionEndRules(
   const problems: Finding[] = [];
   const { batch } = scope;
   const last = batch.at(-1);
-  // A safe neighbour that waits for approval starts later.
+  // A safe neighbour that waits for approval starts later, and so does one over the cap.
   const nextWaits = monitor.gate[last === undefined ? -1 : last + 1] === '?';
-  if (last !== undefined && monitor.calls[batch[0] ?? last] === 's' && monitor.calls[last + 1] === 'S' && !nextWaits) {
+  const capped = runningCalls(monitor.calls).length >= scope.limits.maxParallelTools;
+  if (
+    last !== undefined &&
+    monitor.calls[batch[0] ?? last] === 's' &&
+    monitor.calls[last + 1] === 'S' &&
+    !nextWaits &&
+    !capped
+  ) {
     problems.push({
       rule: 'tool_schedule',
       problem: `safe call ${last + 1} did not start with calls ${batch.join(', ')}: safe neighbours start together`,

@@ -42,6 +42,8 @@ export interface MonitorState {
    * or the policy). Empty when every call is allowed.
    */
   readonly gate: string;
+  /** Per tool name: invalid calls reported in a row on this path (reset by a success). */
+  readonly invalid: Readonly<Record<string, number>>;
 }
 
 /** The monitor at the start of a run. */
@@ -59,6 +61,7 @@ export const INITIAL_MONITOR: MonitorState = {
   calls: '',
   reported: 0,
   gate: '',
+  invalid: {},
 };
 
 /** One effect in a transition's trace, with the context of the microstep it ran in. */
@@ -88,6 +91,10 @@ export interface SpawnedParams {
 export interface MonitorLimits {
   /** The explored budget's limits, read from its fields (the oracle never calls the budget's code). */
   readonly budget: BudgetLimits;
+  /** At most this many calls of a batch run at once. */
+  readonly maxParallelTools: number;
+  /** A run must end with `invalid_tool_calls` once one tool has this many invalid calls in a row. */
+  readonly maxInvalidToolCalls: number;
 }
 
 /** Pseudo-action for a child actor a microstep spawned. */

@@ -30,18 +30,27 @@ describe('AnthropicClient streaming', () => {
     }
   });
 
-  it('accumulates input_json_delta fragments into whole tool calls, counting cached input', async () => {
+  it('accumulates input_json_delta fragments into whole tool calls, streaming them as argument deltas, counting cached input', async () => {
     const events = await drain((await serve('tool-use.sse', 6)).chatCompletion(user));
+    const piece = (callId: string, argumentsDelta: string) =>
+      StreamEvent.toolCallDelta({ callId, name: 'read_file', argumentsDelta });
     expect(events).toEqual([
       StreamEvent.textDelta("I'll read both files."),
+      piece('toolu_01A', '{"pa'),
+      piece('toolu_01A', 'th": "a'),
+      piece('toolu_01A', 'pp.py"}'),
       StreamEvent.toolCallComplete({ callId: 'toolu_01A', name: 'read_file', arguments: { path: 'app.py' } }),
+      piece('toolu_02B', '{"path":'),
+      piece('toolu_02B', ' "notes.md"}'),
       StreamEvent.toolCallComplete({ callId: 'toolu_02B', name: 'read_file', arguments: { path: 'notes.md' } }),
       StreamEvent.messageComplete({ promptTokens: 572, completionTokens: 89, totalTokens: 661 }, 'tool_calls'),
     ]);
   });
 
   it('passes tool input that is not JSON on as the raw text', async () => {
-    const events = await drain((await serve('invalid-arguments.sse')).chatCompletion(user));
+    const events = (await drain((await serve('invalid-arguments.sse')).chatCompletion(user))).filter(
+      (e) => e.type !== 'tool_call_delta',
+    );
     expect(events[0]).toEqual(
       StreamEvent.toolCallComplete({ callId: 'toolu_03C', name: 'read_file', arguments: '{"path": "app.py' }),
     );

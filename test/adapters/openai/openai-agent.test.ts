@@ -28,6 +28,26 @@ async function agentOn(answers: FakeResponse[]) {
 }
 
 describe('an agent on the OpenAI client', () => {
+  it('emits tool_call_delta events as the arguments stream, in order, before each call starts, and journals none', async () => {
+    const { agent, session } = await agentOn([
+      { chunks: splitBytes(fixture('openai/parallel-tool-calls.sse'), 11) },
+      { chunks: [fixture('openai/text.sse')] },
+    ]);
+    const events = await collect(agent.run('What is in the folder?'));
+    const deltas = events.flatMap((e) => (e.type === 'tool_call_delta' ? [e.data] : []));
+    const joined = (callId: string) =>
+      deltas
+        .filter((d) => d.callId === callId)
+        .map((d) => d.argumentsDelta)
+        .join('');
+    expect(JSON.parse(joined('call_A1'))).toEqual({ path: 'app.py' });
+    expect(JSON.parse(joined('call_B2'))).toEqual({ path: 'notes.md' });
+    expect(deltas.every((d) => d.name === 'read_file')).toBe(true);
+    const types = events.map((e) => e.type);
+    expect(types.lastIndexOf('tool_call_delta')).toBeLessThan(types.indexOf('tool_call_start'));
+    expect(JSON.stringify(session.journal)).not.toContain('tool_call_delta');
+  });
+
   it('runs parallel tool calls from the wire and answers with the summed usage', async () => {
     const { agent, session } = await agentOn([
       { chunks: splitBytes(fixture('openai/parallel-tool-calls.sse'), 11) },

@@ -97,7 +97,7 @@ describe('OpenAIClient failures', () => {
       })(),
     );
     expect(error).toMatchObject({ reason: 'model_error', kind: 'stream' });
-    expect(events).toEqual(['text_delta']);
+    expect(events).toEqual(['text_delta', 'tool_call_delta']);
     expect(requests).toHaveLength(1);
   });
 

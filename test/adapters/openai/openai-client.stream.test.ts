@@ -32,9 +32,17 @@ describe('OpenAIClient streaming', () => {
     }
   });
 
-  it('accumulates interleaved parallel tool calls per index', async () => {
+  it('accumulates interleaved parallel tool calls per index, streaming argument deltas in order', async () => {
     const events = await drain((await serve('parallel-tool-calls.sse', 5)).chatCompletion(user));
+    const piece = (callId: string, argumentsDelta: string) =>
+      StreamEvent.toolCallDelta({ callId, name: 'read_file', argumentsDelta });
     expect(events).toEqual([
+      piece('call_A1', '{"pa'),
+      piece('call_B2', '{"path"'),
+      piece('call_A1', 'th": "app'),
+      piece('call_B2', ': "notes'),
+      piece('call_A1', '.py"}'),
+      piece('call_B2', '.md"}'),
       StreamEvent.toolCallComplete({ callId: 'call_A1', name: 'read_file', arguments: { path: 'app.py' } }),
       StreamEvent.toolCallComplete({ callId: 'call_B2', name: 'read_file', arguments: { path: 'notes.md' } }),
       StreamEvent.messageComplete({ promptTokens: 81, completionTokens: 46, totalTokens: 127 }, 'tool_calls'),
@@ -55,7 +63,9 @@ describe('OpenAIClient streaming', () => {
   });
 
   it('passes arguments that are not JSON on as the raw text', async () => {
-    const events = await drain((await serve('invalid-arguments.sse')).chatCompletion(user));
+    const events = (await drain((await serve('invalid-arguments.sse')).chatCompletion(user))).filter(
+      (e) => e.type !== 'tool_call_delta',
+    );
     expect(events[0]).toEqual(
       StreamEvent.toolCallComplete({ callId: 'call_X', name: 'read_file', arguments: '{"path": "app.py' }),
     );

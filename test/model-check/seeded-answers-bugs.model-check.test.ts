@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { modelCheckAgentMachine } from '../../src/testing/index.js';
+import { expectReported } from './expect-reported.js';
+
+const SCHEDULE = '../../src/machines/tool-schedule.js';
+
+afterEach(() => {
+  vi.doUnmock(SCHEDULE);
+  vi.resetModules();
+});
+
+/** Three calls in one turn under a cap of 2: the smallest turn where the cap holds a call back. */
+const capped = { budget: { maxTurns: 1 }, maxToolCalls: 3, maxParallelTools: 2 } as const;
+/** One call per turn, settled ok, failed or invalid, over enough turns to reach a bound of 2. */
+const invalid = { budget: { maxTurns: 3 }, maxToolCalls: 1, invalidCalls: true, maxInvalidToolCalls: 2 } as const;
+
+describe('the model checker and the answers-and-context rules', () => {
+  it('finds nothing wrong with the real machine under a concurrency cap', () => {
+    expect(modelCheckAgentMachine(capped).violations).toEqual([]);
+  });
+
+  // The planted bug of the invalid-call bound is among VARIANT_BUGS (seeded-variant-bugs).
+  it('finds nothing wrong with the real machine when calls may be invalid, and reaches invalid_tool_calls', () => {
+    const report = modelCheckAgentMachine(invalid);
+    expect(report.violations).toEqual([]);
+    expect(report.stopReasons).toContain('invalid_tool_calls');
+  });
+
+  it('reports: the schedule ignores maxParallelTools (a batch starts whole)', async () => {
+    vi.resetModules();
+    vi.doMock(SCHEDULE, () => ({
+      readyRange: (safe: readonly boolean[], next: number, running: number) => {
+        if (running > 0 || next >= safe.length) return { from: next, to: next };
+        let to = next + 1;
+        if (safe[next]) while (to < safe.length && safe[to]) to++;
+        return { from: next, to };
+      },
+    }));
+    const { agentMachine } = await import('../../src/machines/agent-machine.js');
+    const { modelCheckAgentMachine: check } = await import('../../src/testing/index.js');
+    expectReported(check({ ...capped, machine: agentMachine }), [
+      ['tool_schedule', /call 2 started while 2 calls ran \(maxParallelTools 2\)/],
+    ]);
+  });
+});
