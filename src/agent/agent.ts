@@ -1,7 +1,7 @@
-import type { Observable } from 'rxjs';
+import { filter, type Observable } from 'rxjs';
 import { type Actor, type AnyActorLogic, createActor, type InspectionEvent, type Observer } from 'xstate';
 import type { ModelClient } from '../adapters/model-client.js';
-import type { Config } from '../config/config.js';
+import { Config } from '../config/config.js';
 import { AgentEvent, isTerminal } from '../core/agent-event.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
 import type { ToolCall } from '../core/messages.js';
@@ -113,12 +113,18 @@ export class Agent {
   private readonly now: () => number;
   private active: RunHandle | undefined;
   private readonly deps: MachineDeps;
+  /** The entries and events this agent put on its bus (a shared bus carries other agents' too). */
+  private readonly ownRecords = new WeakSet<object>();
 
   constructor(config: Config, options: AgentOptions = {}) {
+    checkAgentArguments(config, options);
     this.config = config;
     this.session = options.session ?? new Session(config, { client: options.client, registry: options.registry });
     this.events = options.events ?? new EventBus();
-    this.stream$ = this.events.stream$;
+    // A bus may be shared by several agents: this agent's stream is its session's entries and
+    // its own events only.
+    const own = this.ownRecords;
+    this.stream$ = this.events.stream$.pipe(filter((record) => own.has(record.entry)));
     this.inspect = options.inspect;
     this.clock = options.clock;
     this.now = options.now ?? (() => performance.now());
@@ -132,7 +138,10 @@ export class Agent {
     };
     // One log: every journal entry goes out on the stream as it is appended, with its index.
     const bus = this.events;
-    this.session.onAppend((entry, journalIndex) => bus.record(entry, journalIndex));
+    this.session.onAppend((entry, journalIndex) => {
+      own.add(entry);
+      bus.record(entry, journalIndex);
+    });
   }
 
   /** The machine state of the run in progress, or undefined between runs. */
@@ -232,13 +241,14 @@ export class Agent {
   }
 
   private begin(input: string | undefined, options: ResumeOptions): ActiveRun {
+    checkRunOptions(options);
     if (this.active !== undefined)
       throw new HarnessError('already_running', 'this agent is already running; await the current run first');
     if (runningSessions.has(this.session))
       throw new HarnessError('already_running', 'another agent is running in this session; await its run first');
     if (this.session.client === undefined) throw new HarnessError('no_client', 'the session has no model client');
     const queue = new AsyncQueue<AgentEvent>();
-    const own = new WeakSet<AgentEvent>();
+    const own = this.ownRecords;
     // The reader of run() is an ordinary awaited subscriber: it holds each event until it asks
     // for the next, as a generator's body would (the bus delivers one event at a time, and the
     // loop waits for it to be idle before it starts a tool or asks the model). Not the last
@@ -386,4 +396,32 @@ export class Agent {
     this.session.recordError('internal_error', message);
     void run.emit(AgentEvent.agentError('internal_error', message));
   }
+}
+
+/** Refuses run options that are not an object, or a `signal` that is not an `AbortSignal`. */
+function checkRunOptions(options: unknown): asserts options is ResumeOptions {
+  if (typeof options !== 'object' || options === null)
+    throw new HarnessError(
+      'invalid_argument',
+      `run options must be an object, got ${options === null ? 'null' : typeof options}`,
+    );
+  const { signal } = options as { signal?: unknown };
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw new HarnessError('invalid_argument', 'options.signal must be an AbortSignal (from an AbortController)');
+}
+
+/** Refuses a constructor call whose config, session or bus is not one (a plain object, null). */
+function checkAgentArguments(config: unknown, options: unknown): void {
+  if (!(config instanceof Config))
+    throw new HarnessError(
+      'invalid_argument',
+      'new Agent(config, options): config must be a Config (new Config({...}))',
+    );
+  if (typeof options !== 'object' || options === null)
+    throw new HarnessError('invalid_argument', 'new Agent(config, options): options must be an object');
+  const { session, events } = options as { session?: unknown; events?: unknown };
+  if (session !== undefined && !(session instanceof Session))
+    throw new HarnessError('invalid_argument', 'options.session must be a Session (new Session(config, {...}))');
+  if (events !== undefined && !(events instanceof EventBus))
+    throw new HarnessError('invalid_argument', 'options.events must be an EventBus');
 }

@@ -86,6 +86,7 @@ export function provideAgentMachine() {
         const response = context.response ?? '';
         session.recordEnd(response);
         void run.emit(AgentEvent.agentEnd(response, session.totalUsage, session.turnCount));
+        deps.bus.hurry(); // as for an error: a stuck subscriber must not keep the run from ending
       },
       fail: ({ context, system }) => {
         const deps = depsOf(system);

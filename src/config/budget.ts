@@ -49,6 +49,12 @@ export const BUDGET_KEYS = [
 /** Relative slack so that a cost equal to the limit (up to float rounding) does not count as over. */
 const COST_EPSILON = 1e-9;
 
+/**
+ * The longest wall-clock budget: Node's timers hold at most 2^31 - 1 ms, and a longer one fires
+ * at once. A run that waits longer (for a person) is suspended and resumed instead.
+ */
+export const MAX_WALL_CLOCK_MS = 2_147_483_647;
+
 function positive(value: number | undefined, name: string, integer: boolean): number | undefined {
   if (value === undefined) return undefined;
   const ok = typeof value === 'number' && value > 0 && (integer ? Number.isInteger(value) : Number.isFinite(value));
@@ -91,11 +97,21 @@ export class Budget {
   readonly softLimitRatio: number | undefined;
 
   constructor(options: BudgetOptions = {}) {
+    if (typeof options !== 'object' || options === null)
+      throw new HarnessError(
+        'invalid_config',
+        `budget options must be an object, got ${options === null ? 'null' : typeof options}`,
+      );
     refuseMisspelledKeys(options, BUDGET_KEYS, 'budget');
     this.maxTurns = positive(options.maxTurns, 'maxTurns', true);
     this.maxCost = positive(options.maxCost, 'maxCost', false);
     this.maxTotalTokens = positive(options.maxTotalTokens, 'maxTotalTokens', true);
     this.maxWallClockMs = positive(options.maxWallClockMs, 'maxWallClockMs', false);
+    if (this.maxWallClockMs !== undefined && this.maxWallClockMs > MAX_WALL_CLOCK_MS)
+      throw new HarnessError(
+        'invalid_config',
+        `budget.maxWallClockMs must be at most ${MAX_WALL_CLOCK_MS} ms (about 24.8 days, the longest timer Node keeps), got ${this.maxWallClockMs}`,
+      );
     this.inputRatePer1k = rate(options.inputRatePer1k, 'inputRatePer1k', 0.001);
     this.outputRatePer1k = rate(options.outputRatePer1k, 'outputRatePer1k', 0.002);
     const soft = options.softLimitRatio;

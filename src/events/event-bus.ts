@@ -1,5 +1,6 @@
 import { type Observable, Subject } from 'rxjs';
 import type { AgentEvent } from '../core/agent-event.js';
+import { HarnessError } from '../core/errors.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import type { JournalEntry } from '../session/journal-entry.js';
 import { SubscriberTimeoutError } from './subscriber-timeout-error.js';
@@ -78,6 +79,12 @@ export class EventBus {
   private hurrying = false;
   /** Starts the grace clock of the subscriber that holds the event being delivered, if one does. */
   private holder: (() => void) | undefined;
+  /**
+   * Subscribers given up on (timed out) whose held event has not settled yet: while the bus
+   * hurries, later events reach them without being waited for, so a stop is held back by one
+   * grace period per stuck subscriber, not one per event.
+   */
+  private readonly stuck = new Set<Subscriber>();
   private seq = 0;
   private readonly onSubscriberError: SubscriberErrorHandler;
   private readonly now: () => number;
@@ -85,6 +92,7 @@ export class EventBus {
   private readonly stopGraceMs: number;
 
   constructor(options: EventBusOptions = {}) {
+    checkBusOptions(options);
     this.stream$ = this.subject.asObservable();
     this.onSubscriberError = options.onSubscriberError ?? logSubscriberError;
     this.now = options.now ?? (() => performance.now());
@@ -121,7 +129,7 @@ export class EventBus {
       const result = this.call(subscribers[i] as Subscriber, event);
       if (result !== undefined) {
         return new Promise<void>((resolve) => {
-          void this.finishAsync(result, { event, resolve }, subscribers, i + 1);
+          void this.finishAsync(result, { event, resolve }, subscribers, i);
         });
       }
     }
@@ -178,7 +186,7 @@ export class EventBus {
       for (let i = 0; i < subscribers.length; i++) {
         const result = this.call(subscribers[i] as Subscriber, pending.event);
         if (result !== undefined) {
-          void this.finishAsync(result, pending, subscribers, i + 1);
+          void this.finishAsync(result, pending, subscribers, i);
           return;
         }
       }
@@ -187,17 +195,18 @@ export class EventBus {
     this.becomeIdle();
   }
 
-  /** Awaits an asynchronous subscriber, delivers to the rest, then drains what queued meanwhile. */
+  /** Awaits subscriber `at`'s answer, delivers to the rest, then drains what queued meanwhile. */
   private async finishAsync(
     first: PromiseLike<void>,
     pending: Pending,
     subscribers: readonly Subscriber[],
-    next: number,
+    at: number,
   ): Promise<void> {
-    await this.settle(first, pending.event);
-    for (let i = next; i < subscribers.length; i++) {
-      const more = this.call(subscribers[i] as Subscriber, pending.event);
-      if (more !== undefined) await this.settle(more, pending.event);
+    await this.settle(first, pending.event, subscribers[at] as Subscriber);
+    for (let i = at + 1; i < subscribers.length; i++) {
+      const subscriber = subscribers[i] as Subscriber;
+      const more = this.call(subscriber, pending.event);
+      if (more !== undefined) await this.settle(more, pending.event, subscriber);
     }
     pending.resolve();
     this.drain();
@@ -227,7 +236,12 @@ export class EventBus {
    * Waits for one subscriber: for ever, or for `stopGraceMs` once the bus hurries (from the
    * moment it does, if this subscriber is already holding the event then).
    */
-  private settle(pending: PromiseLike<void>, event: AgentEvent): Promise<void> {
+  private settle(pending: PromiseLike<void>, event: AgentEvent, subscriber: Subscriber): Promise<void> {
+    if (this.hurrying && this.stuck.has(subscriber)) {
+      // Still holding an earlier event it was given up on: not waited for again in this stop.
+      Promise.resolve(pending).then(undefined, (error: unknown) => this.reportSubscriberError(error, event));
+      return Promise.resolve();
+    }
     return new Promise<void>((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const finish = (): void => {
@@ -239,6 +253,11 @@ export class EventBus {
       const startClock = (): void => {
         timer ??= setTimeout(() => {
           this.reportSubscriberError(new SubscriberTimeoutError(event.type, this.stopGraceMs), event);
+          this.stuck.add(subscriber);
+          const unstuck = (): void => {
+            this.stuck.delete(subscriber);
+          };
+          Promise.resolve(pending).then(unstuck, unstuck);
           finish();
         }, this.stopGraceMs);
       };
@@ -258,4 +277,25 @@ export class EventBus {
       // The error handler itself failed; there is nowhere left to report it.
     }
   }
+}
+
+function checkBusOptions(options: unknown): asserts options is EventBusOptions {
+  if (typeof options !== 'object' || options === null)
+    throw new HarnessError(
+      'invalid_argument',
+      `EventBus options must be an object, got ${options === null ? 'null' : typeof options}`,
+    );
+  const { onSubscriberError, now, stopGraceMs } = options as Record<string, unknown>;
+  if (onSubscriberError !== undefined && typeof onSubscriberError !== 'function')
+    throw new HarnessError('invalid_argument', 'EventBus options.onSubscriberError must be a function');
+  if (now !== undefined && typeof now !== 'function')
+    throw new HarnessError('invalid_argument', 'EventBus options.now must be a function returning milliseconds');
+  if (
+    stopGraceMs !== undefined &&
+    (typeof stopGraceMs !== 'number' || !(stopGraceMs >= 0) || !Number.isFinite(stopGraceMs))
+  )
+    throw new HarnessError(
+      'invalid_argument',
+      `EventBus options.stopGraceMs must be a finite number ≥ 0, got ${String(stopGraceMs)}`,
+    );
 }

@@ -313,6 +313,11 @@ export class Session {
    * entry, `journal_corrupt` naming a tool result that is missing, forged or doubled.
    */
   static replay(journal: readonly unknown[], config: Config = new Config(), options: SessionOptions = {}): Session {
+    if (!Array.isArray(journal))
+      throw new HarnessError(
+        'invalid_journal',
+        `Session.replay(journal): the journal must be an array of entries, got ${journal === null ? 'null' : typeof journal}`,
+      );
     const entries = journal.map((raw, i) => checkEntry(raw, i));
     // A deleted or altered tool_result would send a request with an unanswered call.
     const unpaired = checkToolPairing(entries);

@@ -7,8 +7,9 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import type { Agent } from '../agent/agent.js';
+import { Agent } from '../agent/agent.js';
 import type { AgentEvent } from '../core/agent-event.js';
+import { HarnessError } from '../core/errors.js';
 import type { TokenUsage } from '../core/usage.js';
 import type { Unsubscribe } from '../events/event-bus.js';
 import type { JournalEntry } from '../session/journal-entry.js';
@@ -35,6 +36,8 @@ export interface TraceAgentOptions {
   readonly context?: Context;
 }
 
+const ZERO: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+
 /** The model and provider a client says it talks to, when it says. */
 interface Described {
   readonly model?: unknown;
@@ -49,6 +52,7 @@ interface Described {
  * Returns the subscription; unsubscribing ends the spans still open.
  */
 export function traceAgent(agent: Agent, options: TraceAgentOptions): Unsubscribe {
+  checkArguments(agent, options);
   const client = (agent.session.client ?? {}) as Described;
   const model = options.model ?? (typeof client.model === 'string' ? client.model : undefined);
   const provider = options.provider ?? (typeof client.provider === 'string' ? client.provider : undefined);
@@ -66,7 +70,7 @@ export function traceAgent(agent: Agent, options: TraceAgentOptions): Unsubscrib
 
 /** The spans of one agent: the open run, its open request, its running calls. */
 class SpanProjection {
-  private run: { span: Span; context: Context } | undefined;
+  private run: { span: Span; context: Context; usage: TokenUsage } | undefined;
   private chat: { span: Span; usage: TokenUsage } | undefined;
   private readonly tools = new Map<string, Span>();
 
@@ -92,7 +96,6 @@ class SpanProjection {
         this.endTool(event.data);
         break;
       case 'agent_end':
-        this.run?.span.setAttributes(usageAttributes(event.data.usage));
         this.endRun();
         break;
       case 'agent_error':
@@ -117,6 +120,7 @@ class SpanProjection {
           this.chat.usage = addTokens(this.chat.usage, entry.usage);
           this.chat.span.setAttributes(usageAttributes(this.chat.usage));
         }
+        if (this.run !== undefined) this.run.usage = addTokens(this.run.usage, entry.usage);
         break;
       case 'assistant_message':
         if (this.chat !== undefined && this.options.recordContent === true)
@@ -154,7 +158,7 @@ class SpanProjection {
       },
       parent,
     );
-    this.run = { span, context: trace.setSpan(parent, span) };
+    this.run = { span, context: trace.setSpan(parent, span), usage: ZERO };
   }
 
   private startChat(): void {
@@ -165,7 +169,7 @@ class SpanProjection {
       { kind: SpanKind.CLIENT, attributes: { [attr.OPERATION]: 'chat', ...this.modelAttributes() } },
       this.run.context,
     );
-    this.chat = { span, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 } };
+    this.chat = { span, usage: ZERO };
   }
 
   private endChat(finishReason: string | undefined, failure?: { reason: string; message: string }): void {
@@ -226,8 +230,9 @@ class SpanProjection {
       span.end();
     }
     this.tools.clear();
-    const { span } = this.run;
+    const { span, usage } = this.run;
     this.run = undefined;
+    span.setAttributes(usageAttributes(usage)); // this run's requests, not the session's
     if (failure !== undefined) fail(span, failure.reason, failure.message);
     span.end();
   }
@@ -237,6 +242,22 @@ class SpanProjection {
       ...(this.provider !== undefined ? { [attr.PROVIDER]: this.provider } : {}),
       ...(this.model !== undefined ? { [attr.REQUEST_MODEL]: this.model } : {}),
     };
+  }
+}
+
+function checkArguments(agent: unknown, options: unknown): void {
+  if (!(agent instanceof Agent))
+    throw new HarnessError('invalid_argument', 'traceAgent(agent, options): agent must be an Agent');
+  const tracer = (options as { tracer?: { startSpan?: unknown } } | null)?.tracer;
+  if (typeof tracer?.startSpan !== 'function')
+    throw new HarnessError(
+      'invalid_argument',
+      "traceAgent(agent, options): options.tracer must be an OpenTelemetry Tracer (trace.getTracer('my-service'))",
+    );
+  for (const key of ['agentName', 'model', 'provider', 'conversationId'] as const) {
+    const value = (options as Record<string, unknown>)[key];
+    if (value !== undefined && typeof value !== 'string')
+      throw new HarnessError('invalid_argument', `traceAgent: options.${key} must be a string, got ${typeof value}`);
   }
 }
 

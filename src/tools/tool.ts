@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Config } from '../config/config.js';
+import { HarnessError } from '../core/errors.js';
 import type { JsonObject } from '../core/messages.js';
 import type { ToolKind } from './tool-kind.js';
 import type { ToolResult } from './tool-result.js';
@@ -130,6 +131,13 @@ export function eagerExecuteOf(tool: ToolLike): EagerExecute | undefined {
 
 /** Makes a tool from a plain object (the function style). */
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): ToolLike<S> {
+  if (typeof spec !== 'object' || spec === null)
+    throw new HarnessError(
+      'invalid_argument',
+      `defineTool(spec): spec must be an object, got ${spec === null ? 'null' : typeof spec}`,
+    );
+  if (typeof spec.execute !== 'function')
+    throw new HarnessError('invalid_argument', `defineTool: tool '${String(spec.name)}' needs an execute function`);
   const { execute, ...fields } = spec;
   const tool: ToolLike<S> = {
     ...fields,

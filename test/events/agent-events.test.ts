@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Agent, type AgentEvent, EventBus, ScriptedClient, StreamEvent } from '../../src/index.js';
+import { Agent, type AgentEvent, EventBus, ScriptedClient, StreamEvent, type StreamRecord } from '../../src/index.js';
 import { CheckpointTool, collect, makeAgent, textTurn, toolTurn, usage } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
 
@@ -127,6 +127,36 @@ describe('Agents sharing one EventBus', () => {
     expect(eventsTwo.map((event) => event.type)).toEqual(['agent_start', 'text_delta', 'text_complete', 'agent_end']);
     expect(eventsTwo.at(-1)).toMatchObject({ data: { response: 'from two' } });
     expect(seen.sort()).toEqual(['from one', 'from two']);
+  });
+
+  it("gives each agent's stream$ only its own session's entries and its own events", async () => {
+    const bus = new EventBus();
+    const one = makeAgent(
+      new ScriptedClient([toolTurn('a1', 'checkpoint', { step: 1 }), textTurn('from one')]),
+      [() => new CheckpointTool()],
+      { cwd: tempWorkspace() },
+    );
+    const two = makeAgent(new ScriptedClient([textTurn('from two')]), [], { cwd: tempWorkspace() });
+    const agentOne = new Agent(one.config, { session: one.session, events: bus });
+    const agentTwo = new Agent(two.config, { session: two.session, events: bus });
+    const recordsOne: StreamRecord[] = [];
+    const recordsTwo: StreamRecord[] = [];
+    agentOne.stream$.subscribe((record) => recordsOne.push(record));
+    agentTwo.stream$.subscribe((record) => recordsTwo.push(record));
+    let all = 0;
+    bus.stream$.subscribe(() => all++);
+    await Promise.all([collect(agentOne.run('1')), collect(agentTwo.run('2'))]);
+    for (const [records, session] of [
+      [recordsOne, one.session],
+      [recordsTwo, two.session],
+    ] as const) {
+      const logged = records.filter((record) => record.journalIndex !== undefined);
+      expect(logged.map((record) => record.entry)).toEqual(session.journal);
+      expect(logged.map((record) => record.journalIndex)).toEqual(session.journal.map((_, i) => i));
+    }
+    const startsOne = recordsOne.filter((record) => record.entry.type === 'agent_start');
+    expect(startsOne.map((record) => (record.entry as AgentEvent<'agent_start'>).data.input)).toEqual(['1']);
+    expect(recordsOne.length + recordsTwo.length).toBe(all);
   });
 
   it('freezes tool arguments: a subscriber cannot change what the tool gets or what is recorded', async () => {

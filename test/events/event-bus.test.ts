@@ -192,6 +192,25 @@ describe('EventBus', () => {
     expect(failures[0]).toMatchObject({ reason: 'subscriber_timeout', eventType: 'text_delta' });
   });
 
+  it('while hurrying, waits once for a stuck subscriber, not once per event', async () => {
+    const failures: unknown[] = [];
+    const bus = new EventBus({ stopGraceMs: 30, onSubscriberError: (error) => failures.push(error) });
+    const seen: string[] = [];
+    bus.subscribe((event) => {
+      seen.push(event.type);
+      return new Promise<void>(() => {}); // stuck on every event, for ever
+    });
+    bus.hurry(); // nothing delivering yet: no effect
+    const first = bus.emit(AgentEvent.textDelta('a'));
+    bus.hurry();
+    const rest = [1, 2, 3, 4, 5].map((n) => bus.emit(AgentEvent.textDelta(String(n))));
+    await Promise.all([first, ...rest]);
+    // Given up on once, for the first event; the later five reach it but are not waited for.
+    expect(seen).toHaveLength(6);
+    expect(failures).toHaveLength(1);
+    expect(bus.isIdle).toBe(true);
+  });
+
   it('counts records nobody observed, so a late observer sees positions from where the stream is', async () => {
     const bus = new EventBus();
     await bus.emit(AgentEvent.textDelta('unseen'));

@@ -5,6 +5,7 @@ import {
   type AgentEvent,
   Config,
   defineTool,
+  EventBus,
   type Message,
   ScriptedClient,
   Session,
@@ -248,5 +249,42 @@ describe('contract §5 run() never throws for what a tool or subscriber does', (
     }
     expect(toolResults(session.messages)).toHaveLength(2);
     expect(session.journal.at(-1)).toMatchObject({ type: 'agent_error', reason: 'aborted' });
+  });
+});
+
+describe('a subscriber that never finishes cannot keep a run from ending', () => {
+  const answering = () => {
+    const config = new Config({ cwd: workspace() });
+    const registry = new ToolRegistry(config);
+    const turn = (text: string) => [StreamEvent.textDelta(text), StreamEvent.messageComplete()];
+    const session = new Session(config, { client: new ScriptedClient([turn('done'), turn('again')]), registry });
+    const failures: unknown[] = [];
+    const events = new EventBus({ stopGraceMs: 30, onSubscriberError: (error) => failures.push(error) });
+    return { agent: new Agent(config, { session, events }), failures };
+  };
+
+  it('stuck on agent_end: the reader still gets agent_end, the timeout is reported, and the agent runs again', async () => {
+    const { agent, failures } = answering();
+    agent.events.subscribe((event) => (event.type === 'agent_end' ? new Promise<void>(() => {}) : undefined));
+    const first = await drain(agent.run('one'));
+    expect(first.at(-1)).toMatchObject({ type: 'agent_end', data: { response: 'done' } });
+    expect(failures).toEqual([expect.objectContaining({ reason: 'subscriber_timeout', eventType: 'agent_end' })]);
+    const second = await drain(agent.run('two'));
+    expect(second.at(-1)).toMatchObject({ type: 'agent_end', data: { response: 'again' } });
+  });
+});
+
+describe('run options are checked before the run takes the agent', () => {
+  it.each([
+    ['null options', null],
+    ['a signal that is not an AbortSignal', { signal: 's' }],
+  ])('%s: invalid_argument, and the agent is still free', async (_, options) => {
+    const config = new Config({ cwd: workspace() });
+    const client = new ScriptedClient([[StreamEvent.textDelta('ok'), StreamEvent.messageComplete()]]);
+    const agent = new Agent(config, { session: new Session(config, { client, registry: new ToolRegistry(config) }) });
+    await expect(drain(agent.run('x', options as never))).rejects.toMatchObject({ reason: 'invalid_argument' });
+    expect(agent.session.journal).toEqual([]);
+    const events = await drain(agent.run('x'));
+    expect(events.at(-1)).toMatchObject({ type: 'agent_end', data: { response: 'ok' } });
   });
 });

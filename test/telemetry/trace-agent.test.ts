@@ -217,4 +217,37 @@ describe('traceAgent: spans from the stream', () => {
     expect(run?.attributes['agent_harness.stop_reason']).toBe('suspended');
     expect(named('execute_tool').map((span) => span.name)).toEqual(['execute_tool look']);
   });
+
+  it('refuses an agent or options it cannot trace with, at the call', () => {
+    const { agent } = twoCallRun();
+    for (const options of [{}, { tracer: 5 }, { tracer: {} }, { trace: 'oops' }, null])
+      expect(() => traceAgent(agent, options as never)).toThrow(
+        expect.objectContaining({ reason: 'invalid_argument' }),
+      );
+    expect(() => traceAgent({} as never, { tracer })).toThrow(expect.objectContaining({ reason: 'invalid_argument' }));
+    expect(() => traceAgent(agent, { tracer, model: 7 as never })).toThrow(/options\.model must be a string/);
+  });
+
+  it("gives each run's span that run's usage: not the session's, and also when the run fails", async () => {
+    const client = new ScriptedClient([
+      textTurn('first', usage(100, 10)),
+      toolTurn('a', 'checkpoint', { step: 1 }, usage(7, 3)),
+      toolTurn('b', 'checkpoint', { step: 2 }, usage(7, 3)),
+    ]);
+    const { agent } = makeAgent(client, [(config) => new CheckpointTool(config)], {
+      budget: new Budget({ maxTurns: 2 }),
+    });
+    const stop = traceAgent(agent, { tracer });
+    await collect(agent.run('one'));
+    const events = await collect(agent.run('two'));
+    stop();
+    expect(events.at(-1)).toMatchObject({ type: 'agent_error', data: { reason: 'turn_budget' } });
+    const runs = named('invoke_agent');
+    expect(
+      runs.map((span) => [span.attributes['gen_ai.usage.input_tokens'], span.attributes['gen_ai.usage.output_tokens']]),
+    ).toEqual([
+      [100, 10],
+      [14, 6], // two requests before the turn limit stopped it
+    ]);
+  });
 });
