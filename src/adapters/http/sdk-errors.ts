@@ -24,10 +24,14 @@ export interface RequestContext {
 /** Connection failures that another attempt within seconds will not fix. */
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+/** fetch's own refusal of a port on its blocklist (1, 7, 9, 25, …): no connection is even tried. */
+const BAD_PORT = 'bad port';
+
 function causeCode(error: unknown): string | undefined {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string') return code;
+    if (current.message === BAD_PORT) return BAD_PORT;
     current = current.cause;
   }
   return undefined;
@@ -68,6 +72,10 @@ export function classifySdkError(error: unknown, classes: SdkErrorClasses, conte
   if (error instanceof classes.APIConnectionError) {
     const code = causeCode(error.cause);
     const kind = code !== undefined && UNREACHABLE_CODES.has(code) ? 'unreachable' : 'connection';
+    if (code === BAD_PORT) {
+      const why = 'fetch refuses this port (a "bad port" of the Fetch standard); use another';
+      return new ModelError('unreachable', `${where}: cannot connect (${why})`, { cause: error });
+    }
     return new ModelError(kind, `${where}: cannot connect (${code ?? errorMessage(error)})`, { cause: error });
   }
   const status = (error as { status?: unknown }).status;

@@ -161,6 +161,16 @@ describe('OpenAIClient failures', () => {
     expect(recorder.waits).toEqual([]);
   });
 
+  it("says so, without retrying, when fetch refuses the port itself (port 1 is on the Fetch standard's blocklist)", async () => {
+    const recorder = recordingSleep();
+    const url = 'http://127.0.0.1:1/v1';
+    const client = new OpenAIClient({ model: 'm', baseURL: url, retry: { sleep: recorder.sleep } });
+    const error = await drainError(client.chatCompletion(user));
+    expect(error).toMatchObject({ kind: 'unreachable' });
+    expect(error.message).toContain('fetch refuses this port');
+    expect(recorder.waits).toEqual([]);
+  });
+
   it('refuses to start without a key for api.openai.com', () => {
     const saved = process.env.OPENAI_API_KEY;
     delete process.env.OPENAI_API_KEY;
