@@ -4,9 +4,9 @@ import { toMermaid } from '../../src/diagram.js';
 import { agentMachine, Budget, tokenUsage } from '../../src/index.js';
 
 describe('contract §5 the exported machine', () => {
-  it('has exactly the states awaitingModel, executingTools, observing, budgetCheck, done and error', () => {
+  it('has exactly the states awaitingModel, executingTools, awaitingApproval, observing, budgetCheck, done and error', () => {
     expect(Object.keys(agentMachine.config.states ?? {}).sort()).toEqual(
-      ['awaitingModel', 'budgetCheck', 'done', 'error', 'executingTools', 'observing'].sort(),
+      ['awaitingModel', 'awaitingApproval', 'budgetCheck', 'done', 'error', 'executingTools', 'observing'].sort(),
     );
     expect(agentMachine.config.initial).toBe('awaitingModel');
   });
