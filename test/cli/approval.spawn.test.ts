@@ -11,6 +11,9 @@ import { spawnCli, until } from './support/spawn-cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+/** Each process may take this long on a loaded machine (tsx compiles the CLI at start). */
+const SLOW = 60_000;
+
 let server: FakeServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -40,7 +43,7 @@ function inTerminal(args: readonly string[], env: Record<string, string>) {
     output += text;
   });
   const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), SLOW);
   void done.then(() => clearTimeout(timer));
   return {
     output: () => output,
@@ -49,14 +52,17 @@ function inTerminal(args: readonly string[], env: Record<string, string>) {
   };
 }
 
-describe('agent-harness run: approval without a terminal', { timeout: 40_000 }, () => {
+describe('agent-harness run: approval without a terminal', { timeout: 120_000 }, () => {
   it('suspends a call that must ask, prints how to resume, and a new process runs exactly the approved call', async () => {
     server = await startFakeServer([writeCall(), textAnswer('written')]);
     const cwd = tempWorkspace();
     const journal = join(tempWorkspace(), 'run.jsonl');
     const env = { OPENAI_BASE_URL: `${server.url}/v1` };
-    const first = await spawnCli(['run', 'write it', '--tools', 'workspace', '--cwd', cwd, '--journal', journal], env)
-      .done;
+    const first = await spawnCli(
+      ['run', 'write it', '--tools', 'workspace', '--cwd', cwd, '--journal', journal],
+      env,
+      SLOW,
+    ).done;
     expect(first.code).toBe(1);
     expect(first.stdout).toContain('⏸ write_file {"path":"out.txt","content":"hello"}: waits for approval');
     expect(first.stdout).toContain('✗ stopped (suspended)');
@@ -68,6 +74,7 @@ describe('agent-harness run: approval without a terminal', { timeout: 40_000 }, 
     const second = await spawnCli(
       ['run', '--resume', journal, '--allow', 'write_file', '--tools', 'workspace', '--cwd', cwd],
       env,
+      SLOW,
     ).done;
     expect(second.stderr).toBe('');
     expect(second.code).toBe(0);
@@ -79,17 +86,22 @@ describe('agent-harness run: approval without a terminal', { timeout: 40_000 }, 
     server = await startFakeServer([writeCall(), textAnswer('ok')]);
     const cwd = tempWorkspace();
     const env = { OPENAI_BASE_URL: `${server.url}/v1` };
-    const denied = await spawnCli(['run', 'write it', '--tools', 'workspace', '--cwd', cwd, '--deny', 'write'], env)
-      .done;
+    const denied = await spawnCli(
+      ['run', 'write it', '--tools', 'workspace', '--cwd', cwd, '--deny', 'write'],
+      env,
+      SLOW,
+    ).done;
     expect(denied.code).toBe(0);
     expect(denied.stdout).not.toContain('waits for approval');
     expect(lastMessage(1)?.content).toBe("Error: denied: the tool policy denies 'write_file'");
 
     await server.close();
     server = await startFakeServer([writeCall()]);
-    const json = await spawnCli(['run', 'write it', '--tools', 'workspace', '--cwd', cwd, '--json'], {
-      OPENAI_BASE_URL: `${server.url}/v1`,
-    }).done;
+    const json = await spawnCli(
+      ['run', 'write it', '--tools', 'workspace', '--cwd', cwd, '--json'],
+      { OPENAI_BASE_URL: `${server.url}/v1` },
+      SLOW,
+    ).done;
     const types = json.stdout
       .trim()
       .split('\n')
@@ -100,20 +112,20 @@ describe('agent-harness run: approval without a terminal', { timeout: 40_000 }, 
   });
 
   it('refuses a name given to both --allow and --deny (exit 2)', async () => {
-    const result = await spawnCli(['run', 'x', '--allow', 'shell', '--deny', 'shell']).done;
+    const result = await spawnCli(['run', 'x', '--allow', 'shell', '--deny', 'shell'], {}, SLOW).done;
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("'shell' is given to both --allow and --deny");
   });
 });
 
-describe('agent-harness run: approval on a terminal', { timeout: 40_000 }, () => {
+describe('agent-harness run: approval on a terminal', { timeout: 120_000 }, () => {
   it('asks y/n/always; y runs the call', async () => {
     server = await startFakeServer([writeCall(), textAnswer('written')]);
     const cwd = tempWorkspace();
     const run = inTerminal(['run', 'write it', '--tools', 'workspace', '--cwd', cwd], {
       OPENAI_BASE_URL: `${server.url}/v1`,
     });
-    await until(() => run.output().includes('[y]es / [n]o / [a]lways'), 'the prompt', 15_000);
+    await until(() => run.output().includes('[y]es / [n]o / [a]lways'), 'the prompt', SLOW);
     run.type('y\n');
     expect(await run.done).toBe(0);
     expect(readFileSync(join(cwd, 'out.txt'), 'utf8')).toBe('hello');
@@ -126,9 +138,9 @@ describe('agent-harness run: approval on a terminal', { timeout: 40_000 }, () =>
     const run = inTerminal(['run', 'write it', '--tools', 'workspace', '--cwd', cwd], {
       OPENAI_BASE_URL: `${server.url}/v1`,
     });
-    await until(() => run.output().includes('[y]es / [n]o / [a]lways'), 'the prompt', 15_000);
+    await until(() => run.output().includes('[y]es / [n]o / [a]lways'), 'the prompt', SLOW);
     run.type('n\n');
-    await until(() => run.output().includes('reason (optional'), 'the reason prompt');
+    await until(() => run.output().includes('reason (optional'), 'the reason prompt', SLOW);
     run.type('not on my disk\n');
     expect(await run.done).toBe(0);
     expect(existsSync(join(cwd, 'out.txt'))).toBe(false);
@@ -151,7 +163,7 @@ describe('agent-harness run: approval on a terminal', { timeout: 40_000 }, () =>
     const run = inTerminal(['run', 'go', '--tools', 'workspace', '--cwd', tempWorkspace()], {
       OPENAI_BASE_URL: `${server.url}/v1`,
     });
-    await until(() => run.output().includes('[y]es / [n]o / [a]lways'), 'the prompt', 15_000);
+    await until(() => run.output().includes('[y]es / [n]o / [a]lways'), 'the prompt', SLOW);
     const prompt =
       run
         .output()
