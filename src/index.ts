@@ -11,8 +11,12 @@ export { MODEL_PRICES, PRICES_AS_OF, PriceTable } from './adapters/prices.js';
 // A scripted model (also in agent-harness/testing)
 export type { RecordedRequest, ScriptedEvents, ScriptedTurn } from './adapters/scripted-client.js';
 export { ScriptedClient } from './adapters/scripted-client.js';
-export type { AgentOptions, MachineClock, RunOptions, ToolSource } from './agent/agent.js';
+export type { AgentOptions, MachineClock, ResumeOptions, RunOptions, ToolSource } from './agent/agent.js';
 export { Agent } from './agent/agent.js';
+export type { ApprovalMap } from './agent/approval-controls.js';
+// Tool policy and approval
+export type { Permission, PermissionPolicy } from './approval/permission-policy.js';
+export { checkPermissions, PERMISSIONS, permissionDefaults, permissionFor } from './approval/permission-policy.js';
 // Configuration, budgets and prices
 export type { BudgetOptions, BudgetStopReason, SoftLimitHit } from './config/budget.js';
 export { Budget } from './config/budget.js';

@@ -192,7 +192,9 @@ export class Agent {
 
   /**
    * Approves calls that wait for a decision: each runs (once the schedule reaches it). Returns
-   * the ids that were waiting; other ids change nothing.
+   * the ids it decided; other ids change nothing. (Called from a synchronous subscriber while the
+   * machine is mid-step, the decision is queued and applied right after that step, and the
+   * returned list is empty.)
    */
   approve(callIds: string | readonly string[]): string[] {
     return sendDecisions(this.active?.actor, callIds, { approved: true });

@@ -1,4 +1,5 @@
 import type { Permission } from '../approval/permission-policy.js';
+import type { ToolCall } from '../core/messages.js';
 
 /** A person's (or a pre-given) decision on one call that asked for approval. */
 export type ApprovalDecision =
@@ -30,12 +31,12 @@ export interface SuspendEvent {
 /** Parameters of the `requestApproval` effect. */
 export interface ApprovalRequestParams {
   /** The calls that wait for a decision, in the model's order. */
-  readonly calls: readonly import('../core/messages.js').ToolCall[];
+  readonly calls: readonly ToolCall[];
 }
 
 /** Parameters of the `recordDecision` effect. */
 export interface DecisionParams {
-  readonly call: import('../core/messages.js').ToolCall;
+  readonly call: ToolCall;
   readonly decision: ApprovalDecision;
 }
 

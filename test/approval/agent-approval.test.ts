@@ -117,3 +117,17 @@ describe('policy ask: awaitingApproval', () => {
     expect(events.at(-1)?.type).toBe('agent_end');
   });
 });
+
+describe('deciding from a subscriber', () => {
+  it('a decision sent while the machine is mid-step (a synchronous subscriber) is applied after that step', async () => {
+    const { agent, runs } = approvalAgent([callsTurn(['c1', 'change'], ['c2', 'run']), textTurn('ok')]);
+    agent.events.subscribe((event) => {
+      if (event.type !== 'tool_approval_request') return;
+      if (event.data.callId === 'c1') agent.approve('c1');
+      else agent.deny('c2', 'no');
+    });
+    const events = await collect(agent.run('go'));
+    expect(runs).toEqual(['change']);
+    expect(events.at(-1)?.type).toBe('agent_end');
+  });
+});

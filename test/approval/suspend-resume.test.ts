@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, Config, ScriptedClient, Session, stableJson } from '../../src/index.js';
+import { checkLoopInvariants } from '../../src/testing/index.js';
 import { collect } from '../support/fixtures.js';
 import { approvalAgent, approvalRegistry, callsTurn, runDeciding, textTurn } from './support.js';
 
@@ -146,5 +147,16 @@ describe('budgets while waiting', () => {
     const events = await runDeciding(agent.run('go'), () => setTimeout(() => agent.abort('stop'), 5));
     expect(events.at(-1)).toMatchObject({ type: 'agent_error', data: { reason: 'aborted' } });
     expect(runs).toEqual([]);
+  });
+});
+
+describe('loop invariants on approval runs', () => {
+  it('hold for a suspended run and for its resumed run', async () => {
+    const { events, session, config } = await suspendedRun();
+    expect(checkLoopInvariants(session.journal, { config, events })).toEqual([]);
+    const snapshot = JSON.parse(JSON.stringify(session.toJSON()));
+    const resumed = reload(snapshot, [textTurn('done')]);
+    const more = await runDeciding(resumed.agent.resume(), (event) => resumed.agent.approve(event.data.callId));
+    expect(checkLoopInvariants(resumed.session.journal, { config: resumed.session.config, events: more })).toEqual([]);
   });
 });

@@ -32,6 +32,19 @@ describe('examples/', () => {
     expect(lines).toContain('tools run on resume: s2');
   });
 
+  it('approval.ts approves, denies, suspends, and resumes in a loaded session with the decision given up front', async () => {
+    const lines = await printedBy('approval.ts');
+    expect(lines).toContain('shell -> denied: no commands today');
+    expect(lines).toContain('stopped: suspended');
+    expect(lines).toContain('pending after load: w2');
+    expect(lines).toContain('todo.md: - ship it');
+    expect(lines.filter((line) => line.startsWith('asked:'))).toEqual([
+      'asked: write_file (w1)',
+      'asked: shell (s1)',
+      'asked: write_file (w2)',
+    ]);
+  });
+
   it('check-the-machine.ts lists the seven states and finds no violation', async () => {
     const lines = await printedBy('check-the-machine.ts');
     expect(lines).toContain(

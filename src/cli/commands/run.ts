@@ -184,15 +184,15 @@ async function runAgent(
     const last = await drive(agent, options.task, render, deps.handleSigint ?? true, signal, approvals);
     approvals.close();
     timing.stop();
-    if (last?.type === 'agent_error' && last.data.reason === 'suspended') {
-      (options.json ? err : out).write(resumeHint(approvals.undecided, options.journal));
-    }
     const { journal, json, model } = options;
     const code = await reportRun(
       { agent, last, started, journal, timings: timing.timings, json, extra: { model } },
       out,
       err,
     );
+    if (last?.type === 'agent_error' && last.data.reason === 'suspended') {
+      (options.json ? err : out).write(resumeHint(approvals.undecided, journal));
+    }
     await live?.keepServing(signal);
     return code;
   } finally {

@@ -4,7 +4,15 @@ import type { JournalEntry } from '../../session/journal-entry.js';
 import { entryName, type JournalRun } from './journal-runs.js';
 import { type LoopViolation, violation } from './loop-violation.js';
 
-const KNOWN_REASONS = new Set(['turn_budget', 'cost_budget', 'token_budget', 'time_budget', 'aborted', 'model_error']);
+const KNOWN_REASONS = new Set([
+  'turn_budget',
+  'cost_budget',
+  'token_budget',
+  'time_budget',
+  'aborted',
+  'model_error',
+  'suspended',
+]);
 
 let allowedMoves: Set<string> | undefined;
 
@@ -23,19 +31,27 @@ function moves(): Set<string> {
  * id, before the next model request, user message or run end. Results are journaled as calls
  * settle, so their order is free (the context puts them in the model's order); a write-ahead
  * `tool_started` names an owed call that has no result yet. Checked over the whole
- * journal, since a resumed run answers calls an interrupted one recorded.
+ * journal, since a resumed run answers calls an interrupted one recorded. A run that ends
+ * `suspended` (waiting for approval) leaves its waiting calls owed to its resume.
  */
 export function resultsFollowCalls(journal: readonly JournalEntry[]): LoopViolation[] {
   const problems: LoopViolation[] = [];
   let owed = new Set<string>();
+  // A run suspended while calls waited for approval leaves them owed, for its resume.
+  let suspended = false;
   const fail = (message: string) => problems.push(violation('results_follow_calls', message));
   journal.forEach((entry, i) => {
+    if (entry.type === 'agent_error' && entry.reason === 'suspended') {
+      suspended = true;
+      return;
+    }
     const closes =
       entry.type === 'turn_start' ||
       entry.type === 'assistant_message' ||
       entry.type === 'agent_end' ||
       entry.type === 'agent_error' ||
       (entry.type === 'user_message' && entry.author === undefined);
+    if (closes) suspended = false;
     if (closes && owed.size > 0) {
       fail(`entry ${i} (${entry.type}) arrives while ${[...owed].join(', ')} have no result`);
       owed = new Set();
@@ -51,7 +67,7 @@ export function resultsFollowCalls(journal: readonly JournalEntry[]): LoopViolat
     if (owed.has(entry.callId)) owed.delete(entry.callId);
     else fail(`entry ${i} answers '${entry.callId}', which is owed no result`);
   });
-  if (owed.size > 0) fail(`the journal ends while ${[...owed].join(', ')} have no result`);
+  if (owed.size > 0 && !suspended) fail(`the journal ends while ${[...owed].join(', ')} have no result`);
   return problems;
 }
 
@@ -59,10 +75,13 @@ export function resultsFollowCalls(journal: readonly JournalEntry[]): LoopViolat
 export function transitionsChain(run: JournalRun): LoopViolation[] {
   const problems: LoopViolation[] = [];
   let at = 'awaitingModel';
+  let first = true;
   run.entries.forEach((entry, i) => {
     if (entry.type !== 'transition') return;
-    // A resumed run's machine starts afresh: its first recorded move is made on `xstate.init`.
-    if (entry.event === 'xstate.init') at = 'awaitingModel';
+    // A resumed run's machine starts afresh: its first recorded moves are made on `xstate.init`
+    // (to executingTools, and on to awaitingApproval when its pending calls must ask).
+    if (first && entry.event === 'xstate.init') at = 'awaitingModel';
+    first = false;
     if (entry.from !== at)
       problems.push(
         violation('transitions', `${entryName(run, i)} leaves '${entry.from}' but the machine was in '${at}'`),

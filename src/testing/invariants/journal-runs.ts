@@ -23,7 +23,14 @@ export function isEndEntry(entry: JournalEntry): boolean {
 function startsRun(entry: JournalEntry, lastMove: string | undefined): boolean {
   if (entry.type === 'user_message') return entry.author === undefined;
   if (entry.type === 'turn_start') return lastMove !== undefined && lastMove !== 'awaitingModel';
-  return entry.type === 'transition' && entry.event === 'xstate.init';
+  // A resumed run may move on from executingTools on `xstate.init` too (into awaitingApproval).
+  return entry.type === 'transition' && entry.event === 'xstate.init' && entry.from === 'awaitingModel';
+}
+
+/** A resumed run journals its approval requests just before its first move: they belong to it. */
+function onlyApprovalRequests(journal: readonly JournalEntry[], from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (journal[i]?.type !== 'approval_request') return false;
+  return true;
 }
 
 /**
@@ -41,7 +48,7 @@ export function splitRuns(journal: readonly JournalEntry[]): JournalRun[] {
     lastMove = undefined;
   };
   journal.forEach((entry, i) => {
-    if (startsRun(entry, lastMove) && i > start) cut(i, false);
+    if (startsRun(entry, lastMove) && i > start && !onlyApprovalRequests(journal, start, i)) cut(i, false);
     if (entry.type === 'transition') lastMove = entry.to;
     if (entry.type === 'turn_start') lastMove = 'request';
     if (isEndEntry(entry)) cut(i + 1, true);
