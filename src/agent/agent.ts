@@ -1,8 +1,9 @@
 import type { Observable } from 'rxjs';
 import { type Actor, type AnyActorLogic, createActor, type InspectionEvent, type Observer } from 'xstate';
+import type { z } from 'zod';
 import type { ModelClient } from '../adapters/model-client.js';
 import type { Config } from '../config/config.js';
-import { AgentEvent, isTerminal } from '../core/agent-event.js';
+import { AgentEvent, type AgentEventDataMap, isTerminal } from '../core/agent-event.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
 import { EventBus, type StreamRecord } from '../events/event-bus.js';
 import type { AgentStateName, PendingCalls } from '../machines/agent-machine-types.js';
@@ -11,12 +12,33 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { ToolResult } from '../tools/tool-result.js';
 import { AsyncQueue } from './async-queue.js';
 import { invalidCallsSoFar } from './invalid-calls-so-far.js';
+import { runOutput } from './output-check.js';
 import { agentRunMachine, type ProvidedAgentMachine } from './provide-machine.js';
 import { RunEvents } from './run-events.js';
 import { bindAgentRun, type MachineDeps, type RunHandle } from './run-handle.js';
 
 /** A run in progress, with the queue its event stream reads from. */
 type ActiveRun = RunHandle & { readonly queue: AsyncQueue<AgentEvent>; closing: Promise<void> | undefined };
+
+/** Refuses run options that cannot work, naming the option (`invalid_argument`). */
+function checkRunOptions(options: RunOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new HarnessError('invalid_argument', 'run() options must be an object');
+  }
+  const { output, outputRetries } = options;
+  if (output !== undefined && typeof (output as { safeParse?: unknown }).safeParse !== 'function') {
+    throw new HarnessError('invalid_argument', 'run() option output must be a zod schema');
+  }
+  if (
+    outputRetries !== undefined &&
+    (typeof outputRetries !== 'number' || !Number.isInteger(outputRetries) || outputRetries < 0)
+  ) {
+    throw new HarnessError(
+      'invalid_argument',
+      `run() option outputRetries must be a non-negative integer, got ${String(outputRetries)}`,
+    );
+  }
+}
 
 /** A generator that fails on its first `next()`. */
 // biome-ignore lint/correctness/useYield: it only throws
@@ -72,7 +94,25 @@ export interface ToolSource {
 export interface RunOptions {
   /** Aborting it ends the run with reason `aborted`. */
   readonly signal?: AbortSignal;
+  /**
+   * Ask for a structured final answer: JSON that this zod schema accepts. The answer is checked;
+   * one that fails goes back to the model with the problem (at most `outputRetries` times, each a
+   * turn), then the run ends with `output_invalid`. `agent_end.data.output` is the parsed value
+   * (journaled: it must be JSON).
+   */
+  readonly output?: z.ZodType;
+  /** How many failing answers are sent back before `output_invalid` (default 2). */
+  readonly outputRetries?: number;
 }
+
+/** `agent_end` of a run that asked for structured output: its `output` is the parsed value. */
+export type AgentEndWithOutput<T> = {
+  readonly type: 'agent_end';
+  readonly data: AgentEventDataMap['agent_end'] & { readonly output: T };
+};
+
+/** The events of a run that asked for structured output of type `T`. */
+export type RunEvent<T> = Exclude<AgentEvent, AgentEvent<'agent_end'>> | AgentEndWithOutput<T>;
 
 /**
  * Runs the agent loop. Each `run()` starts the agent machine, streams its events, and always
@@ -128,7 +168,13 @@ export class Agent {
    * reader asks for the next event (a run nobody reads still finishes). Throws only for misuse:
    * no model client, or a run already in progress.
    */
+  run<T>(
+    input: string,
+    options: RunOptions & { readonly output: z.ZodType<T> },
+  ): AsyncGenerator<RunEvent<T>, void, undefined>;
+  run(input: string, options?: RunOptions): AsyncGenerator<AgentEvent, void, undefined>;
   run(input: string, options: RunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
+    checkRunOptions(options);
     if (typeof input !== 'string') {
       throw new HarnessError('invalid_argument', `run() input must be a string, got ${typeof input}`);
     }
@@ -145,6 +191,7 @@ export class Agent {
    * `nothing_to_resume` when the last run ended with a final answer.
    */
   resume(options: RunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
+    checkRunOptions(options);
     const { messages, pendingAnswer } = this.session;
     if (pendingAnswer !== undefined || !messages.some((message) => message.role === 'user')) {
       throw new HarnessError(
@@ -213,6 +260,7 @@ export class Agent {
         resume: this.pendingCalls(),
         // A resumed run goes on with the invalid calls it had counted; a new run starts at none.
         ...(input === undefined ? { invalidCalls: invalidCallsSoFar(this.session.journal) } : {}),
+        ...(options.outputRetries !== undefined ? { outputRetries: options.outputRetries } : {}),
       },
       ...(this.inspect ? { inspect: this.inspect } : {}),
       ...(this.clock ? { clock: this.clock } : {}),
@@ -231,6 +279,7 @@ export class Agent {
       release: unsubscribe,
       emit,
       fail: (error) => this.failInternally(run, error),
+      ...(options.output !== undefined ? { output: runOutput(options.output) } : {}),
     };
     this.active = run;
     runningSessions.add(this.session);

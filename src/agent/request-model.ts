@@ -4,6 +4,7 @@ import { errorMessage, HarnessError } from '../core/errors.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import type { AgentMachineEvent, ModelTurn } from '../machines/agent-machine-types.js';
 import { readModelStream } from './model-turn.js';
+import { checkOutput } from './output-check.js';
 import { activeRun, depsOf, type MachineDeps, type RunHandle } from './run-handle.js';
 
 function throwIfAborted(signal: AbortSignal): void {
@@ -26,7 +27,8 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   const messages = session.messagesForRequest();
   // An `async chatCompletion` returns a promise of the stream: await it, so that its rejection
   // is this request's failure (a model_error with its message), never an unhandled rejection.
-  const requested = client.chatCompletion(messages, tools, { signal });
+  const output = run.output;
+  const requested = client.chatCompletion(messages, tools, output ? { signal, output: output.request } : { signal });
   const events = isPromiseLike(requested) ? await requested : requested;
   const { text, toolCalls, usage, finishReason } = await readModelStream(
     events,
@@ -43,6 +45,19 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   if (text !== '') await run.emit(AgentEvent.textComplete(text));
   const concurrencySafe = toolCalls.map((call) => session.registry.isConcurrencySafe(call.name));
   const elapsedMs = deps.now() - run.startedAt;
+  if (output !== undefined && toolCalls.length === 0) {
+    // A final answer of a run that asked for structured output: checked here, decided by the machine.
+    const outputCheck = checkOutput(text, output.schema);
+    return {
+      text,
+      toolCalls,
+      usage,
+      concurrencySafe,
+      elapsedMs,
+      outputCheck,
+      ...(finishReason ? { finishReason } : {}),
+    };
+  }
   // Built whole rather than spread: on Node 20 a spread that adds keys costs ~1 µs.
   return finishReason === undefined
     ? { text, toolCalls, usage, concurrencySafe, elapsedMs }

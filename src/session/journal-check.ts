@@ -1,5 +1,5 @@
 import { HarnessError } from '../core/errors.js';
-import type { ToolCall } from '../core/messages.js';
+import type { JsonValue, ToolCall } from '../core/messages.js';
 import { isTokenCount, type TokenUsage } from '../core/usage.js';
 import type { JournalEntry } from './journal-entry.js';
 
@@ -14,6 +14,7 @@ const STOP_REASONS = new Set([
   'model_error',
   'internal_error',
   'invalid_tool_calls',
+  'output_invalid',
 ]);
 
 function fail(index: number, problem: string): never {
@@ -60,6 +61,18 @@ function toolCallsOf(value: unknown, index: number): ToolCall[] {
   });
 }
 
+/** A structured answer as journaled: JSON (a copy, so the entry owns it). */
+function jsonValue(value: unknown, index: number): JsonValue {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined) fail(index, `'output' must be JSON`);
+  return JSON.parse(text) as JsonValue;
+}
+
 /**
  * Checks one journal entry read from outside and returns a clean copy of it.
  * Throws a {@link HarnessError} (`invalid_journal`) naming the entry and the field.
@@ -98,7 +111,9 @@ export function checkEntry(raw: unknown, index: number): JournalEntry {
         event: text(entry, 'event', index),
       };
     case 'agent_end':
-      return { type: 'agent_end', response: text(entry, 'response', index) };
+      return entry.output === undefined
+        ? { type: 'agent_end', response: text(entry, 'response', index) }
+        : { type: 'agent_end', response: text(entry, 'response', index), output: jsonValue(entry.output, index) };
     case 'agent_error': {
       const reason = text(entry, 'reason', index);
       if (!STOP_REASONS.has(reason)) fail(index, `unknown stop reason '${reason}'`);
