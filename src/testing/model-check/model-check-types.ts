@@ -44,6 +44,8 @@ export interface ModelCheckOptions extends Partial<AlphabetOptions> {
   readonly maxParallelTools?: number;
   /** The machine's bound on invalid calls to one tool (its input `maxInvalidToolCalls`); default 3. */
   readonly maxInvalidToolCalls?: number;
+  /** The machine's bound on failing structured answers sent back (its input `outputRetries`); default 2. */
+  readonly outputRetries?: number;
   /** Explore a resumed run that starts by running these recorded, unanswered calls. */
   readonly resume?: PendingCalls;
   /** The machine to check (e.g. a `.provide()`d variant); `agentMachine` by default. */
@@ -71,7 +73,9 @@ export interface ModelCheckOptions extends Partial<AlphabetOptions> {
  * tools (`soft_limit`); an accepted abort cancels the work in flight at once (`cancel_on_abort`);
  * calls start in the schedule's batches, at most `maxParallelTools` at once (`tool_schedule`); no
  * model request follows a tool's `maxInvalidToolCalls`-th invalid call in a row, and
- * `invalid_tool_calls` stops only such a run (`invalid_calls`); `results[i]` is call i's result
+ * `invalid_tool_calls` stops only such a run (`invalid_calls`); a structured answer that fails
+ * its schema never ends the run with an answer, is sent back at most `outputRetries` times, and
+ * then ends it with `output_invalid` (`output_retries`); `results[i]` is call i's result
  * (`result_index`), reported in call order (`report_order`); nothing happens after the end (`nothing_after_end`), every final state
  * records it (`run_ends`), and no answer follows an abort (`no_answer_after_abort`). On the graph:
  * every run ends within the step bound (`step_bound`), every state has a way out (`way_out`) and
@@ -94,6 +98,7 @@ export const MACHINE_RULES = [
   'cancel_on_abort',
   'tool_schedule',
   'invalid_calls',
+  'output_retries',
   'result_index',
   'report_order',
   'nothing_after_end',

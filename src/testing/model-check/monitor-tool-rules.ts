@@ -71,7 +71,12 @@ export function eventRules(monitor: MonitorState, transition: MonitoredTransitio
         elapsedMs: Math.max(monitor.tally.elapsedMs, turn.elapsedMs),
       };
       const calls = turn.concurrencySafe.map((safe) => (safe ? 'S' : 'U')).join('');
-      return [{ ...monitor, tally, calls, reported: 0, requestOpen: false }, answered(monitor, 'a model turn')];
+      const outputFailed = turn.toolCalls.length === 0 && turn.outputCheck?.ok === false;
+      const outputRejections = monitor.outputRejections + (outputFailed ? 1 : 0);
+      return [
+        { ...monitor, tally, calls, reported: 0, requestOpen: false, outputFailed, outputRejections },
+        answered(monitor, 'a model turn'),
+      ];
     }
     case 'MODEL_ERROR':
       return [{ ...monitor, requestOpen: false }, answered(monitor, 'a model error')];

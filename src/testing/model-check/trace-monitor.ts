@@ -38,6 +38,9 @@ export interface MonitorState {
   readonly reported: number;
   /** Per tool name: invalid calls reported in a row on this path (reset by a success). */
   readonly invalid: Readonly<Record<string, number>>;
+  /** Failing structured answers accepted on this path; `outputFailed` if the last answer failed. */
+  readonly outputRejections: number;
+  readonly outputFailed: boolean;
 }
 
 /** The monitor at the start of a run. */
@@ -55,6 +58,8 @@ export const INITIAL_MONITOR: MonitorState = {
   calls: '',
   reported: 0,
   invalid: {},
+  outputRejections: 0,
+  outputFailed: false,
 };
 
 /** One effect in a transition's trace, with the context of the microstep it ran in. */
@@ -86,6 +91,8 @@ export interface MonitorLimits {
   readonly maxParallelTools: number;
   /** A run must end with `invalid_tool_calls` once one tool has this many invalid calls in a row. */
   readonly maxInvalidToolCalls: number;
+  /** At most this many failing structured answers are sent back. */
+  readonly outputRetries: number;
 }
 
 /** Pseudo-action for a child actor a microstep spawned. */
