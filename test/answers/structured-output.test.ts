@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, Config, ScriptedClient, Session, stableJson } from '../../src/index.js';
+import { checkLoopInvariants } from '../../src/testing/index.js';
 import { CheckpointTool, collect, makeAgent, textTurn, toolTurn } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
 
@@ -46,8 +47,9 @@ describe('agent.run(input, { output })', () => {
       textTurn('{"city":"Lyon","celsius":"warm"}'),
       textTurn('```json\n{"city":"Lyon","celsius":21}\n```'),
     ]);
-    const { agent, session } = makeAgent(client, [], { cwd: tempWorkspace() });
+    const { agent, session, config } = makeAgent(client, [], { cwd: tempWorkspace() });
     const events = await collect(agent.run('weather?', { output: Answer }));
+    expect(checkLoopInvariants(session.journal, { config, events })).toEqual([]);
     expect(events.at(-1)).toMatchObject({
       type: 'agent_end',
       data: { output: { city: 'Lyon', celsius: 21 }, turnCount: 3 },
@@ -66,8 +68,9 @@ describe('agent.run(input, { output })', () => {
 
   it('ends with output_invalid once outputRetries are used up', async () => {
     const client = new ScriptedClient([textTurn('nope'), textTurn('still no'), textTurn('never')]);
-    const { agent, session } = makeAgent(client, [], { cwd: tempWorkspace() });
+    const { agent, session, config } = makeAgent(client, [], { cwd: tempWorkspace() });
     const events = await collect(agent.run('weather?', { output: Answer, outputRetries: 1 }));
+    expect(checkLoopInvariants(session.journal, { config, events })).toEqual([]);
     expect(events.at(-1)).toEqual({
       type: 'agent_error',
       data: {

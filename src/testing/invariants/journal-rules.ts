@@ -4,7 +4,16 @@ import type { JournalEntry } from '../../session/journal-entry.js';
 import { entryName, type JournalRun } from './journal-runs.js';
 import { type LoopViolation, violation } from './loop-violation.js';
 
-const KNOWN_REASONS = new Set(['turn_budget', 'cost_budget', 'token_budget', 'time_budget', 'aborted', 'model_error']);
+const KNOWN_REASONS = new Set([
+  'turn_budget',
+  'cost_budget',
+  'token_budget',
+  'time_budget',
+  'aborted',
+  'model_error',
+  'invalid_tool_calls',
+  'output_invalid',
+]);
 
 let allowedMoves: Set<string> | undefined;
 
@@ -152,7 +161,15 @@ export function turnsWithinBudget(run: JournalRun, maxTurns: number | undefined)
     : [];
 }
 
-/** One soft-limit warning at most, then a harness note, and afterwards tools only answer with errors. */
+/** A structured answer that failed its schema, sent back: an assistant message without tool calls. */
+function isRejectedAnswer(entry: JournalEntry | undefined): boolean {
+  return entry?.type === 'assistant_message' && (entry.toolCalls?.length ?? 0) === 0;
+}
+
+/**
+ * One soft-limit warning at most, then a harness note, and afterwards tools only answer with
+ * errors. The only other harness note is the one that sends a failing structured answer back.
+ */
 export function softLimitRules(run: JournalRun): LoopViolation[] {
   const problems: LoopViolation[] = [];
   let warned = false;
@@ -162,7 +179,12 @@ export function softLimitRules(run: JournalRun): LoopViolation[] {
       if (warned) problems.push(violation('soft_limit', `${entryName(run, i)} is a second warning in one run`));
       warned = true;
     }
-    if (entry.type === 'user_message' && entry.author === 'harness' && previous?.type !== 'budget_warning') {
+    if (
+      entry.type === 'user_message' &&
+      entry.author === 'harness' &&
+      previous?.type !== 'budget_warning' &&
+      !isRejectedAnswer(previous)
+    ) {
       problems.push(
         violation('soft_limit', `${entryName(run, i)}: a harness message without a budget warning before it`),
       );
