@@ -5,13 +5,21 @@
 // Sessions and journals
 export { readJournalFile, writeJournalFile } from './adapters/journal-store.js';
 // The agent and its machine
-export type { ChatCompletionOptions, ModelClient, ModelStream } from './adapters/model-client.js';
+export type { ChatCompletionOptions, ModelClient, ModelStream, RequestedOutput } from './adapters/model-client.js';
 export type { BudgetRates, ModelPrice } from './adapters/prices.js';
 export { MODEL_PRICES, PRICES_AS_OF, PriceTable } from './adapters/prices.js';
 // A scripted model (also in agent-harness/testing)
 export type { RecordedRequest, ScriptedEvents, ScriptedTurn } from './adapters/scripted-client.js';
 export { ScriptedClient } from './adapters/scripted-client.js';
-export type { AgentOptions, MachineClock, ResumeOptions, RunOptions, ToolSource } from './agent/agent.js';
+export type {
+  AgentEndWithOutput,
+  AgentOptions,
+  MachineClock,
+  ResumeOptions,
+  RunEvent,
+  RunOptions,
+  ToolSource,
+} from './agent/agent.js';
 export { Agent } from './agent/agent.js';
 export type { ApprovalMap } from './agent/approval-controls.js';
 // Tool policy and approval
@@ -21,7 +29,13 @@ export { checkPermissions, PERMISSIONS, permissionDefaults, permissionFor } from
 export type { BudgetOptions, BudgetStopReason, SoftLimitHit } from './config/budget.js';
 export { Budget } from './config/budget.js';
 export type { ConfigOptions } from './config/config.js';
-export { Config, DEFAULT_MAX_TOOL_OUTPUT_CHARS, DEFAULT_MAX_TURNS } from './config/config.js';
+export {
+  Config,
+  DEFAULT_MAX_INVALID_TOOL_CALLS,
+  DEFAULT_MAX_PARALLEL_TOOLS,
+  DEFAULT_MAX_TOOL_OUTPUT_CHARS,
+  DEFAULT_MAX_TURNS,
+} from './config/config.js';
 // Data, events and errors
 export type { AgentEventDataMap, BudgetKind, StopReason } from './core/agent-event.js';
 export { AgentEvent, AgentEventType, isTerminal } from './core/agent-event.js';
@@ -54,6 +68,9 @@ export { DEFAULT_STOP_GRACE_MS, EventBus } from './events/event-bus.js';
 export { SubscriberTimeoutError } from './events/subscriber-timeout-error.js';
 export { agentMachine } from './machines/agent-machine.js';
 export type * from './machines/agent-machine-types.js';
+export type { InvalidCallCount, InvalidCalls } from './machines/invalid-calls.js';
+export { invalidCallError } from './machines/invalid-calls.js';
+export { DEFAULT_OUTPUT_RETRIES } from './machines/output-rules.js';
 // MCP tool sources
 export type {
   McpCommonOptions,

@@ -1,4 +1,4 @@
-import type { Message } from '../core/messages.js';
+import type { JsonObject, Message } from '../core/messages.js';
 import type { StreamEvent } from '../core/stream-event.js';
 import type { ToolDefinition } from '../tools/tool-params.js';
 
@@ -6,6 +6,20 @@ import type { ToolDefinition } from '../tools/tool-params.js';
 export interface ChatCompletionOptions {
   /** Aborted when the run is aborted or its time budget ends: cancel the request at once. */
   readonly signal?: AbortSignal;
+  /**
+   * The run asks for a structured final answer (`agent.run(input, { output })`): the answer is
+   * JSON text matching `schema`. A client uses the provider's structured-output mode where it
+   * has one; a client that ignores it still works (the agent validates the text and asks again).
+   */
+  readonly output?: RequestedOutput;
+}
+
+/** The shape of a structured final answer, as sent to the model. */
+export interface RequestedOutput {
+  /** A name for it (`final_answer`): the OpenAI schema's name, the Anthropic answer tool's name. */
+  readonly name: string;
+  /** JSON Schema of the answer (from the run's zod schema). */
+  readonly schema: JsonObject;
 }
 
 /** What {@link ModelClient.chatCompletion} returns: the turn's events, or a promise of them. */

@@ -2,7 +2,7 @@ import { HarnessError } from '../core/errors.js';
 import type { Message } from '../core/messages.js';
 import type { StreamEvent } from '../core/stream-event.js';
 import type { ToolDefinition } from '../tools/tool-params.js';
-import type { ChatCompletionOptions, ModelClient } from './model-client.js';
+import type { ChatCompletionOptions, ModelClient, RequestedOutput } from './model-client.js';
 
 /** What a scripted turn may produce. */
 export type ScriptedEvents = readonly StreamEvent[] | AsyncIterable<StreamEvent> | Iterable<StreamEvent>;
@@ -17,6 +17,8 @@ export interface RecordedRequest {
   readonly messages: readonly Message[];
   /** The tool definitions sent; empty when tools were withheld. */
   readonly tools: readonly ToolDefinition[];
+  /** The structured output asked for, when the run asked for one. */
+  readonly output?: RequestedOutput;
 }
 
 function abortError(signal: AbortSignal): Error {
@@ -48,7 +50,11 @@ export class ScriptedClient implements ModelClient {
     tools?: readonly ToolDefinition[],
     options: ChatCompletionOptions = {},
   ): AsyncGenerator<StreamEvent> {
-    const request: RecordedRequest = { messages: messages.slice(), tools: tools ? tools.slice() : [] };
+    const request: RecordedRequest = {
+      messages: messages.slice(),
+      tools: tools ? tools.slice() : [],
+      ...(options.output ? { output: options.output } : {}),
+    };
     this.requests.push(request);
     const turn = this.turns[this.requests.length - 1];
     if (turn === undefined) {

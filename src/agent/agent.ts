@@ -1,8 +1,9 @@
 import { filter, type Observable } from 'rxjs';
 import { type Actor, type AnyActorLogic, createActor, type InspectionEvent, type Observer } from 'xstate';
+import type { z } from 'zod';
 import type { ModelClient } from '../adapters/model-client.js';
 import { Config } from '../config/config.js';
-import { AgentEvent, isTerminal } from '../core/agent-event.js';
+import { AgentEvent, type AgentEventDataMap, isTerminal } from '../core/agent-event.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
 import type { ToolCall } from '../core/messages.js';
 import { EventBus, type StreamRecord } from '../events/event-bus.js';
@@ -20,12 +21,39 @@ import {
 } from './approval-controls.js';
 import { AsyncQueue } from './async-queue.js';
 import { invalidCallsSoFar } from './invalid-calls-so-far.js';
+import { runOutput } from './output-check.js';
 import { agentRunMachine, type ProvidedAgentMachine } from './provide-machine.js';
 import { RunEvents } from './run-events.js';
 import { bindAgentRun, type MachineDeps, type RunHandle } from './run-handle.js';
 
 /** A run in progress, with the queue its event stream reads from. */
 type ActiveRun = RunHandle & { readonly queue: AsyncQueue<AgentEvent>; closing: Promise<void> | undefined };
+
+/** Refuses run options that cannot work, naming the option (`invalid_argument`). */
+function checkRunOptions(options: RunOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new HarnessError(
+      'invalid_argument',
+      `run() options must be an object, got ${options === null ? 'null' : typeof options}`,
+    );
+  }
+  const { output, outputRetries, signal } = options as RunOptions & { signal?: unknown };
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new HarnessError('invalid_argument', 'run() option signal must be an AbortSignal (from an AbortController)');
+  }
+  if (output !== undefined && typeof (output as { safeParse?: unknown }).safeParse !== 'function') {
+    throw new HarnessError('invalid_argument', 'run() option output must be a zod schema');
+  }
+  if (
+    outputRetries !== undefined &&
+    (typeof outputRetries !== 'number' || !Number.isInteger(outputRetries) || outputRetries < 0)
+  ) {
+    throw new HarnessError(
+      'invalid_argument',
+      `run() option outputRetries must be a non-negative integer, got ${String(outputRetries)}`,
+    );
+  }
+}
 
 /** A generator that fails on its first `next()`. */
 // biome-ignore lint/correctness/useYield: it only throws
@@ -81,6 +109,15 @@ export interface ToolSource {
 export interface RunOptions {
   /** Aborting it ends the run with reason `aborted`. */
   readonly signal?: AbortSignal;
+  /**
+   * Ask for a structured final answer: JSON that this zod schema accepts. The answer is checked;
+   * one that fails goes back to the model with the problem (at most `outputRetries` times, each a
+   * turn), then the run ends with `output_invalid`. `agent_end.data.output` is the parsed value
+   * (journaled: it must be JSON).
+   */
+  readonly output?: z.ZodType;
+  /** How many failing answers are sent back before `output_invalid` (default 2). */
+  readonly outputRetries?: number;
 }
 
 /** Options of {@link Agent.resume}. */
@@ -91,6 +128,15 @@ export interface ResumeOptions extends RunOptions {
    */
   readonly approvals?: ApprovalMap;
 }
+
+/** `agent_end` of a run that asked for structured output: its `output` is the parsed value. */
+export type AgentEndWithOutput<T> = {
+  readonly type: 'agent_end';
+  readonly data: AgentEventDataMap['agent_end'] & { readonly output: T };
+};
+
+/** The events of a run that asked for structured output of type `T`. */
+export type RunEvent<T> = Exclude<AgentEvent, AgentEvent<'agent_end'>> | AgentEndWithOutput<T>;
 
 /**
  * Runs the agent loop. Each `run()` starts the agent machine, streams its events, and always
@@ -155,7 +201,13 @@ export class Agent {
    * reader asks for the next event (a run nobody reads still finishes). Throws only for misuse:
    * no model client, or a run already in progress.
    */
+  run<T>(
+    input: string,
+    options: RunOptions & { readonly output: z.ZodType<T> },
+  ): AsyncGenerator<RunEvent<T>, void, undefined>;
+  run(input: string, options?: RunOptions): AsyncGenerator<AgentEvent, void, undefined>;
   run(input: string, options: RunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
+    checkRunOptions(options);
     if (typeof input !== 'string') {
       throw new HarnessError('invalid_argument', `run() input must be a string, got ${typeof input}`);
     }
@@ -172,6 +224,7 @@ export class Agent {
    * `nothing_to_resume` when the last run ended with a final answer.
    */
   resume(options: ResumeOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
+    checkRunOptions(options);
     const { messages, pendingAnswer } = this.session;
     if (pendingAnswer !== undefined || !messages.some((message) => message.role === 'user')) {
       throw new HarnessError(
@@ -243,7 +296,6 @@ export class Agent {
   }
 
   private begin(input: string | undefined, options: ResumeOptions): ActiveRun {
-    checkRunOptions(options);
     if (this.active !== undefined)
       throw new HarnessError('already_running', 'this agent is already running; await the current run first');
     if (runningSessions.has(this.session))
@@ -279,6 +331,7 @@ export class Agent {
         resume: gatePending(this.session, this.pendingCalls(), approvals),
         // A resumed run goes on with the invalid calls it had counted; a new run starts at none.
         ...(input === undefined ? { invalidCalls: invalidCallsSoFar(this.session.journal) } : {}),
+        ...(options.outputRetries !== undefined ? { outputRetries: options.outputRetries } : {}),
       },
       ...(this.inspect ? { inspect: this.inspect } : {}),
       ...(this.clock ? { clock: this.clock } : {}),
@@ -297,6 +350,7 @@ export class Agent {
       release: unsubscribe,
       emit,
       fail: (error) => this.failInternally(run, error),
+      ...(options.output !== undefined ? { output: runOutput(options.output) } : {}),
     };
     this.active = run;
     runningSessions.add(this.session);
@@ -398,18 +452,6 @@ export class Agent {
     this.session.recordError('internal_error', message);
     void run.emit(AgentEvent.agentError('internal_error', message));
   }
-}
-
-/** Refuses run options that are not an object, or a `signal` that is not an `AbortSignal`. */
-function checkRunOptions(options: unknown): asserts options is ResumeOptions {
-  if (typeof options !== 'object' || options === null)
-    throw new HarnessError(
-      'invalid_argument',
-      `run options must be an object, got ${options === null ? 'null' : typeof options}`,
-    );
-  const { signal } = options as { signal?: unknown };
-  if (signal !== undefined && !(signal instanceof AbortSignal))
-    throw new HarnessError('invalid_argument', 'options.signal must be an AbortSignal (from an AbortController)');
 }
 
 /** Refuses a constructor call whose config, session or bus is not one (a plain object, null). */

@@ -4,6 +4,7 @@ import type { ToolCall } from '../core/messages.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import { type FinishReason, type StreamEvent, type ToolCallDelta, textOf } from '../core/stream-event.js';
 import { type TokenUsage, usageFromModel, ZERO_USAGE } from '../core/usage.js';
+import type { OutputCheck } from './output-check.js';
 
 /** A completed model turn, as the machine receives it. */
 export interface ModelTurn {
@@ -17,10 +18,12 @@ export interface ModelTurn {
   readonly finishReason?: FinishReason;
   /** Milliseconds since the run started, when the turn completed. */
   readonly elapsedMs: number;
+  /** A final answer of a run that asked for structured output: what checking it found. */
+  readonly outputCheck?: OutputCheck;
 }
 
 /** What a stream adds up to, before the agent annotates it. */
-export type StreamedTurn = Omit<ModelTurn, 'concurrencySafe' | 'permissions' | 'elapsedMs'>;
+export type StreamedTurn = Omit<ModelTurn, 'concurrencySafe' | 'permissions' | 'elapsedMs' | 'outputCheck'>;
 
 function streamErrorText(error: StreamEvent['error']): string {
   if (error === undefined) return 'the model stream reported an error';

@@ -1,10 +1,11 @@
 import { AgentEvent } from '../core/agent-event.js';
-import type { ToolCall } from '../core/messages.js';
+import type { JsonValue, ToolCall } from '../core/messages.js';
 import { agentMachine } from '../machines/agent-machine.js';
 import type { ReportParams } from '../machines/agent-machine-types.js';
 import { softLimitMessage } from '../machines/budget-message.js';
 import { toolActorLogic } from '../machines/tool-actor-logic.js';
 import { type ToolResult, toolMessageContent } from '../tools/tool-result.js';
+import { outputRetryMessage } from './output-check.js';
 import { requestModel } from './request-model.js';
 import { activeRun, depsOf, type MachineDeps } from './run-handle.js';
 import { runToolCall } from './run-tool-call.js';
@@ -59,6 +60,12 @@ export function provideAgentMachine() {
         const reason = decision.approved ? undefined : decision.reason;
         void activeRun(deps).emit(AgentEvent.toolApprovalDecision(call, decision.approved, reason));
       },
+      rejectOutput: ({ system }, { turn, problem }) => {
+        const { session } = depsOf(system);
+        session.trackUsage(turn.usage);
+        session.addAssistantMessage(turn.text, []);
+        session.addHarnessMessage(outputRetryMessage(problem));
+      },
       warnBudget: ({ context, system }) => {
         const deps = depsOf(system);
         const { session } = deps;
@@ -84,8 +91,10 @@ export function provideAgentMachine() {
         const run = activeRun(deps);
         run.finished = true;
         const response = context.response ?? '';
-        session.recordEnd(response);
-        void run.emit(AgentEvent.agentEnd(response, session.totalUsage, session.turnCount));
+        const output = context.output as JsonValue | undefined;
+        session.recordEnd(response, output);
+        const end = { response, usage: session.totalUsage, turnCount: session.turnCount };
+        void run.emit(AgentEvent.agentEnd(output === undefined ? end : { ...end, output }));
         deps.bus.hurry(); // as for an error: a stuck subscriber must not keep the run from ending
       },
       fail: ({ context, system }) => {

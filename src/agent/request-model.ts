@@ -5,6 +5,7 @@ import { errorMessage, HarnessError } from '../core/errors.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import type { AgentMachineEvent, ModelTurn } from '../machines/agent-machine-types.js';
 import { readModelStream } from './model-turn.js';
+import { checkOutput } from './output-check.js';
 import { activeRun, depsOf, type MachineDeps, type RunHandle } from './run-handle.js';
 
 function throwIfAborted(signal: AbortSignal): void {
@@ -27,7 +28,8 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   const messages = session.messagesForRequest();
   // An `async chatCompletion` returns a promise of the stream: await it, so that its rejection
   // is this request's failure (a model_error with its message), never an unhandled rejection.
-  const requested = client.chatCompletion(messages, tools, { signal });
+  const output = run.output;
+  const requested = client.chatCompletion(messages, tools, output ? { signal, output: output.request } : { signal });
   const events = isPromiseLike(requested) ? await requested : requested;
   const { text, toolCalls, usage, finishReason } = await readModelStream(
     events,
@@ -45,14 +47,17 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   const concurrencySafe = toolCalls.map((call) => session.registry.isConcurrencySafe(call.name));
   const elapsedMs = deps.now() - run.startedAt;
   const permissions = callPermissions(session.config.permissions, session.registry, toolCalls);
-  if (permissions !== undefined) {
+  // A final answer of a run that asked for structured output: checked here, decided by the machine.
+  const outputCheck = output !== undefined && toolCalls.length === 0 ? checkOutput(text, output.schema) : undefined;
+  if (permissions !== undefined || outputCheck !== undefined) {
     return {
       text,
       toolCalls,
       usage,
       concurrencySafe,
-      permissions,
       elapsedMs,
+      ...(permissions !== undefined ? { permissions } : {}),
+      ...(outputCheck !== undefined ? { outputCheck } : {}),
       ...(finishReason ? { finishReason } : {}),
     };
   }

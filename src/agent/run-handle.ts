@@ -3,6 +3,7 @@ import type { AgentEvent } from '../core/agent-event.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { AgentStateName } from '../machines/agent-machine-types.js';
 import type { Session } from '../session/session.js';
+import type { RunOutput } from './output-check.js';
 
 /** The state of one run, shared by the provided actors and actions. */
 export interface RunHandle {
@@ -24,6 +25,8 @@ export interface RunHandle {
   readonly emit: (event: AgentEvent) => Promise<void>;
   /** Ends the run with `internal_error` (a bug in the loop, never a tool's or a model's failure). */
   readonly fail: (error: unknown) => void;
+  /** The structured output the run asked for (`run(input, { output })`), if any. */
+  readonly output?: RunOutput;
 }
 
 /** What the provided implementations need. */

@@ -29,7 +29,8 @@ export type StopReason =
   | 'model_error'
   | 'internal_error'
   | 'suspended'
-  | 'invalid_tool_calls';
+  | 'invalid_tool_calls'
+  | 'output_invalid';
 
 /** Which budget a warning or stop is about. */
 export type BudgetKind = 'turns' | 'cost' | 'tokens' | 'time';
@@ -87,7 +88,13 @@ export interface AgentEventDataMap {
     readonly message: string;
   };
   /** The run ended with a final answer (the last event). */
-  agent_end: { readonly response: string; readonly usage: TokenUsage; readonly turnCount: number };
+  agent_end: {
+    readonly response: string;
+    readonly usage: TokenUsage;
+    readonly turnCount: number;
+    /** The parsed final answer, when the run asked for structured output (`run(input, { output })`). */
+    readonly output?: unknown;
+  };
   /** The run ended without one (the last event). */
   agent_error: { readonly reason: StopReason; readonly message: string };
 }
@@ -148,7 +155,12 @@ export const AgentEvent = {
   ): AgentEvent<'agent_end'> =>
     typeof response === 'string'
       ? make('agent_end', { response, usage: usage ?? ZERO_USAGE, turnCount: turnCount ?? 0 })
-      : make('agent_end', { response: response.response, usage: response.usage, turnCount: response.turnCount }),
+      : make('agent_end', {
+          response: response.response,
+          usage: response.usage,
+          turnCount: response.turnCount,
+          ...(response.output !== undefined ? { output: response.output } : {}),
+        }),
   /** `(reason, message)`, or the whole data object. */
   agentError: (reason: StopReason | AgentEventDataMap['agent_error'], message = ''): AgentEvent<'agent_error'> =>
     typeof reason === 'string'

@@ -27,6 +27,11 @@ export interface AgentMachineInput {
   readonly maxInvalidToolCalls?: number;
   /** Invalid calls counted so far in the run (a resumed run continues its count). */
   readonly invalidCalls?: InvalidCalls;
+  /**
+   * A final answer that fails the run's output schema (`run(input, { output })`) is sent back
+   * this many times at most, each a turn, before the run ends with `output_invalid` (default 2).
+   */
+  readonly outputRetries?: number;
   /** Resume an interrupted run: these recorded calls have no result yet; run them first. */
   readonly resume?: PendingCalls;
 }
@@ -62,6 +67,12 @@ export interface AgentContext {
   readonly maxInvalidToolCalls: number;
   /** Per tool name: invalid calls since a call to it last succeeded (counted in call order). */
   readonly invalidCalls: InvalidCalls;
+  /** Failing final answers that may be sent back (structured output). */
+  readonly outputRetries: number;
+  /** Failing final answers sent back so far. */
+  readonly outputRetriesUsed: number;
+  /** The parsed structured answer (in `done`, when the run asked for one). */
+  readonly output: unknown;
   /** Model turns completed in this run (a request is counted when its answer arrives). */
   readonly turns: number;
   /** Usage of this run. */
@@ -175,6 +186,13 @@ export interface ToolResultParams {
   /** The call that settled. */
   readonly call: ToolCall;
   readonly result: ToolResult;
+}
+
+/** Parameters of the effect that sends a failing structured answer back to the model. */
+export interface RejectOutputParams {
+  readonly turn: ModelTurn;
+  /** What the check found (`Invalid output: …`). */
+  readonly problem: string;
 }
 
 /** Parameters of the effect that reports results in call order. */

@@ -12,6 +12,7 @@ import type {
   AgentStateName,
   ModelRequestParams,
   ModelTurn,
+  RejectOutputParams,
   ReportParams,
   ToolResultParams,
   ToolSettledEvent,
@@ -21,6 +22,7 @@ import type { ApprovalDecision, ApprovalRequestParams, DecisionParams } from './
 import { TOOLS_WITHHELD_ERROR } from './budget-message.js';
 import { budgetStop, hardStop } from './budget-rules.js';
 import { countResults, invalidCallsStop, NO_INVALID_CALLS } from './invalid-calls.js';
+import { DEFAULT_OUTPUT_RETRIES, outputInvalidStop, outputRetryLeft, rejectedOutput } from './output-rules.js';
 import { toolActorLogic } from './tool-actor-logic.js';
 import { readyRange } from './tool-schedule.js';
 
@@ -76,6 +78,11 @@ const machineSetup = setup({
     requestApproval: (_, _params: ApprovalRequestParams) => {},
     /** Effect: a call that asked was decided (the agent journals and reports the decision). */
     recordDecision: (_, _params: DecisionParams) => {},
+    /**
+     * Effect: a final answer failed the run's output schema and goes back to the model (the
+     * agent journals its usage, the answer and a harness message with the problem).
+     */
+    rejectOutput: (_, _params: RejectOutputParams) => {},
     /** Effect: a soft limit was crossed; warn and ask for a final answer. */
     warnBudget: () => {},
     /** Effect: abort the model request in flight. */
@@ -90,6 +97,8 @@ const machineSetup = setup({
   guards: {
     turnAskedForTools: ({ event }) => event.type === 'MODEL_TURN' && event.turn.toolCalls.length > 0,
     settlesNewResult: ({ context, event }) => isNewResult(context, event),
+    outputRejectedWithRetry: ({ context, event }) => rejectedOutput(event) !== undefined && outputRetryLeft(context),
+    outputRejected: ({ event }) => rejectedOutput(event) !== undefined,
     allSettled: ({ context }) => context.settled >= context.calls.length,
     isAborting: ({ context }) => context.aborting !== undefined,
     isResuming: ({ context }) => context.resuming,
@@ -290,15 +299,43 @@ const acceptToolTurn = machineSetup.enqueueActions(({ context, event, enqueue })
   });
 });
 
-/** A turn that answered: count it, add its usage, keep the answer. */
+/** A turn that answered: count it, add its usage, keep the answer (and its parsed output). */
 const acceptAnswer = machineSetup.assign(({ context, event }) => {
   if (event.type !== 'MODEL_TURN') return {};
   const { turn } = event;
+  const check = turn.outputCheck;
   return {
     turns: context.turns + 1,
     usage: addUsage(context.usage, turn.usage),
     elapsedMs: turn.elapsedMs,
     response: turn.text,
+    ...(check?.ok ? { output: check.value } : {}),
+  };
+});
+
+/** A final answer that failed the output schema and goes back: count the turn and the retry. */
+const retryOutput = machineSetup.enqueueActions(({ context, event, enqueue }) => {
+  const problem = rejectedOutput(event);
+  if (event.type !== 'MODEL_TURN' || problem === undefined) return;
+  const { turn } = event;
+  enqueue({ type: 'rejectOutput', params: { turn, problem } });
+  enqueue.assign({
+    turns: context.turns + 1,
+    usage: addUsage(context.usage, turn.usage),
+    elapsedMs: turn.elapsedMs,
+    outputRetriesUsed: context.outputRetriesUsed + 1,
+  });
+});
+
+/** A final answer that still fails the output schema with no retry left: the run stops. */
+const refuseOutput = machineSetup.assign(({ context, event }) => {
+  const problem = rejectedOutput(event);
+  if (event.type !== 'MODEL_TURN' || problem === undefined) return {};
+  return {
+    turns: context.turns + 1,
+    usage: addUsage(context.usage, event.turn.usage),
+    elapsedMs: event.turn.elapsedMs,
+    stop: outputInvalidStop(context, problem),
   };
 });
 
@@ -319,6 +356,9 @@ export const agentMachine = machineSetup.createMachine({
     maxParallelTools: input?.maxParallelTools ?? DEFAULT_MAX_PARALLEL_TOOLS,
     maxInvalidToolCalls: input?.maxInvalidToolCalls ?? DEFAULT_MAX_INVALID_TOOL_CALLS,
     invalidCalls: input?.invalidCalls ?? NO_INVALID_CALLS,
+    outputRetries: input?.outputRetries ?? DEFAULT_OUTPUT_RETRIES,
+    outputRetriesUsed: 0,
+    output: undefined,
     turns: 0,
     usage: ZERO_USAGE,
     elapsedMs: 0,
@@ -359,6 +399,9 @@ export const agentMachine = machineSetup.createMachine({
       on: {
         MODEL_TURN: [
           { guard: 'turnAskedForTools', target: 'executingTools', actions: acceptToolTurn },
+          // A structured answer that fails its schema goes back (a turn, so budgets decide), or stops the run.
+          { guard: 'outputRejectedWithRetry', target: 'budgetCheck', actions: retryOutput },
+          { guard: 'outputRejected', target: 'error', actions: [refuseOutput, recordModelTurn] },
           { target: 'done', actions: [acceptAnswer, recordModelTurn] },
         ],
         MODEL_ERROR: {
@@ -437,5 +480,5 @@ export const agentMachine = machineSetup.createMachine({
       entry: [enter('error'), 'stopping', 'cancelInFlight', 'fail'],
     },
   },
-  output: ({ context }) => ({ response: context.response, stop: context.stop }),
+  output: ({ context }) => ({ response: context.response, output: context.output, stop: context.stop }),
 });

@@ -1,5 +1,5 @@
 import { HarnessError } from '../core/errors.js';
-import type { ToolCall } from '../core/messages.js';
+import type { JsonValue, ToolCall } from '../core/messages.js';
 import { isTokenCount, type TokenUsage } from '../core/usage.js';
 import type { JournalEntry } from './journal-entry.js';
 
@@ -15,6 +15,7 @@ const STOP_REASONS = new Set([
   'internal_error',
   'suspended',
   'invalid_tool_calls',
+  'output_invalid',
 ]);
 
 function fail(index: number, problem: string): never {
@@ -59,6 +60,18 @@ function toolCallsOf(value: unknown, index: number): ToolCall[] {
       arguments: args as ToolCall['arguments'],
     };
   });
+}
+
+/** A structured answer as journaled: JSON (a copy, so the entry owns it). */
+function jsonValue(value: unknown, index: number): JsonValue {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined) fail(index, `'output' must be JSON`);
+  return JSON.parse(text) as JsonValue;
 }
 
 /**
@@ -108,7 +121,9 @@ export function checkEntry(raw: unknown, index: number): JournalEntry {
         event: text(entry, 'event', index),
       };
     case 'agent_end':
-      return { type: 'agent_end', response: text(entry, 'response', index) };
+      return entry.output === undefined
+        ? { type: 'agent_end', response: text(entry, 'response', index) }
+        : { type: 'agent_end', response: text(entry, 'response', index), output: jsonValue(entry.output, index) };
     case 'agent_error': {
       const reason = text(entry, 'reason', index);
       if (!STOP_REASONS.has(reason)) fail(index, `unknown stop reason '${reason}'`);

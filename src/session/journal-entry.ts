@@ -1,5 +1,5 @@
 import type { StopReason } from '../core/agent-event.js';
-import type { ToolCall } from '../core/messages.js';
+import type { JsonValue, ToolCall } from '../core/messages.js';
 import type { TokenUsage } from '../core/usage.js';
 
 /** A model request began (one turn = one request). */
@@ -78,6 +78,8 @@ export interface TransitionEntry {
 export interface AgentEndEntry {
   readonly type: 'agent_end';
   readonly response: string;
+  /** The parsed structured answer, when the run asked for one (JSON). */
+  readonly output?: JsonValue;
 }
 
 /** A run ended without a final answer. */

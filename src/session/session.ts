@@ -3,7 +3,7 @@ import type { ModelClient } from '../adapters/model-client.js';
 import { Config } from '../config/config.js';
 import type { StopReason } from '../core/agent-event.js';
 import { HarnessError } from '../core/errors.js';
-import type { JsonObject, Message, ToolCall, ToolResultMessage } from '../core/messages.js';
+import type { JsonObject, JsonValue, Message, ToolCall, ToolResultMessage } from '../core/messages.js';
 import { isTokenCount, type TokenUsage } from '../core/usage.js';
 import type { ApprovalDecision } from '../machines/approval-types.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -273,8 +273,22 @@ export class Session {
   }
 
   /** Records a run's final answer. */
-  recordEnd(response: string): void {
-    this.append({ type: 'agent_end', response });
+  recordEnd(response: string, output?: JsonValue): void {
+    this.append(output === undefined ? { type: 'agent_end', response } : { type: 'agent_end', response, output });
+  }
+
+  /**
+   * The parsed structured answer of the last run, when it asked for one and ended with an answer
+   * (read from its journaled `agent_end`, so a replayed session has the same value).
+   */
+  get lastOutput(): JsonValue | undefined {
+    const journal = this.journal;
+    for (let index = journal.length - 1; index >= 0; index--) {
+      const entry = journal[index];
+      if (entry?.type === 'agent_end') return entry.output;
+      if (entry?.type === 'agent_error' || entry?.type === 'user_message' || entry?.type === 'reset') return undefined;
+    }
+    return undefined;
   }
 
   /** Records why a run stopped without an answer. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, Config, ScriptedClient, Session, stableJson } from '../../src/index.js';
+import { checkLoopInvariants } from '../../src/testing/index.js';
 import { CheckpointTool, collect, makeAgent, textTurn, toolTurn } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
 
@@ -13,8 +14,12 @@ function lastData(events: readonly { type: string; data: unknown }[]) {
 describe('Config maxInvalidToolCalls', () => {
   it('ends the run after 3 invalid calls to one tool, naming the tool and the last validation error', async () => {
     const client = new ScriptedClient([bad('a'), bad('b'), bad('c'), bad('d'), textTurn('never')]);
-    const { agent, session } = makeAgent(client, [() => new CheckpointTool()], { cwd: tempWorkspace(), maxTurns: 20 });
+    const { agent, session, config } = makeAgent(client, [() => new CheckpointTool()], {
+      cwd: tempWorkspace(),
+      maxTurns: 20,
+    });
     const events = await collect(agent.run('checkpoint'));
+    expect(checkLoopInvariants(session.journal, { config, events })).toEqual([]);
     expect(lastData(events)).toEqual({
       type: 'agent_error',
       data: {

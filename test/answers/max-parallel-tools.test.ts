@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Config, defineTool, ScriptedClient, StreamEvent, ToolKind } from '../../src/index.js';
+import { checkLoopInvariants } from '../../src/testing/index.js';
 import { collect, makeAgent, textTurn, usage } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
 
@@ -35,7 +36,7 @@ function fortyCalls() {
 describe('Config maxParallelTools', () => {
   it('runs at most 8 concurrency-safe calls at once by default, and reports results in call order', async () => {
     const seen = { running: 0, most: 0, started: [] as string[] };
-    const { agent, session } = makeAgent(
+    const { agent, session, config } = makeAgent(
       new ScriptedClient([fortyCalls(), textTurn('done')]),
       [() => countingTool(seen)],
       { cwd: tempWorkspace() },
@@ -43,6 +44,7 @@ describe('Config maxParallelTools', () => {
     const events = await collect(agent.run('look at forty things'));
     expect(events.at(-1)?.type).toBe('agent_end');
     expect(seen.most).toBe(8);
+    expect(checkLoopInvariants(session.journal, { config, events })).toEqual([]);
     const completed = events.flatMap((event) => (event.type === 'tool_call_complete' ? [event.data.callId] : []));
     expect(completed).toEqual(Array.from({ length: 40 }, (_, n) => `c${n}`));
     expect(session.messages.filter((m) => m.role === 'tool').map((m) => m.callId)).toEqual(completed);

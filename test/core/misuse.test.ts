@@ -18,12 +18,32 @@ describe('misusing the public constructors gives a HarnessError naming the input
     ['new EventBus(null)', () => new EventBus(null as never), 'invalid_argument', /EventBus options must be an object/],
     ['EventBus stopGraceMs -1', () => new EventBus({ stopGraceMs: -1 }), 'invalid_argument', /stopGraceMs/],
     ['new Agent()', () => new Agent(undefined as never), 'invalid_argument', /config must be a Config/],
-    ['new Agent(config, null)', () => new Agent(new Config(), null as never), 'invalid_argument', /options must be an object/],
-    ['a session that is not one', () => new Agent(new Config(), { session: {} as never }), 'invalid_argument', /options\.session/],
-    ['a bus that is not one', () => new Agent(new Config(), { events: {} as never }), 'invalid_argument', /options\.events/],
+    [
+      'new Agent(config, null)',
+      () => new Agent(new Config(), null as never),
+      'invalid_argument',
+      /options must be an object/,
+    ],
+    [
+      'a session that is not one',
+      () => new Agent(new Config(), { session: {} as never }),
+      'invalid_argument',
+      /options\.session/,
+    ],
+    [
+      'a bus that is not one',
+      () => new Agent(new Config(), { events: {} as never }),
+      'invalid_argument',
+      /options\.events/,
+    ],
     ['Session.replay(null)', () => Session.replay(null as never), 'invalid_journal', /must be an array/],
     ['defineTool(null)', () => defineTool(null as never), 'invalid_argument', /spec must be an object/],
-    ['defineTool without execute', () => defineTool({ name: 'x' } as never), 'invalid_argument', /'x' needs an execute/],
+    [
+      'defineTool without execute',
+      () => defineTool({ name: 'x' } as never),
+      'invalid_argument',
+      /'x' needs an execute/,
+    ],
   ])('%s', (_, make, reason, message) => {
     const error = refusal(make);
     expect(error.reason).toBe(reason);

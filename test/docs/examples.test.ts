@@ -45,6 +45,16 @@ describe('examples/', () => {
     ]);
   });
 
+  it('structured-answers.ts streams argument pieces, sends a failing answer back and prints the typed one', async () => {
+    const lines = await printedBy('structured-answers.ts');
+    expect(lines).toContain('calling population {"city":"Lyon"}');
+    expect(lines).toContain('answer: Lyon (522 thousand)');
+    expect(lines).toContain('turns: 3');
+    expect(lines).toContain('argument pieces streamed: 6');
+    expect(lines).toContain('sent back: Your answer does not match the required output.');
+    expect(lines).toContain('journaled output: {"biggest":"Lyon","thousands":522}');
+  });
+
   it('check-the-machine.ts lists the seven states and finds no violation', async () => {
     const lines = await printedBy('check-the-machine.ts');
     expect(lines).toContain(

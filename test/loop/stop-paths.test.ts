@@ -282,7 +282,7 @@ describe('run options are checked before the run takes the agent', () => {
     const config = new Config({ cwd: workspace() });
     const client = new ScriptedClient([[StreamEvent.textDelta('ok'), StreamEvent.messageComplete()]]);
     const agent = new Agent(config, { session: new Session(config, { client, registry: new ToolRegistry(config) }) });
-    await expect(drain(agent.run('x', options as never))).rejects.toMatchObject({ reason: 'invalid_argument' });
+    expect(() => agent.run('x', options as never)).toThrow(expect.objectContaining({ reason: 'invalid_argument' }));
     expect(agent.session.journal).toEqual([]);
     const events = await drain(agent.run('x'));
     expect(events.at(-1)).toMatchObject({ type: 'agent_end', data: { response: 'ok' } });

@@ -307,6 +307,22 @@ export const turnNotCounted = variant(({ awaitingModel }) => {
 /** Bugs planted in the machine's definition: dropped effects, transitions in another order, extra actions. */
 export const VARIANT_BUGS: readonly PlantedBug[] = [
   {
+    bug: 'awaitingModel takes a structured answer that fails its schema as the final answer',
+    check: {
+      budget: { maxTurns: 2 },
+      maxToolCalls: 1,
+      structuredOutput: true,
+      outputRetries: 1,
+      machine: variant(({ awaitingModel }) => {
+        const kept = on(awaitingModel, 'MODEL_TURN').filter(
+          (t) => t.guard !== 'outputRejectedWithRetry' && t.guard !== 'outputRejected',
+        );
+        return { awaitingModel: withOn(awaitingModel, 'MODEL_TURN', kept) };
+      }),
+    },
+    reported: [['output_retries', /done followed an answer that failed the output schema/]],
+  },
+  {
     bug: 'budgetCheck never asks about invalid calls (the maxInvalidToolCalls bound is not kept)',
     check: {
       budget: { maxTurns: 3 },

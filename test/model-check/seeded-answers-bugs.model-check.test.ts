@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { agentMachine } from '../../src/index.js';
 import { modelCheckAgentMachine } from '../../src/testing/index.js';
 import { expectReported } from './expect-reported.js';
 
@@ -12,6 +13,8 @@ afterEach(() => {
 /** Three calls in one turn under a cap of 2: the smallest turn where the cap holds a call back. */
 const capped = { budget: { maxTurns: 1 }, maxToolCalls: 3, maxParallelTools: 2 } as const;
 /** One call per turn, settled ok, failed or invalid, over enough turns to reach a bound of 2. */
+/** Final answers checked against a schema, one retry allowed, over enough turns to use it up. */
+const structured = { budget: { maxTurns: 3 }, maxToolCalls: 1, structuredOutput: true, outputRetries: 1 } as const;
 const invalid = { budget: { maxTurns: 3 }, maxToolCalls: 1, invalidCalls: true, maxInvalidToolCalls: 2 } as const;
 
 describe('the model checker and the answers-and-context rules', () => {
@@ -24,6 +27,26 @@ describe('the model checker and the answers-and-context rules', () => {
     const report = modelCheckAgentMachine(invalid);
     expect(report.violations).toEqual([]);
     expect(report.stopReasons).toContain('invalid_tool_calls');
+  });
+
+  it('finds nothing wrong with the real machine asked for structured output, and reaches output_invalid', () => {
+    const report = modelCheckAgentMachine(structured);
+    expect(report.violations).toEqual([]);
+    expect(report.stopReasons).toContain('output_invalid');
+  });
+
+  it('reports: one more failing answer is sent back than outputRetries allows', () => {
+    const machine = agentMachine.provide({
+      guards: {
+        outputRejectedWithRetry: ({ context, event }) =>
+          event.type === 'MODEL_TURN' &&
+          event.turn.outputCheck?.ok === false &&
+          context.outputRetriesUsed <= context.outputRetries,
+      },
+    });
+    expectReported(modelCheckAgentMachine({ ...structured, machine }), [
+      ['output_retries', /model request \d was made after 2 failing answers, with 1 retries allowed/],
+    ]);
   });
 
   it('reports: the schedule ignores maxParallelTools (a batch starts whole)', async () => {

@@ -5,7 +5,12 @@ import { limitsOf } from '../../src/testing/model-check/budget-oracle.js';
 import { traceOf } from '../../src/testing/model-check/state-graph.js';
 import { INITIAL_MONITOR, monitorTrace, SPAWNED } from '../../src/testing/model-check/trace-monitor.js';
 
-const limits = { budget: limitsOf(new Budget({ maxTurns: 3 })), maxParallelTools: 8, maxInvalidToolCalls: 3 };
+const limits = {
+  budget: limitsOf(new Budget({ maxTurns: 3 })),
+  maxParallelTools: 8,
+  maxInvalidToolCalls: 3,
+  outputRetries: 2,
+};
 const turn = {
   text: '',
   toolCalls: [

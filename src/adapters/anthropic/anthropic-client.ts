@@ -7,10 +7,10 @@ import { loadSdk } from '../http/load-sdk.js';
 import { requestTimeout } from '../http/request-timeout.js';
 import type { SdkErrorClasses } from '../http/sdk-errors.js';
 import { streamRequest } from '../http/stream-request.js';
-import type { ChatCompletionOptions, ModelClient } from '../model-client.js';
+import type { ChatCompletionOptions, ModelClient, RequestedOutput } from '../model-client.js';
 import { toAnthropicPrompt } from './convert-messages.js';
 import { mapAnthropicStream } from './map-stream.js';
-import { toAnthropicTools } from './prepare-tools.js';
+import { toAnthropicTools, withAnswerTool } from './prepare-tools.js';
 
 /** Anthropic's own endpoint, the default base URL. */
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -67,7 +67,7 @@ export class AnthropicClient implements ModelClient {
     options: ChatCompletionOptions = {},
   ): AsyncGenerator<StreamEvent> {
     const { client, errors } = await this.load();
-    const body = this.body(messages, tools);
+    const body = this.body(messages, tools, options.output);
     yield* streamRequest({
       provider: 'anthropic',
       endpoint: this.baseURL,
@@ -77,13 +77,17 @@ export class AnthropicClient implements ModelClient {
       onRetry: this.options.onRetry,
       signal: options.signal,
       open: (signal) => client.messages.create(body, { signal, timeout: this.timeoutMs, maxRetries: 0 }).withResponse(),
-      map: mapAnthropicStream,
+      map: (events, where) => mapAnthropicStream(events, where, options.output?.name),
     });
   }
 
-  private body(messages: readonly Message[], tools: readonly ToolDefinition[] | undefined) {
+  private body(
+    messages: readonly Message[],
+    tools: readonly ToolDefinition[] | undefined,
+    output: RequestedOutput | undefined,
+  ) {
     const prompt = toAnthropicPrompt(messages);
-    const wireTools = toAnthropicTools(tools);
+    const wireTools = withAnswerTool(toAnthropicTools(tools), output);
     const { temperature } = this.options;
     return {
       model: this.model,
@@ -91,7 +95,8 @@ export class AnthropicClient implements ModelClient {
       messages: prompt.messages,
       stream: true as const,
       ...(prompt.system !== undefined ? { system: prompt.system } : {}),
-      ...(wireTools ? { tools: wireTools } : {}),
+      ...(wireTools ? { tools: wireTools.tools } : {}),
+      ...(wireTools?.toolChoice ? { tool_choice: wireTools.toolChoice } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
     };
   }

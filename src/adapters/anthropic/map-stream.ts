@@ -43,7 +43,11 @@ function completeToolUse(use: PartialToolUse): ToolCall {
 export async function* mapAnthropicStream(
   events: AsyncIterable<unknown>,
   where = 'anthropic',
+  answerTool?: string,
 ): AsyncGenerator<StreamEvent> {
+  // Blocks that call the forced answer tool of a structured answer: their input is the answer's text.
+  const answers = new Map<number, { json: string; input: unknown }>();
+  let calledTools = false;
   const totals: AnthropicUsageTotals = { input: 0, output: 0 };
   let reported = false;
   const uses = new Map<number, PartialToolUse>();
@@ -65,7 +69,10 @@ export async function* mapAnthropicStream(
       case 'content_block_start': {
         const block = event.content_block;
         if (block.type === 'text' && block.text) yield StreamEvent.textDelta(block.text);
-        if (block.type === 'tool_use') {
+        if (block.type === 'tool_use' && answerTool !== undefined && block.name === answerTool) {
+          answers.set(event.index, { json: '', input: block.input });
+        } else if (block.type === 'tool_use') {
+          calledTools = true;
           uses.set(event.index, { id: block.id ?? '', name: block.name ?? '', input: block.input, json: '' });
         }
         break;
@@ -73,6 +80,11 @@ export async function* mapAnthropicStream(
       case 'content_block_delta': {
         const { delta } = event;
         if (delta.type === 'text_delta' && delta.text) yield StreamEvent.textDelta(delta.text);
+        const answer = answers.get(event.index);
+        if (delta.type === 'input_json_delta' && answer && delta.partial_json) {
+          answer.json += delta.partial_json;
+          yield StreamEvent.textDelta(delta.partial_json);
+        }
         const use = uses.get(event.index);
         if (delta.type === 'input_json_delta' && use && delta.partial_json) {
           use.json += delta.partial_json;
@@ -81,6 +93,11 @@ export async function* mapAnthropicStream(
         break;
       }
       case 'content_block_stop': {
+        const answer = answers.get(event.index);
+        answers.delete(event.index);
+        // An input given whole at the block's start, with no deltas, is the answer as is.
+        if (answer && answer.json === '' && answer.input !== undefined)
+          yield StreamEvent.textDelta(JSON.stringify(answer.input));
         const use = uses.get(event.index);
         uses.delete(event.index);
         if (use) yield StreamEvent.toolCallComplete(completeToolUse(use));
@@ -94,5 +111,7 @@ export async function* mapAnthropicStream(
     }
   }
   if (!stopped) throw new ModelError('stream', `${where}: the stream ended before the model finished its turn`);
-  yield StreamEvent.messageComplete(reported ? convertAnthropicUsage(totals) : undefined, finish ?? 'other');
+  // A turn that only called the answer tool ended with its answer, not with tool calls.
+  const reason = finish === 'tool_calls' && !calledTools && answerTool !== undefined ? 'stop' : finish;
+  yield StreamEvent.messageComplete(reported ? convertAnthropicUsage(totals) : undefined, reason ?? 'other');
 }

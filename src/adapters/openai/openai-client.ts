@@ -7,10 +7,10 @@ import { loadSdk } from '../http/load-sdk.js';
 import { requestTimeout } from '../http/request-timeout.js';
 import type { SdkErrorClasses } from '../http/sdk-errors.js';
 import { streamRequest } from '../http/stream-request.js';
-import type { ChatCompletionOptions, ModelClient } from '../model-client.js';
+import type { ChatCompletionOptions, ModelClient, RequestedOutput } from '../model-client.js';
 import { toOpenAIMessages } from './convert-messages.js';
 import { mapOpenAIStream } from './map-stream.js';
-import { toOpenAITools } from './prepare-tools.js';
+import { toOpenAIResponseFormat, toOpenAITools } from './prepare-tools.js';
 
 /** OpenAI's own endpoint, the default base URL. */
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -68,7 +68,7 @@ export class OpenAIClient implements ModelClient {
   ): AsyncGenerator<StreamEvent> {
     const { client, errors } = await this.load();
     const { timeoutMs } = this;
-    const body = this.body(messages, tools);
+    const body = this.body(messages, tools, options.output);
     yield* streamRequest({
       provider: 'openai',
       endpoint: this.baseURL,
@@ -83,7 +83,11 @@ export class OpenAIClient implements ModelClient {
     });
   }
 
-  private body(messages: readonly Message[], tools: readonly ToolDefinition[] | undefined) {
+  private body(
+    messages: readonly Message[],
+    tools: readonly ToolDefinition[] | undefined,
+    output: RequestedOutput | undefined,
+  ) {
     const wireTools = toOpenAITools(tools);
     const { includeUsage = true, maxTokens, temperature } = this.options;
     return {
@@ -92,6 +96,7 @@ export class OpenAIClient implements ModelClient {
       stream: true as const,
       ...(includeUsage ? { stream_options: { include_usage: true } } : {}),
       ...(wireTools ? { tools: wireTools } : {}),
+      ...(output ? { response_format: toOpenAIResponseFormat(output) } : {}),
       ...(maxTokens !== undefined ? { max_completion_tokens: maxTokens } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
     };

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '../../tools/tool-params.js';
+import type { RequestedOutput } from '../model-client.js';
 import type { OpenAITool } from './openai-types.js';
 
 /** Tool definitions as Chat Completions `function` tools; undefined when there are none to send. */
@@ -8,4 +9,16 @@ export function toOpenAITools(tools: readonly ToolDefinition[] | undefined): Ope
     type: 'function',
     function: { name: tool.name, description: tool.description, parameters: tool.parameters },
   }));
+}
+
+/**
+ * A structured final answer as Chat Completions' native `response_format: json_schema`. Not
+ * `strict`: strict mode refuses common schemas (optional fields, open objects), and the agent
+ * validates the answer anyway.
+ */
+export function toOpenAIResponseFormat(output: RequestedOutput) {
+  return {
+    type: 'json_schema' as const,
+    json_schema: { name: output.name, schema: output.schema, strict: false },
+  };
 }

@@ -130,3 +130,21 @@ export function endData(
   }
   return [];
 }
+
+/**
+ * A call's argument deltas (`tool_call_delta`) stream before it is announced: none follows the
+ * `tool_call_start` of its call id (deltas are of the turn the model is streaming).
+ */
+export function toolDeltaOrder(events: readonly AgentEvent[]): LoopViolation[] {
+  const problems: LoopViolation[] = [];
+  const announced = new Set<string>();
+  events.forEach((event, i) => {
+    if (event.type === 'tool_call_start') announced.add(event.data.callId);
+    if (event.type === 'tool_call_delta' && announced.has(event.data.callId)) {
+      problems.push(
+        violation('tool_events', `${at(events, i)} for call ${event.data.callId} after its tool_call_start`),
+      );
+    }
+  });
+  return problems;
+}

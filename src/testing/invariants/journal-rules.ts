@@ -12,6 +12,8 @@ const KNOWN_REASONS = new Set([
   'aborted',
   'model_error',
   'suspended',
+  'invalid_tool_calls',
+  'output_invalid',
 ]);
 
 let allowedMoves: Set<string> | undefined;
@@ -171,7 +173,15 @@ export function turnsWithinBudget(run: JournalRun, maxTurns: number | undefined)
     : [];
 }
 
-/** One soft-limit warning at most, then a harness note, and afterwards tools only answer with errors. */
+/** A structured answer that failed its schema, sent back: an assistant message without tool calls. */
+function isRejectedAnswer(entry: JournalEntry | undefined): boolean {
+  return entry?.type === 'assistant_message' && (entry.toolCalls?.length ?? 0) === 0;
+}
+
+/**
+ * One soft-limit warning at most, then a harness note, and afterwards tools only answer with
+ * errors. The only other harness note is the one that sends a failing structured answer back.
+ */
 export function softLimitRules(run: JournalRun): LoopViolation[] {
   const problems: LoopViolation[] = [];
   let warned = false;
@@ -181,7 +191,12 @@ export function softLimitRules(run: JournalRun): LoopViolation[] {
       if (warned) problems.push(violation('soft_limit', `${entryName(run, i)} is a second warning in one run`));
       warned = true;
     }
-    if (entry.type === 'user_message' && entry.author === 'harness' && previous?.type !== 'budget_warning') {
+    if (
+      entry.type === 'user_message' &&
+      entry.author === 'harness' &&
+      previous?.type !== 'budget_warning' &&
+      !isRejectedAnswer(previous)
+    ) {
       problems.push(
         violation('soft_limit', `${entryName(run, i)}: a harness message without a budget warning before it`),
       );

@@ -5,7 +5,7 @@ import { stableJson } from '../../core/stable-json.js';
 import type { JournalEntry } from '../../session/journal-entry.js';
 import { parseJournal, serializeJournal } from '../../session/journal-file.js';
 import { Session } from '../../session/session.js';
-import { endData, eventShape, textOrder, toolEvents } from './event-rules.js';
+import { endData, eventShape, textOrder, toolDeltaOrder, toolEvents } from './event-rules.js';
 import {
   budgetCheckBeforeRequest,
   endFollowsState,
@@ -74,6 +74,7 @@ function eventRules(
     ...eventShape(events),
     ...textOrder(events),
     ...toolEvents(events, run),
+    ...toolDeltaOrder(events),
     ...endData(events, end, { usage: upToEnd.totalUsage, turns: upToEnd.turnCount }),
     ...(warnings === warned
       ? []

@@ -1,3 +1,4 @@
+import type { OutputCheck } from '../../agent/output-check.js';
 import type { Permission } from '../../approval/permission-policy.js';
 import type { ToolCall } from '../../core/messages.js';
 import type { TokenUsage } from '../../core/usage.js';
@@ -45,6 +46,12 @@ export interface AlphabetOptions {
    * bound. Off by default: the per-tool counts multiply the states.
    */
   readonly invalidCalls?: boolean;
+  /**
+   * Explore a run that asked for structured output: a final answer is checked (`model(answer
+   * ok)` or `model(answer invalid)`), and failing ones are sent back at most `outputRetries`
+   * times. Off by default.
+   */
+  readonly structuredOutput?: boolean;
 }
 
 /** How a call's permission shows in a label: nothing for `allow`, `?` for `ask`, `!` for `deny`. */
@@ -54,6 +61,11 @@ const RESULTS: readonly (readonly [string, ToolResult])[] = [
   ['ok', { success: true, output: 'ok' }],
   ['error', { success: false, error: 'failed' }],
   ['timeout', { success: false, error: "Tool 'probe' timed out after 5 ms" }],
+];
+
+const OUTPUT_CHECKS: readonly (readonly [string, OutputCheck])[] = [
+  ['ok', { ok: true, value: { answer: 42 } }],
+  ['invalid', { ok: false, problem: 'Invalid output: answer: expected number, received string' }],
 ];
 
 const INVALID: readonly [string, ToolResult] = [
@@ -135,6 +147,21 @@ function modelEvents(options: AlphabetOptions, context: AgentContext): LabelledE
         const label = `model(${pattern.length === 0 ? 'text' : patternLabel(pattern)} ${tokens} t${ms})`;
         events.push({ label, role: 'matters', event: modelTurn(pattern, usage, ms) });
       }
+    }
+  }
+  if (options.structuredOutput) {
+    const usage = options.usages[0] ?? zero;
+    const ms = reachableTimes(options, context)[0] ?? context.elapsedMs;
+    for (const [kind, outputCheck] of OUTPUT_CHECKS) {
+      const turn: ModelTurn = {
+        text: `answer ${kind}`,
+        toolCalls: [],
+        concurrencySafe: [],
+        usage,
+        elapsedMs: ms,
+        outputCheck,
+      };
+      events.push({ label: `model(answer ${kind})`, role: 'matters', event: { type: 'MODEL_TURN', turn } });
     }
   }
   const error: ModelErrorEvent = { type: 'MODEL_ERROR', message: 'model stream failed' };

@@ -44,6 +44,8 @@ export interface ModelCheckOptions extends Partial<AlphabetOptions> {
   readonly maxParallelTools?: number;
   /** The machine's bound on invalid calls to one tool (its input `maxInvalidToolCalls`); default 3. */
   readonly maxInvalidToolCalls?: number;
+  /** The machine's bound on failing structured answers sent back (its input `outputRetries`); default 2. */
+  readonly outputRetries?: number;
   /** Explore a resumed run that starts by running these recorded, unanswered calls. */
   readonly resume?: PendingCalls;
   /** The machine to check (e.g. a `.provide()`d variant); `agentMachine` by default. */
@@ -71,7 +73,9 @@ export interface ModelCheckOptions extends Partial<AlphabetOptions> {
  * tools (`soft_limit`); an accepted abort cancels the work in flight at once (`cancel_on_abort`);
  * calls start in the schedule's batches, at most `maxParallelTools` at once (`tool_schedule`); no
  * model request follows a tool's `maxInvalidToolCalls`-th invalid call in a row, and
- * `invalid_tool_calls` stops only such a run (`invalid_calls`);
+ * `invalid_tool_calls` stops only such a run (`invalid_calls`); a structured answer that fails
+ * its schema never ends the run with an answer, is sent back at most `outputRetries` times, and
+ * then ends it with `output_invalid` (`output_retries`);
  * no call runs without an `allow` or an approval, and decisions are taken only for calls that
  * wait (`approval_gate`); a denied call is answered without running (`denied_never_runs`); a
  * suspend ends a run only while nothing runs and a call waits, leaving those calls unanswered
@@ -101,6 +105,7 @@ export const MACHINE_RULES = [
   'denied_never_runs',
   'suspend_pending',
   'invalid_calls',
+  'output_retries',
   'result_index',
   'report_order',
   'nothing_after_end',

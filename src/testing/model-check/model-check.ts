@@ -4,6 +4,7 @@ import { HarnessError } from '../../core/errors.js';
 import { agentMachine } from '../../machines/agent-machine.js';
 import type { AgentStateName } from '../../machines/agent-machine-types.js';
 import { gateCalls } from '../../machines/approval-gate.js';
+import { DEFAULT_OUTPUT_RETRIES } from '../../machines/output-rules.js';
 import type { AlphabetOptions } from './alphabet.js';
 import { boundaryUsages, SMALL_USAGE } from './boundary-usages.js';
 import { limitsOf } from './budget-oracle.js';
@@ -81,13 +82,15 @@ export function modelCheckAgentMachine(options: ModelCheckOptions): ModelCheckRe
     elapsedSteps: options.elapsedSteps ?? [0],
     permissions: options.permissions ?? ['allow'],
     invalidCalls: options.invalidCalls ?? false,
+    structuredOutput: options.structuredOutput ?? false,
   };
   const asks = explorationAsks(options);
   const maxSteps =
     options.maxSteps ?? stepBound(budget.maxTurns, alphabet.maxToolCalls, options.resume?.calls.length ?? 0, asks);
   const maxParallelTools = options.maxParallelTools ?? DEFAULT_MAX_PARALLEL_TOOLS;
   const maxInvalidToolCalls = options.maxInvalidToolCalls ?? DEFAULT_MAX_INVALID_TOOL_CALLS;
-  const caps = { maxParallelTools, maxInvalidToolCalls };
+  const outputRetries = options.outputRetries ?? DEFAULT_OUTPUT_RETRIES;
+  const caps = { maxParallelTools, maxInvalidToolCalls, outputRetries };
   const input = options.resume === undefined ? { budget, ...caps } : { budget, ...caps, resume: options.resume };
   const graph = buildStateGraph(machine, input, alphabet, { maxSteps, maxStates: options.limit ?? 500_000 });
   const findings = newFindings();

@@ -78,6 +78,9 @@ export function stopPrecedence(monitor: MonitorState, actual: StopReason, scope:
         },
       ];
     }
+  } else if (monitor.outputFailed && monitor.at === 'awaitingModel' && scope.transition?.event?.type === 'MODEL_TURN') {
+    expected = 'output_invalid';
+    why = 'the last structured answer failed its schema with no retry left';
   } else if (scope.transition?.event?.type === 'MODEL_ERROR') {
     expected = 'model_error';
     why = 'the model request failed';

@@ -23,6 +23,7 @@ const STOP_REASONS = new Set([
   'aborted',
   'model_error',
   'invalid_tool_calls',
+  'output_invalid',
 ]);
 
 type Result = [MonitorState, Finding[]];
@@ -39,6 +40,19 @@ function entered(monitor: MonitorState, to: AgentStateName, context: AgentContex
       problems.push({ rule: 'complete_observations', problem: 'budgetCheck ran before every tool call had a result' });
     }
     return [{ ...next, observedUnchecked: false }, problems];
+  }
+  if (to === 'done' && monitor.outputFailed) {
+    problems.push({ rule: 'output_retries', problem: 'done followed an answer that failed the output schema' });
+  }
+  if (
+    to === 'error' &&
+    context.stop?.reason === 'output_invalid' &&
+    monitor.outputRejections <= scope.limits.outputRetries
+  ) {
+    problems.push({
+      rule: 'output_retries',
+      problem: `output_invalid after ${monitor.outputRejections} failing answer(s), with ${scope.limits.outputRetries} retries allowed`,
+    });
   }
   if (to === 'done') {
     if (monitor.lastTurnHadTools)
@@ -111,6 +125,12 @@ function requested(monitor: MonitorState, step: TraceStep, scope: TransitionScop
   }
   problems.push(...requestBudgetRules(monitor, requests, scope.limits.budget));
   problems.push(...requestInvalidRules(monitor, requests, scope.limits.maxInvalidToolCalls));
+  if (monitor.outputRejections > scope.limits.outputRetries) {
+    problems.push({
+      rule: 'output_retries',
+      problem: `model request ${requests} was made after ${monitor.outputRejections} failing answers, with ${scope.limits.outputRetries} retries allowed`,
+    });
+  }
   if (monitor.warned && (step.params as Partial<ModelRequestParams> | undefined)?.toolsWithheld !== true) {
     problems.push({ rule: 'soft_limit', problem: 'tools were offered to the model after a soft-limit warning' });
   }

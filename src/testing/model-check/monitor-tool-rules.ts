@@ -76,7 +76,9 @@ export function eventRules(monitor: MonitorState, transition: MonitoredTransitio
       const gated = gateCalls({ calls: turn.toolCalls, concurrencySafe: turn.concurrencySafe, ...permissionsOf(turn) });
       const calls = gated.concurrencySafe.map((safe) => (safe ? 'S' : 'U')).join('');
       const gate = gateMarks(gated.permissions, gated.decisions);
-      const next = { ...monitor, tally, calls, gate, reported: 0, requestOpen: false };
+      const outputFailed = turn.toolCalls.length === 0 && turn.outputCheck?.ok === false;
+      const outputRejections = monitor.outputRejections + (outputFailed ? 1 : 0);
+      const next = { ...monitor, tally, calls, gate, reported: 0, requestOpen: false, outputFailed, outputRejections };
       return [next, [...answered(monitor, 'a model turn'), ...gateOrder(gated.calls, transition)]];
     }
     case 'APPROVE':

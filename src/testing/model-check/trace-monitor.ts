@@ -44,6 +44,9 @@ export interface MonitorState {
   readonly gate: string;
   /** Per tool name: invalid calls reported in a row on this path (reset by a success). */
   readonly invalid: Readonly<Record<string, number>>;
+  /** Failing structured answers accepted on this path; `outputFailed` if the last answer failed. */
+  readonly outputRejections: number;
+  readonly outputFailed: boolean;
 }
 
 /** The monitor at the start of a run. */
@@ -62,6 +65,8 @@ export const INITIAL_MONITOR: MonitorState = {
   reported: 0,
   gate: '',
   invalid: {},
+  outputRejections: 0,
+  outputFailed: false,
 };
 
 /** One effect in a transition's trace, with the context of the microstep it ran in. */
@@ -95,6 +100,8 @@ export interface MonitorLimits {
   readonly maxParallelTools: number;
   /** A run must end with `invalid_tool_calls` once one tool has this many invalid calls in a row. */
   readonly maxInvalidToolCalls: number;
+  /** At most this many failing structured answers are sent back. */
+  readonly outputRetries: number;
 }
 
 /** Pseudo-action for a child actor a microstep spawned. */

@@ -1,11 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { AnthropicClient } from '../../../src/adapters/anthropic/anthropic-client.js';
 import { Agent, Config, ReadFileTool, Session, ToolRegistry } from '../../../src/index.js';
 import { collect } from '../../support/fixtures.js';
 import { tempWorkspace } from '../../support/workspace.js';
-import { type FakeResponse, type FakeServer, fixture, startFakeServer } from '../support/fake-server.js';
+import { type FakeResponse, type FakeServer, fixture, splitBytes, startFakeServer } from '../support/fake-server.js';
 
 let server: FakeServer | undefined;
 afterEach(async () => {
@@ -70,5 +71,28 @@ describe('an agent on the Anthropic client', () => {
     const events = await collect(agent.run('Read app.py'));
     expect(events.at(-1)).toMatchObject({ type: 'agent_error', data: { reason: 'model_error' } });
     expect(session.messages.map((m) => m.role)).toEqual(['system', 'user']);
+  });
+});
+
+describe('an agent on the Anthropic client, asked for structured output', () => {
+  it('forces the final_answer tool and reads its input as the parsed answer', async () => {
+    const { agent, session } = await agentOn([
+      { chunks: [fixture('anthropic/tool-use.sse')] },
+      { chunks: splitBytes(fixture('anthropic/final-answer.sse'), 9) },
+    ]);
+    const Files = z.object({ files: z.array(z.string()) });
+    const events = await collect(agent.run('Which files are there?', { output: Files }));
+    expect(events.at(-1)).toMatchObject({
+      type: 'agent_end',
+      data: { output: { files: ['app.py', 'notes.md'] }, turnCount: 2 },
+    });
+    expect(session.journal.at(-1)).toMatchObject({ type: 'agent_end', output: { files: ['app.py', 'notes.md'] } });
+    const body = server?.requests[0]?.body as {
+      tools: { name: string; input_schema: { type: string; properties?: object } }[];
+      tool_choice: unknown;
+    };
+    expect(body.tools.map((tool) => tool.name)).toEqual(['read_file', 'final_answer']);
+    expect(body.tools[1]?.input_schema).toMatchObject({ type: 'object', properties: { files: { type: 'array' } } });
+    expect(body.tool_choice).toEqual({ type: 'any' });
   });
 });

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { OpenAIClient } from '../../../src/adapters/openai/openai-client.js';
 import { Agent, Config, ReadFileTool, Session, ToolRegistry } from '../../../src/index.js';
 import { collect } from '../../support/fixtures.js';
@@ -81,5 +82,46 @@ describe('an agent on the OpenAI client', () => {
     expect(events.at(-1)).toMatchObject({ type: 'agent_error', data: { reason: 'model_error' } });
     expect(session.messages.map((m) => m.role)).toEqual(['user']);
     expect(session.journal.some((entry) => entry.type === 'assistant_message')).toBe(false);
+  });
+});
+
+/** A Chat Completions stream that answers with `content`, split into `pieces`. */
+function answerSse(pieces: string[]): string {
+  const chunk = (delta: object, finish: string | null) =>
+    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  return [
+    ...pieces.map((content) => chunk({ content }, null)),
+    chunk({}, 'stop'),
+    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 90, completion_tokens: 12, total_tokens: 102 } })}\n\n`,
+    'data: [DONE]\n\n',
+  ].join('');
+}
+
+describe('an agent on the OpenAI client, asked for structured output', () => {
+  it('sends response_format json_schema and parses the answer; a failing one goes back once', async () => {
+    const { agent, session } = await agentOn([
+      { chunks: splitBytes(fixture('openai/parallel-tool-calls.sse'), 11) },
+      { chunks: [answerSse(['{"files": ["app.py"', ']}'])] },
+      { chunks: [answerSse(['{"files": ["app.py", "notes.md"], "count": 2}'])] },
+    ]);
+    const Files = z.object({ files: z.array(z.string()), count: z.number() });
+    const events = await collect(agent.run('Which files are there?', { output: Files }));
+    expect(events.at(-1)).toMatchObject({
+      type: 'agent_end',
+      data: { output: { files: ['app.py', 'notes.md'], count: 2 }, turnCount: 3 },
+    });
+    const body = server?.requests[0]?.body as {
+      response_format: { type: string; json_schema: { name: string; schema: object } };
+    };
+    expect(body.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'final_answer', schema: { type: 'object', required: ['files', 'count'] } },
+    });
+    const third = server?.requests[2]?.body as { messages: { role: string; content: string }[] };
+    expect(third.messages.at(-1)).toMatchObject({
+      role: 'user',
+      content: expect.stringContaining('Invalid output: count:'),
+    });
+    expect(session.lastOutput).toEqual({ files: ['app.py', 'notes.md'], count: 2 });
   });
 });

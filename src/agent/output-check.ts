@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import type { RequestedOutput } from '../adapters/model-client.js';
+import type { JsonObject } from '../core/messages.js';
+import { describeIssues } from '../tools/tool-params.js';
+
+/** The name a structured answer goes by in requests (OpenAI's schema name, Anthropic's answer tool). */
+export const OUTPUT_NAME = 'final_answer';
+
+/** What the agent found checking a final answer against the run's output schema. */
+export type OutputCheck =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly problem: string };
+
+/** The run's structured output: its zod schema and the request shape sent to the model. */
+export interface RunOutput {
+  readonly schema: z.ZodType;
+  readonly request: RequestedOutput;
+}
+
+/** The request shape of a zod schema: its JSON Schema (what the parsed answer must look like, as JSON). */
+export function runOutput(schema: z.ZodType): RunOutput {
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject;
+  return { schema, request: { name: OUTPUT_NAME, schema: json } };
+}
+
+/**
+ * The JSON in an answer's text: the whole text, or inside a ```json fence, or its tail from the
+ * first `{` or `[` that starts valid JSON (text a model wrote before it). Undefined if none.
+ */
+function jsonOf(text: string): { value: unknown } | undefined {
+  const trimmed = text
+    .trim()
+    .replace(/^```(?:json)?\s*\n?/i, '')
+    .replace(/\n?```\s*$/, '')
+    .trim();
+  for (let start = 0; start < trimmed.length; start++) {
+    const c = trimmed[start];
+    if (start > 0 && c !== '{' && c !== '[') continue;
+    try {
+      return { value: JSON.parse(trimmed.slice(start)) };
+    } catch {
+      // not JSON from here
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Checks a final answer against the schema: the parsed value, or the problem to send back to the
+ * model (`Invalid output: …`, in the words the registry uses for tool arguments).
+ */
+export function checkOutput(text: string, schema: z.ZodType): OutputCheck {
+  const json = jsonOf(text);
+  if (json === undefined) return { ok: false, problem: 'Invalid output: the answer is not JSON' };
+  let checked: ReturnType<z.ZodType['safeParse']>;
+  try {
+    checked = schema.safeParse(json.value);
+  } catch (error) {
+    return { ok: false, problem: `Invalid output: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (!checked.success)
+    return { ok: false, problem: describeIssues(checked.error).replace(/^Invalid parameters/, 'Invalid output') };
+  return { ok: true, value: checked.data };
+}
+
+/** The harness-authored message that sends a failing answer back. */
+export function outputRetryMessage(problem: string): string {
+  return `Your answer does not match the required output. ${problem}. Answer again with only JSON that matches the schema.`;
+}
