@@ -24,7 +24,8 @@ export type StopReason =
   | 'time_budget'
   | 'aborted'
   | 'model_error'
-  | 'internal_error';
+  | 'internal_error'
+  | 'store_error';
 
 /** Which budget a warning or stop is about. */
 export type BudgetKind = 'turns' | 'cost' | 'tokens' | 'time';

@@ -13,6 +13,7 @@ const STOP_REASONS = new Set([
   'aborted',
   'model_error',
   'internal_error',
+  'store_error',
 ]);
 
 function fail(index: number, problem: string): never {
