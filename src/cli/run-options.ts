@@ -7,6 +7,7 @@ import { journalPath } from './journal-path.js';
 import { MCP_FLAGS, type McpFlags, mcpFlags } from './mcp-flags.js';
 import { joinNegativeValues, positiveDecimal, positiveInteger } from './numeric-flags.js';
 import { parseDuration } from './parse-duration.js';
+import { sessionIdArg, storeUrl } from './store-flags.js';
 import { UsageError } from './usage-error.js';
 
 /** The model providers `run` speaks to. */
@@ -43,6 +44,10 @@ export interface RunCliOptions {
   readonly inspect: InspectorServerOptions | undefined;
   /** From `--mcp`, `--mcp-url`, `--mcp-config`: MCP servers whose tools join the run. */
   readonly mcp: McpFlags;
+  /** From `--store` (else `$AGENT_HARNESS_STORE`, else the default): where the session is kept. */
+  readonly store: string;
+  /** From `--session`: the stored session to continue (or to start under this id). */
+  readonly session: string | undefined;
 }
 
 const FLAGS = {
@@ -55,6 +60,8 @@ const FLAGS = {
   timeout: { type: 'string' },
   cwd: { type: 'string' },
   journal: { type: 'string' },
+  store: { type: 'string' },
+  session: { type: 'string' },
   json: { type: 'boolean', default: false },
   inspect: { type: 'boolean', default: false },
   port: { type: 'string' },
@@ -88,14 +95,19 @@ function workspace(text: string | undefined): string {
 }
 
 /** Parses the arguments of `run`; throws {@link UsageError} (or a `parseArgs` error) on a mistake. */
-export function parseRunOptions(argv: readonly string[]): RunCliOptions {
+export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): RunCliOptions {
   const args = joinNegativeValues(argv, NUMERIC_FLAGS);
   const { values, positionals } = parseArgs({ args, options: FLAGS, allowPositionals: true, strict: true });
   const task = positionals.join(' ').trim();
   const resume = values.resume === undefined ? undefined : existingFile(values.resume, '--resume');
-  if (task === '' && resume === undefined) {
+  const session = values.session === undefined ? undefined : sessionIdArg(values.session, '--session');
+  if (task === '' && resume === undefined && session === undefined) {
     throw new UsageError('missing the task, e.g. agent-harness run "Summarise README.md"');
   }
+  if (resume !== undefined && session !== undefined) {
+    throw new UsageError('--resume FILE and --session ID both name the session to continue: give one');
+  }
+  const store = storeUrl(values.store, env);
   const chosen = provider(values.provider);
   const timeout = values.timeout;
   return {
@@ -113,5 +125,7 @@ export function parseRunOptions(argv: readonly string[]): RunCliOptions {
     json: values.json,
     inspect: values.inspect ? serveOptions(values) : undefined,
     mcp: mcpFlags(values),
+    store,
+    session,
   };
 }

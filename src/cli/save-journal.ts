@@ -56,10 +56,15 @@ export async function saveJournal(
       return { path: undefined, asked: false };
     }
   }
+  await saveTimings(saved.path ?? path, timings, err);
+  return saved;
+}
+
+/** Writes the timing sidecar of a journal; a failure is a warning on `err`, never thrown. */
+export async function saveTimings(path: string, timings: readonly ToolTiming[], err: Output): Promise<void> {
   try {
-    await writeTimingFile(saved.path ?? path, timings);
+    await writeTimingFile(path, timings);
   } catch (error) {
     err.write(`warning: could not save the tool timings beside the journal (${why(error)})\n`);
   }
-  return saved;
 }
