@@ -103,20 +103,13 @@ describe(`kill -9 of a real 'agent-harness run' on the sqlite store (${INSTANTS}
         let resumedMidRun = 0;
         for (let i = 0; i < INSTANTS; i++) {
           const id = `crash-${i}`;
-          const cli = spawnCli([
-            'run',
-            'Read app.py six times',
-            '--store',
-            store,
-            '--session',
-            id,
-            '--base-url',
-            model.url,
-            '--cwd',
-            cwd,
-          ]);
+          const cli = spawnCli(
+            ['run', 'Read app.py six times', '--store', store, '--session', id, '--base-url', model.url, '--cwd', cwd],
+            {},
+            90_000,
+          );
           const before = model.requests;
-          await until(() => model.requests > before, 'the first model request', 15_000);
+          await until(() => model.requests > before, 'the first model request', 60_000);
           // Somewhere in the run: its requests come every ~25 ms plus the loop's own time.
           await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 25 * TOOL_TURNS)));
           cli.child.kill('SIGKILL');
@@ -161,6 +154,6 @@ describe(`kill -9 of a real 'agent-harness run' on the sqlite store (${INSTANTS}
         await model.close();
       }
     },
-    INSTANTS * 30_000,
+    INSTANTS * 60_000,
   );
 });

@@ -27,10 +27,20 @@ async function startAgent(url: string, id: string, effects: string) {
   proc.stderr.setEncoding('utf8').on('data', (text: string) => {
     err += text;
   });
-  const exited = new Promise<void>((resolve) => proc.on('close', () => resolve()));
-  const deadline = Date.now() + 20_000;
+  let closed: string | undefined;
+  const exited = new Promise<void>((resolve) =>
+    proc.on('close', (code, signal) => {
+      closed = `exit ${code ?? signal}`;
+      resolve();
+    }),
+  );
+  const deadline = Date.now() + 60_000; // tsx's start on a busy machine
   while (!out.includes('started')) {
-    if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`the agent did not start: ${err}`);
+    if (Date.now() > deadline || closed !== undefined) {
+      proc.kill('SIGKILL');
+      await exited;
+      throw new Error(`the agent did not start (${closed}): ${out} ${err}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   return {
@@ -101,6 +111,6 @@ describe(`kill -9 of an agent appending to the sqlite store (${INSTANTS} random 
         }
       }
     },
-    INSTANTS * 40_000,
+    INSTANTS * 60_000,
   );
 });

@@ -11,7 +11,11 @@ export interface CliProcess {
 }
 
 /** Starts the CLI in its own process, without the caller's provider variables. */
-export function spawnCli(args: readonly string[], env: Record<string, string | undefined> = {}): CliProcess {
+export function spawnCli(
+  args: readonly string[],
+  env: Record<string, string | undefined> = {},
+  killAfterMs = 15_000,
+): CliProcess {
   const clean = { ...process.env, OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: undefined, ...env };
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], { cwd: root, env: clean });
   let stdout = '';
@@ -25,7 +29,7 @@ export function spawnCli(args: readonly string[], env: Record<string, string | u
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
     (resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
   void done.then(() => clearTimeout(timer));
   return { child, done };
 }
