@@ -36,6 +36,7 @@ export class SessionWriter {
   #listeners: StoreFailureListener[] = [];
   readonly #stop: () => void;
   #closing: Promise<void> | undefined;
+  #closed = false;
 
   /**
    * @param writer the store's writer, or the promise of it (a session made with `new Session`
@@ -76,8 +77,14 @@ export class SessionWriter {
     });
   }
 
-  /** The failure that ended this writer, if one did. */
+  /** The failure that ended this writer, if one did; once closed, that it is closed. */
   get failure(): HarnessError | undefined {
+    if (this.#failure === undefined && this.#closed) {
+      return new HarnessError(
+        'store_error',
+        `session '${this.label.sessionId}' in ${this.label.location} was closed; load it again to go on`,
+      );
+    }
     return this.#failure;
   }
 
@@ -123,6 +130,7 @@ export class SessionWriter {
       this.#stop();
       const writer = await this.#opening;
       await writer?.close();
+      this.#closed = true;
     })();
     return this.#closing.then(() => {
       if (this.#failure !== undefined) throw this.#failure;

@@ -239,7 +239,8 @@ export class Session {
 
   /**
    * Writes what is pending and releases the session's lock in its store (no-op without one);
-   * rejects with the store's failure if it failed. Appends after closing stay in memory only.
+   * rejects with the store's failure if it failed. Entries appended after closing stay in memory
+   * only, and a new run on the session is refused (`store_error`): load it again to go on.
    */
   async close(): Promise<void> {
     await this.writer?.close();

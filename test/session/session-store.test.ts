@@ -135,6 +135,22 @@ describe('new Session(config, { store, id })', () => {
       /invalid session id/,
     );
   });
+  it('a closed session takes no new run: load it again to go on', async () => {
+    const store = await open('memory:');
+    const session = new Session(config, {
+      client: new ScriptedClient(script()),
+      registry: stepRegistry(config, []),
+      store,
+      id: 'closed',
+    });
+    session.addUserMessage('hi');
+    await session.close();
+    await expect(drain(new Agent(config, { session }).run('more'))).rejects.toMatchObject({
+      reason: 'store_error',
+      message: /was closed; load it again/,
+    });
+    expect((await store.read('closed')).entries).toHaveLength(1);
+  });
 });
 
 describe('a failing store', () => {
