@@ -20,10 +20,14 @@ export class JournalAppender {
   private constructor(readonly path: string) {}
 
   /** Starts appending `session`'s entries to `path` (writing what it holds so far first). */
-  static async start(path: string, session: Session): Promise<JournalAppender> {
+  static async start(
+    path: string,
+    session: Session,
+    meta?: Readonly<Record<string, string>>,
+  ): Promise<JournalAppender> {
     const appender = new JournalAppender(path);
     try {
-      await writeJournalFile(path, session.journal);
+      await writeJournalFile(path, session.journal, meta);
       appender.#fd = openSync(path, 'a', PRIVATE_FILE_MODE);
       appender.#stop = session.onAppend((entry) => appender.#write(`${stableJson(entry)}\n`));
     } catch (error) {

@@ -26,6 +26,8 @@ export interface RunReport {
   readonly appender?: JournalAppender;
   /** The store the session was kept in, if any (named in the summary with the session's id). */
   readonly store?: string;
+  /** The journal header's metadata (the model and its rates). */
+  readonly meta?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -43,7 +45,7 @@ export async function reportRun(report: RunReport, out: Output, err: Output = pr
     saved = { path: report.journal, asked: true };
   } else if (report.journal !== undefined) {
     appender?.close();
-    saved = await saveJournal(report.journal, session.journal, report.timings, err);
+    saved = await saveJournal(report.journal, session.journal, report.timings, err, report.meta);
   }
   const journal = saved?.path;
   const summary: RunSummary = {

@@ -36,15 +36,16 @@ export async function saveJournal(
   journal: readonly JournalEntry[],
   timings: readonly ToolTiming[],
   err: Output,
+  meta?: Readonly<Record<string, string>>,
 ): Promise<SavedJournal> {
   let saved: SavedJournal = { path, asked: true };
   try {
-    await writeJournalFile(path, journal);
+    await writeJournalFile(path, journal, meta);
   } catch (error) {
     const fallback = fallbackPath(path);
     const shown = printableLine(path);
     try {
-      await writeJournalFile(fallback, journal);
+      await writeJournalFile(fallback, journal, meta);
       err.write(
         `warning: could not save the journal to '${shown}' (${why(error)}); saved it to '${printableLine(fallback)}' instead\n`,
       );

@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { openStore, readJournalFile } from '../../src/index.js';
+import { journalMeta } from '../../src/session/journal-file.js';
 import { type FakeResponse, type FakeServer, fixture, startFakeServer } from '../adapters/support/fake-server.js';
 import { captured, cliWorkspace } from './support/cli-harness.js';
 import { spawnCli, until } from './support/spawn-cli.js';
@@ -190,6 +191,20 @@ describe('bad input', () => {
     const { code, err } = await cli(['fork', 's', '--at', '999', '--store', store]);
     expect(code).toBe(2);
     expect(err).toMatch(/^agent-harness fork: --at 999 is past the end of session 's' \(\d+ entries\)\n$/);
+  });
+});
+
+describe('run --journal FILE', () => {
+  it('names the model and its rates in the header, so that inspect prices the run as the CLI did', async () => {
+    const cwd = cliWorkspace();
+    const file = join(cwd, 'run.jsonl');
+    expect((await cli(['run', 'Say hi', '--journal', file, '--cwd', cwd], [text()])).code).toBe(0);
+    const header = JSON.parse(readFileSync(file, 'utf8').split('\n')[0] ?? '') as { meta: Record<string, string> };
+    expect(header).toMatchObject({ format: 'agent-harness-journal', version: 2, meta: { model: 'gpt-4.1-mini' } });
+    expect(journalMeta(readFileSync(file, 'utf8'))).toEqual(header.meta);
+    expect(Number(header.meta.outputRatePer1k)).toBeGreaterThan(Number(header.meta.inputRatePer1k));
+    expect(journalMeta('{"format":"agent-harness-journal","version":2}\n')).toEqual({});
+    expect(journalMeta('not json')).toEqual({});
   });
 });
 

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readJournalFile } from '../../adapters/journal-store.js';
@@ -10,6 +11,7 @@ import { InspectorFeed } from '../../inspector/inspector-feed.js';
 import { type InspectorServerOptions, isLoopback, startInspector } from '../../inspector/inspector-server.js';
 import { readTimingFile } from '../../inspector/tool-timings.js';
 import { waitForStop } from '../../inspector/wait-for-stop.js';
+import { journalMeta } from '../../session/journal-file.js';
 import { Session } from '../../session/session.js';
 import { isSessionId } from '../../stores/session-id.js';
 import { joinNegativeValues } from '../numeric-flags.js';
@@ -115,7 +117,13 @@ async function journalFeed(file: string, store: string | undefined): Promise<Ins
   }
   const path = resolve(file);
   const journal = await readJournalFile(path);
-  return InspectorFeed.fromJournal(journal, { title: basename(path), timings: await readTimingFile(path) });
+  // Priced as `run` priced it when the journal's header names the model's rates.
+  const budget = storedBudget(journalMeta(await readFile(path, 'utf8')));
+  return InspectorFeed.fromJournal(journal, {
+    title: basename(path),
+    timings: await readTimingFile(path),
+    ...(budget === undefined ? {} : { budget }),
+  });
 }
 
 /**

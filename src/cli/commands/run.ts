@@ -99,7 +99,7 @@ async function setUp(
   err: Output,
   sources: McpSource[],
   store: JournalStore,
-): Promise<Agent> {
+): Promise<{ agent: Agent; meta: Readonly<Record<string, string>> }> {
   const client = makeClient(
     {
       provider: options.provider,
@@ -140,7 +140,7 @@ async function setUp(
           meta,
         });
   await session.durable(); // a locked or unwritable store is refused before the first request
-  return new Agent(config, { session, toolSources: sources });
+  return { agent: new Agent(config, { session, toolSources: sources }), meta };
 }
 
 /** Signals that abort a run (and still save its journal). */
@@ -183,9 +183,10 @@ async function runAgent(
     readonly err: Output;
     readonly signal: AbortSignal | undefined;
     readonly appender: JournalAppender | undefined;
+    readonly meta: Readonly<Record<string, string>>;
   },
 ): Promise<number> {
-  const { out, err, signal, appender } = io;
+  const { out, err, signal, appender, meta } = io;
   const tty = deps.isTTY ?? (out as { isTTY?: boolean }).isTTY === true;
   const spinner = !options.json && tty ? new ToolSpinner(out, deps.ticker) : undefined;
   const show = options.json ? (e: AgentEvent) => out.write(`${jsonLine(e)}\n`) : humanRenderer(out, { spinner });
@@ -214,6 +215,7 @@ async function runAgent(
         extra: { model },
         ...(appender ? { appender } : {}),
         store: options.store,
+        meta,
       },
       out,
       err,
@@ -243,10 +245,12 @@ export function createRunCommand(deps: RunDeps = {}) {
     let agent: Agent | undefined;
     try {
       store = await openCliStore(options.store);
-      agent = await setUp(options, deps, err, sources, store);
+      const made = await setUp(options, deps, err, sources, store);
+      agent = made.agent;
+      const { meta } = made;
       const appender =
-        options.journal === undefined ? undefined : await JournalAppender.start(options.journal, agent.session);
-      return await runAgent(agent, options, deps, { out, err, signal, appender });
+        options.journal === undefined ? undefined : await JournalAppender.start(options.journal, agent.session, meta);
+      return await runAgent(agent, options, deps, { out, err, signal, appender, meta });
     } finally {
       claim?.release();
       await closeAll(sources);
