@@ -95,10 +95,13 @@ function storedBudget(meta: Readonly<Record<string, string>>): Budget | undefine
   return new Budget({ inputRatePer1k: input, outputRatePer1k: output });
 }
 
-async function storedFeed(id: string, url: string): Promise<InspectorFeed> {
+async function storedFeed(id: string, url: string, out: Output): Promise<InspectorFeed> {
   const store = await openCliStore(url);
   try {
     const { entries, meta } = await store.read(id);
+    out.write(
+      `inspector: session ${printableLine(id)}, ${entries.length} entries; to go on from an earlier point: agent-harness fork ${printableLine(id)} --at N\n`,
+    );
     const budget = storedBudget(meta);
     const model = meta.model === undefined ? '' : ` (${meta.model})`;
     // Replayed for its checks (entry shapes, call/result pairing) before it is shown.
@@ -111,9 +114,9 @@ async function storedFeed(id: string, url: string): Promise<InspectorFeed> {
   }
 }
 
-async function journalFeed(file: string, store: string | undefined): Promise<InspectorFeed> {
+async function journalFeed(file: string, store: string | undefined, out: Output): Promise<InspectorFeed> {
   if (store !== undefined || (!existsSync(file) && isSessionId(file))) {
-    return storedFeed(sessionIdArg(file, 'inspect: a journal file or session id'), storeUrl(store));
+    return storedFeed(sessionIdArg(file, 'inspect: a journal file or session id'), storeUrl(store), out);
   }
   const path = resolve(file);
   const journal = await readJournalFile(path);
@@ -146,7 +149,7 @@ export async function inspectCommand(
     throw new UsageError(values.listen ? '--listen takes no journal file' : 'give exactly one journal file to inspect');
   }
   const serve = serveOptions(values);
-  const feed = file === undefined ? new InspectionFeed() : await journalFeed(file, values.store);
+  const feed = file === undefined ? new InspectionFeed() : await journalFeed(file, values.store, out);
   warnIfExposed(serve, err);
   const onWarning = (message: string): void => err.write(`inspector: ${printableLine(message)}\n`);
   const server = await startInspector(feed, { ...serve, onWarning });
