@@ -39,7 +39,7 @@ export async function reportRun(report: RunReport, out: Output, err: Output = pr
   const { session, config } = report.agent;
   const { appender } = report;
   let saved: SavedJournal | undefined;
-  if (report.journal !== undefined && appender !== undefined && appender.intact()) {
+  if (report.journal !== undefined && appender?.intact()) {
     appender.close(); // every entry is in the file already
     await saveTimings(report.journal, report.timings, err);
     saved = { path: report.journal, asked: true };

@@ -1,7 +1,6 @@
 import { HarnessError } from '../core/errors.js';
 import type { JournalWriter, StoredEntry } from '../stores/journal-store.js';
 import { storeError } from '../stores/store-errors.js';
-import type { JournalEntry } from './journal-entry.js';
 import type { JournalLog } from './journal-log.js';
 
 /** Called once, with the error, when a session's store fails. */
