@@ -14,6 +14,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
+    // The CLI's sessions go to a throwaway store unless a test names one (never the checkout's .agent-harness/).
+    env: { AGENT_HARNESS_STORE: 'memory:' },
     globalSetup: ['./test/support/postgres-global-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },

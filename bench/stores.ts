@@ -3,12 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type JournalStore, openStore, type StoredEntry, type StoreOptions } from '../src/stores/index.js';
 import { startedPostgres, stopPostgres } from '../test/support/postgres-server.js';
+import { measureStoreTurns, type TurnRow } from './store-turns.js';
 import { machineInfo } from './support/machine.js';
 
 /**
- * `npx tsx bench/stores.ts [--seconds=1] [--replay=10000] [--postgres=<url>]`: append throughput per
- * store and fsync policy (batches of 8 entries, like one turn), and replay (read) throughput. Without
- * --postgres it starts a throwaway server when PostgreSQL is installed. Prints a markdown table.
+ * `npx tsx bench/stores.ts [--seconds=1] [--replay=10000] [--postgres=<url>] [--turns-only] [--rounds=9]`:
+ * the per-turn CPU of a run whose session appends to each store, beside a session with the memory
+ * store (ratios from the same rounds); append throughput per store and fsync policy (batches of 8
+ * entries, like one turn), and replay (read) throughput. Without --postgres it starts a throwaway
+ * server when PostgreSQL is installed. Prints markdown tables.
  */
 
 const BATCH = 8;
@@ -74,6 +77,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-harness-bench-stores-'));
   let postgresDir: string | undefined;
   const rows: Row[] = [];
+  let turnRows: TurnRow[] = [];
   try {
     const cases: [string, string, StoreOptions][] = [
       ['memory:', 'memory:', {}],
@@ -93,7 +97,19 @@ async function main(): Promise<void> {
       }
     }
     if (postgres !== undefined) cases.push(['postgres', `${postgres}?schema=bench_${process.pid}`, {}]);
-    for (const [label, url, options] of cases) {
+    console.error('measuring the per-turn cost with each store…');
+    turnRows = await measureStoreTurns(
+      [
+        { label: 'no store', url: undefined },
+        { label: 'memory:', url: 'memory:' },
+        { label: 'sqlite: synchronous normal', url: `sqlite:${join(dir, 'turns.db')}` },
+        { label: 'jsonl: fsync batch', url: `jsonl:${join(dir, 'turns')}` },
+        ...(postgres === undefined ? [] : [{ label: 'postgres', url: `${postgres}?schema=turns_${process.pid}` }]),
+      ],
+      'memory:',
+      { rounds: Number(arg('rounds') ?? 9) },
+    );
+    for (const [label, url, options] of process.argv.includes('--turns-only') ? [] : cases) {
       console.error(`measuring ${label}…`);
       rows.push(await measure(label, url, options, seconds, replay));
     }
@@ -108,6 +124,17 @@ async function main(): Promise<void> {
   console.log(
     `${machine.cpu}, ${machine.nproc} CPUs, Node ${machine.node}; batches of ${BATCH}, ${seconds} s per store`,
   );
+  console.log('');
+  console.log('Per-turn CPU, T=10 (a new session per run, appending to the store as the run goes):');
+  console.log('');
+  console.log('| session store | CPU µs/turn | min–max | × memory: (same rounds) | Session.load ms |');
+  console.log('| --- | ---: | ---: | ---: | ---: |');
+  for (const row of turnRows) {
+    const f = (n: number) => n.toFixed(1);
+    console.log(
+      `| ${row.label} | ${f(row.cpuPerTurn)} | ${f(row.min)}–${f(row.max)} | ${row.ratio.toFixed(2)} | ${row.loadMs === undefined ? '' : row.loadMs.toFixed(2)} |`,
+    );
+  }
   console.log('');
   console.log('| store | append entries/s | append batches/s | replay entries/s |');
   console.log('| --- | ---: | ---: | ---: |');

@@ -89,8 +89,24 @@ export type { AppendListener, LogRecord } from './session/journal-log.js';
 export type { PairingProblem } from './session/journal-pairing.js';
 export { checkToolPairing } from './session/journal-pairing.js';
 export { checkJournalVersion, JOURNAL_VERSION, READABLE_JOURNAL_VERSIONS } from './session/journal-version.js';
-export type { SessionOptions, SessionSnapshot, ToolCallInput } from './session/session.js';
-export { Session } from './session/session.js';
+export type { ForkOptions, LoadOptions, SessionOptions, SessionSnapshot, ToolCallInput } from './session/session.js';
+export { JOURNAL_VERSION_META, Session } from './session/session.js';
+export type { StoreFailureListener } from './session/session-writer.js';
+// Stores
+export type {
+  FsyncPolicy,
+  JournalStore,
+  JournalWriter,
+  JsonlFileSystem,
+  OpenWriterOptions,
+  SessionStatus,
+  SessionSummary,
+  SqliteSynchronous,
+  StoredEntry,
+  StoredJournal,
+  StoreOptions,
+} from './stores/index.js';
+export { openStore, STORE_URL_FORMS } from './stores/index.js';
 // Tools
 export type { AnyTool, InvokeOptions } from './tools/registry.js';
 export { ToolRegistry } from './tools/registry.js';

@@ -8,8 +8,12 @@ import { writePrivateFile } from './private-file.js';
  * beside it, then renamed over the target, so a crash never leaves a partial journal under the
  * real name.
  */
-export async function writeJournalFile(path: string, journal: readonly JournalEntry[]): Promise<void> {
-  await writePrivateFile(path, serializeJournal(journal));
+export async function writeJournalFile(
+  path: string,
+  journal: readonly JournalEntry[],
+  meta?: Readonly<Record<string, string>>,
+): Promise<void> {
+  await writePrivateFile(path, serializeJournal(journal, meta));
 }
 
 /** Reads and checks a journal file written by {@link writeJournalFile}. */

@@ -188,6 +188,23 @@ export class Agent {
       own.add(entry);
       bus.record(entry, journalIndex);
     });
+    if (this.session.store !== undefined) this.guardStore();
+  }
+
+  /**
+   * A session with a store (SPEC §8): each event reaches the subscribers after it (the reader of
+   * `run()` among them) once the entries before it are durable, and a failed store ends the run
+   * with reason `store_error`.
+   */
+  private guardStore(): void {
+    const { session } = this;
+    this.events.subscribe(() => session.settled());
+    session.onStoreFailure((error) => {
+      const run = this.active;
+      if (run !== undefined && !run.finished) {
+        run.actor.send({ type: 'ABORT', reason: 'store_error', message: error.message });
+      }
+    });
   }
 
   /** The machine state of the run in progress, or undefined between runs. */
@@ -301,6 +318,8 @@ export class Agent {
     if (runningSessions.has(this.session))
       throw new HarnessError('already_running', 'another agent is running in this session; await its run first');
     if (this.session.client === undefined) throw new HarnessError('no_client', 'the session has no model client');
+    const storeFailure = this.session.storeFailure;
+    if (storeFailure !== undefined) throw storeFailure;
     const queue = new AsyncQueue<AgentEvent>();
     const own = this.ownRecords;
     // The reader of run() is an ordinary awaited subscriber: it holds each event until it asks
@@ -310,7 +329,9 @@ export class Agent {
     const unsubscribe = this.events.subscribe((event) => {
       if (!own.has(event)) return; // another agent's run on a shared bus
       const terminal = isTerminal(event);
-      const read = queue.push(event, !terminal);
+      // Once the store has failed, the reader sees nothing more past its last durable entry but the end.
+      if (!terminal && this.session.storeFailure !== undefined) return;
+      const read = queue.push(terminal ? this.durableEnd(event) : event, !terminal);
       if (!terminal) return read;
       void this.close(run); // also when nobody reads the events
     });
@@ -387,6 +408,13 @@ export class Agent {
       }
     });
     return run;
+  }
+
+  /** The run's last event, unless its store failed before the end was durable: then `store_error`. */
+  private durableEnd(event: AgentEvent): AgentEvent {
+    const failure = this.session.storeFailure;
+    if (failure === undefined || (event.type === 'agent_error' && event.data.reason === 'store_error')) return event;
+    return AgentEvent.agentError('store_error', failure.message);
   }
 
   /** A new message after an interrupted run: the calls it never answered get error results first. */

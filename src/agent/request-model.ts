@@ -17,6 +17,8 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   const { session, bus } = deps;
   const { signal } = run.modelController;
   await bus.idle(); // backpressure: subscribers catch up before the next request
+  const durable = session.settled();
+  if (durable !== undefined) await durable; // SPEC §8: a turn's entries are durable before the next request
   throwIfAborted(signal);
   const client = session.client;
   if (client === undefined) throw new HarnessError('no_client', 'the session has no model client');

@@ -48,6 +48,25 @@ function startTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, set
   // nothing is journaled as started or announced.
   if (!signal.aborted) {
     deps.session.recordToolStart(call.callId, deps.session.registry.get(call.name)?.source);
+    // SPEC §8 write-ahead: with a store, the start is durable before the tool runs (a failed
+    // store aborts the run first, so the call is then answered without running).
+    const durable = deps.session.settled();
+    if (durable !== undefined) {
+      durable.then(() => invokeTool(deps, run, call, report, signal), run.fail);
+      return;
+    }
+  }
+  invokeTool(deps, run, call, report, signal);
+}
+
+function invokeTool(
+  deps: MachineDeps,
+  run: RunHandle,
+  call: ToolActorInput['call'],
+  report: (result: Parameters<typeof settleEvent>[2]) => void,
+  signal: AbortSignal,
+): void {
+  if (!signal.aborted) {
     run.announced.add(call.callId);
     void run.emit(AgentEvent.toolCallStart(call));
   }

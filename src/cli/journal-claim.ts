@@ -19,14 +19,21 @@ export interface ClaimOptions {
  */
 export function claimJournal(journal: string, options: ClaimOptions = {}): JournalLock {
   ensureJournalFolder(journal);
-  const stat = statSync(journal, { throwIfNoEntry: false });
-  if (stat !== undefined && !stat.isFile()) {
-    throw new UsageError(`--journal: '${journal}' is not a regular file`);
+  // The lock first: a journal that another run is writing exists already, and that run is the news.
+  const lock = lockJournal(journal);
+  try {
+    const stat = statSync(journal, { throwIfNoEntry: false });
+    if (stat !== undefined && !stat.isFile()) {
+      throw new UsageError(`--journal: '${journal}' is not a regular file`);
+    }
+    if (stat !== undefined && stat.size > 0 && journal !== options.resume && options.overwrite !== true) {
+      throw new UsageError(
+        `--journal: '${journal}' already exists; to continue that session use --resume ${journal}, or name a new file`,
+      );
+    }
+  } catch (error) {
+    lock.release();
+    throw error;
   }
-  if (stat !== undefined && stat.size > 0 && journal !== options.resume && options.overwrite !== true) {
-    throw new UsageError(
-      `--journal: '${journal}' already exists; to continue that session use --resume ${journal}, or name a new file`,
-    );
-  }
-  return lockJournal(journal);
+  return lock;
 }

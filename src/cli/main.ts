@@ -1,10 +1,13 @@
 import { errorMessage, HarnessError } from '../core/errors.js';
 import { printableLine } from '../core/printable.js';
 import { DEMO_HELP, demoCommand } from './commands/demo.js';
+import { FORK_HELP, forkCommand } from './commands/fork.js';
 import { GRAPH_HELP, graphCommand } from './commands/graph.js';
 import { INSPECT_HELP, inspectCommand } from './commands/inspect.js';
 import { MCP_COMMAND_HELP, mcpCommand } from './commands/mcp.js';
+import { RESUME_HELP, resumeCommand } from './commands/resume.js';
 import { RUN_HELP, runCommand } from './commands/run.js';
+import { SESSIONS_HELP, sessionsCommand } from './commands/sessions.js';
 import type { Output } from './render-human.js';
 
 /** A CLI command: parses its own arguments, returns the exit code. `err` takes warnings. */
@@ -17,6 +20,8 @@ const USAGE_REASONS = new Set([
   'invalid_journal',
   'journal_corrupt', // tool results that do not pair with their calls (checkToolPairing)
   'unsupported_journal_version',
+  'session_not_found', // a session id that the store does not hold
+  'session_locked', // another live run writes that session
 ]);
 
 /** Exit code for bad usage. */
@@ -25,6 +30,9 @@ export const EXIT_USAGE = 2;
 const COMMANDS: Record<string, { run: Command; help: string }> = {
   demo: { run: demoCommand, help: DEMO_HELP },
   run: { run: runCommand, help: RUN_HELP },
+  resume: { run: resumeCommand, help: RESUME_HELP },
+  sessions: { run: sessionsCommand, help: SESSIONS_HELP },
+  fork: { run: forkCommand, help: FORK_HELP },
   graph: { run: graphCommand, help: GRAPH_HELP },
   inspect: { run: inspectCommand, help: INSPECT_HELP },
   mcp: { run: mcpCommand, help: MCP_COMMAND_HELP },
@@ -34,9 +42,13 @@ const HELP = `Usage: agent-harness <command> [options]
 
 Commands:
   demo     run an agent offline on a scripted model (no network, no key)
-  run      run an agent on a real model (OpenAI, Anthropic or any OpenAI-compatible server)
+  run      run an agent on a real model (OpenAI, Anthropic or any OpenAI-compatible server);
+           every entry is stored as it happens (sqlite:.agent-harness/sessions.db by default)
+  resume   finish the interrupted run of a stored session (resume ID)
+  sessions list the stored sessions
+  fork     start a new session from the first N entries of one (fork ID --at N)
   graph    print the machine diagram (Mermaid, Graphviz DOT or JSON)
-  inspect  serve a local inspector page for a saved journal (time travel)
+  inspect  serve a local inspector page for a saved journal or a stored session (time travel)
   mcp      list the tools of MCP servers (mcp list --mcp "CMD ARGS")
 
 Run 'agent-harness <command> --help' for a command's options.

@@ -2,8 +2,9 @@ import type { Agent } from '../agent/agent.js';
 import type { AgentEvent } from '../core/agent-event.js';
 import { jsonLine, printableLine } from '../core/printable.js';
 import type { ToolTiming } from '../inspector/tool-timings.js';
+import type { JournalAppender } from './journal-appender.js';
 import type { Output } from './render-human.js';
-import { type SavedJournal, saveJournal } from './save-journal.js';
+import { type SavedJournal, saveJournal, saveTimings } from './save-journal.js';
 import { outcomeOf, type RunSummary, summaryLine } from './summary.js';
 
 /** What {@link reportRun} needs about a finished run. */
@@ -21,6 +22,12 @@ export interface RunReport {
   readonly json: boolean;
   /** Extra fields for the JSON summary. */
   readonly extra?: Readonly<Record<string, unknown>>;
+  /** Set when the journal was appended to `journal` as the run went; saved whole only if that failed. */
+  readonly appender?: JournalAppender;
+  /** The store the session was kept in, if any (named in the summary with the session's id). */
+  readonly store?: string;
+  /** The journal header's metadata (the model and its rates). */
+  readonly meta?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -30,8 +37,16 @@ export interface RunReport {
  */
 export async function reportRun(report: RunReport, out: Output, err: Output = process.stderr): Promise<number> {
   const { session, config } = report.agent;
-  const saved: SavedJournal | undefined =
-    report.journal === undefined ? undefined : await saveJournal(report.journal, session.journal, report.timings, err);
+  const { appender } = report;
+  let saved: SavedJournal | undefined;
+  if (report.journal !== undefined && appender?.intact()) {
+    appender.close(); // every entry is in the file already
+    await saveTimings(report.journal, report.timings, err);
+    saved = { path: report.journal, asked: true };
+  } else if (report.journal !== undefined) {
+    appender?.close();
+    saved = await saveJournal(report.journal, session.journal, report.timings, err, report.meta);
+  }
   const journal = saved?.path;
   const summary: RunSummary = {
     ...outcomeOf(report.last),
@@ -41,11 +56,27 @@ export async function reportRun(report: RunReport, out: Output, err: Output = pr
     wallMs: performance.now() - report.started,
   };
   if (report.json) {
-    const data = { ...summary, ...report.extra, ...(journal ? { journal } : {}) };
+    const stored = shownSession(report) === undefined ? {} : { session: session.id };
+    const data = { ...summary, ...report.extra, ...stored, ...(journal ? { journal } : {}) };
     out.write(`${jsonLine({ type: 'summary', data })}\n`);
   } else {
+    const shown = shownSession(report);
+    if (shown !== undefined) out.write(`${printableLine(shown)}\n`);
     out.write(`${printableLine(summaryLine(summary))}\n`);
     if (journal) out.write(`journal: ${printableLine(journal)} (${session.journal.length} entries)\n`);
   }
   return summary.outcome === 'answer' && saved?.asked !== false ? 0 : 1;
+}
+
+/**
+ * The line naming a run's stored session (`session: ID (N entries in STORE)`), unless the store is
+ * a `memory:` one, which ends with the process.
+ */
+function shownSession(report: RunReport): string | undefined {
+  const { session } = report.agent;
+  const store = session.store;
+  if (session.id === undefined || store === undefined || store.location.startsWith('memory:')) return undefined;
+  const kept =
+    session.storeFailure === undefined ? `${session.journalLength} entries` : `store failed; it holds what was durable`;
+  return `session: ${session.id} (${kept} in ${report.store ?? store.location})`;
 }

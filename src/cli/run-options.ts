@@ -9,6 +9,7 @@ import { MCP_FLAGS, type McpFlags, mcpFlags } from './mcp-flags.js';
 import { joinNegativeValues, positiveDecimal, positiveInteger } from './numeric-flags.js';
 import { parseDuration } from './parse-duration.js';
 import { PERMISSION_FLAGS, permissionPolicy } from './permission-flags.js';
+import { sessionIdArg, storeUrl } from './store-flags.js';
 import { UsageError } from './usage-error.js';
 
 /** The model providers `run` speaks to. */
@@ -49,6 +50,10 @@ export interface RunCliOptions {
   readonly permissions: PermissionPolicy;
   /** From `--tools`: `read` (read_file) or `workspace` (the seven workspace tools). */
   readonly tools: ToolSet;
+  /** From `--store` (else `$AGENT_HARNESS_STORE`, else the default): where the session is kept. */
+  readonly store: string;
+  /** From `--session`: the stored session to continue (or to start under this id). */
+  readonly session: string | undefined;
 }
 
 /** The built-in tool sets of `run`. */
@@ -73,6 +78,8 @@ const FLAGS = {
   timeout: { type: 'string' },
   cwd: { type: 'string' },
   journal: { type: 'string' },
+  store: { type: 'string' },
+  session: { type: 'string' },
   json: { type: 'boolean', default: false },
   inspect: { type: 'boolean', default: false },
   port: { type: 'string' },
@@ -108,14 +115,19 @@ function workspace(text: string | undefined): string {
 }
 
 /** Parses the arguments of `run`; throws {@link UsageError} (or a `parseArgs` error) on a mistake. */
-export function parseRunOptions(argv: readonly string[]): RunCliOptions {
+export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): RunCliOptions {
   const args = joinNegativeValues(argv, NUMERIC_FLAGS);
   const { values, positionals } = parseArgs({ args, options: FLAGS, allowPositionals: true, strict: true });
   const task = positionals.join(' ').trim();
   const resume = values.resume === undefined ? undefined : existingFile(values.resume, '--resume');
-  if (task === '' && resume === undefined) {
+  const session = values.session === undefined ? undefined : sessionIdArg(values.session, '--session');
+  if (task === '' && resume === undefined && session === undefined) {
     throw new UsageError('missing the task, e.g. agent-harness run "Summarise README.md"');
   }
+  if (resume !== undefined && session !== undefined) {
+    throw new UsageError('--resume FILE and --session ID both name the session to continue: give one');
+  }
+  const store = storeUrl(values.store, env);
   const chosen = provider(values.provider);
   const timeout = values.timeout;
   return {
@@ -135,5 +147,7 @@ export function parseRunOptions(argv: readonly string[]): RunCliOptions {
     mcp: mcpFlags(values),
     permissions: permissionPolicy(values),
     tools: toolSet(values.tools),
+    store,
+    session,
   };
 }

@@ -36,15 +36,16 @@ export async function saveJournal(
   journal: readonly JournalEntry[],
   timings: readonly ToolTiming[],
   err: Output,
+  meta?: Readonly<Record<string, string>>,
 ): Promise<SavedJournal> {
   let saved: SavedJournal = { path, asked: true };
   try {
-    await writeJournalFile(path, journal);
+    await writeJournalFile(path, journal, meta);
   } catch (error) {
     const fallback = fallbackPath(path);
     const shown = printableLine(path);
     try {
-      await writeJournalFile(fallback, journal);
+      await writeJournalFile(fallback, journal, meta);
       err.write(
         `warning: could not save the journal to '${shown}' (${why(error)}); saved it to '${printableLine(fallback)}' instead\n`,
       );
@@ -56,10 +57,15 @@ export async function saveJournal(
       return { path: undefined, asked: false };
     }
   }
+  await saveTimings(saved.path ?? path, timings, err);
+  return saved;
+}
+
+/** Writes the timing sidecar of a journal; a failure is a warning on `err`, never thrown. */
+export async function saveTimings(path: string, timings: readonly ToolTiming[], err: Output): Promise<void> {
   try {
-    await writeTimingFile(saved.path ?? path, timings);
+    await writeTimingFile(path, timings);
   } catch (error) {
     err.write(`warning: could not save the tool timings beside the journal (${why(error)})\n`);
   }
-  return saved;
 }

@@ -30,7 +30,8 @@ export type StopReason =
   | 'internal_error'
   | 'suspended'
   | 'invalid_tool_calls'
-  | 'output_invalid';
+  | 'output_invalid'
+  | 'store_error';
 
 /** Which budget a warning or stop is about. */
 export type BudgetKind = 'turns' | 'cost' | 'tokens' | 'time';

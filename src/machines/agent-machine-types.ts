@@ -114,10 +114,10 @@ export interface AgentContext {
   readonly response: string | undefined;
 }
 
-/** Stops the run: `agent.abort()` sends `aborted`, the wall-clock timer `time_budget`. */
+/** Stops the run: `agent.abort()` sends `aborted`, the wall-clock timer `time_budget`, a failed store `store_error`. */
 export interface AbortEvent {
   readonly type: 'ABORT';
-  readonly reason: 'aborted' | 'time_budget';
+  readonly reason: 'aborted' | 'time_budget' | 'store_error';
   readonly message: string;
 }
 

@@ -16,6 +16,7 @@ const STOP_REASONS = new Set([
   'suspended',
   'invalid_tool_calls',
   'output_invalid',
+  'store_error',
 ]);
 
 function fail(index: number, problem: string): never {

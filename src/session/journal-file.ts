@@ -10,11 +10,16 @@ export interface JournalHeader {
   readonly format: 'agent-harness-journal';
   /** The journal format version (see `JOURNAL_VERSION`). */
   readonly version: number;
+  /** String metadata of the run (the CLI writes `model`, `inputRatePer1k`, `outputRatePer1k`); optional. */
+  readonly meta?: Readonly<Record<string, string>>;
 }
 
 /** A journal as JSON Lines: a header line with the version, then one entry per line (stable JSON). */
-export function serializeJournal(journal: readonly JournalEntry[]): string {
-  const header: JournalHeader = { format: 'agent-harness-journal', version: JOURNAL_VERSION };
+export function serializeJournal(journal: readonly JournalEntry[], meta?: Readonly<Record<string, string>>): string {
+  const header: JournalHeader =
+    meta === undefined
+      ? { format: 'agent-harness-journal', version: JOURNAL_VERSION }
+      : { format: 'agent-harness-journal', version: JOURNAL_VERSION, meta };
   const lines = [stableJson(header)];
   for (const entry of journal) lines.push(stableJson(entry));
   return `${lines.join('\n')}\n`;
@@ -42,5 +47,22 @@ function parseLine(line: string, lineNumber: number): unknown {
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     throw new HarnessError('invalid_journal', `line ${lineNumber} is not JSON (${why})`);
+  }
+}
+
+/**
+ * The `meta` of a journal's header line (empty when it has none, or when the line is not a
+ * header: {@link parseJournal} reports that).
+ */
+export function journalMeta(text: string): Readonly<Record<string, string>> {
+  const first = text.slice(0, text.indexOf('\n') >>> 0);
+  try {
+    const meta = (JSON.parse(first) as { meta?: unknown } | null)?.meta;
+    if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return {};
+    return Object.fromEntries(
+      Object.entries(meta).filter((pair): pair is [string, string] => typeof pair[1] === 'string'),
+    );
+  } catch {
+    return {};
   }
 }

@@ -35,9 +35,9 @@ export class JournalLog {
     return index;
   }
 
-  /** The entries from index `start` on (a new array). */
-  slice(start = 0): JournalEntry[] {
-    return this.entries.slice(start);
+  /** The entries from index `start` up to `end` (exclusive; the end by default), as a new array. */
+  slice(start = 0, end?: number): JournalEntry[] {
+    return this.entries.slice(start, end);
   }
 
   /** Calls `listener` with every entry appended from now on; returns the function that stops it. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Observable } from 'rxjs';
 import type { ModelClient } from '../adapters/model-client.js';
 import { Config } from '../config/config.js';
@@ -6,6 +7,8 @@ import { HarnessError } from '../core/errors.js';
 import type { JsonObject, JsonValue, Message, ToolCall, ToolResultMessage } from '../core/messages.js';
 import { isTokenCount, type TokenUsage } from '../core/usage.js';
 import type { ApprovalDecision } from '../machines/approval-types.js';
+import type { JournalStore, JournalWriter } from '../stores/journal-store.js';
+import { checkSessionId } from '../stores/session-id.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { checkEntry } from './journal-check.js';
 import type { JournalEntry } from './journal-entry.js';
@@ -13,6 +16,7 @@ import { type AppendListener, JournalLog, type LogRecord } from './journal-log.j
 import { checkToolPairing } from './journal-pairing.js';
 import { checkJournalVersion, JOURNAL_VERSION } from './journal-version.js';
 import { applyEntry, initialState, type SessionState } from './session-state.js';
+import { SessionWriter, type StoreFailureListener } from './session-writer.js';
 
 /** A tool call as {@link Session.addAssistantMessage} accepts it: `callId`, or the seed's `id`. */
 export type ToolCallInput =
@@ -27,7 +31,44 @@ export interface SessionOptions {
   readonly registry?: ToolRegistry;
   /** Wall clock for {@link SessionSnapshot.savedAt} (ms since the epoch); `Date.now` by default. */
   readonly clock?: () => number;
+  /**
+   * A store to append every entry to as it happens, in the durability order of SPEC §8 (see
+   * docs/persistence.md). The session is created in it under `id`; an id the store already holds
+   * is refused (continue that one with {@link Session.load}). Call {@link Session.close} when done.
+   */
+  readonly store?: JournalStore;
+  /** The session's id in `store` (1-128 of `A-Z a-z 0-9 . _ -`); a random UUID by default. */
+  readonly id?: string;
+  /** String metadata stored with a new session in `store` (the model name, its rates, …). */
+  readonly meta?: Readonly<Record<string, string>>;
 }
+
+/** Options of {@link Session.load}. */
+export interface LoadOptions {
+  /** The configuration to run with; `new Config()` by default. */
+  readonly config?: Config;
+  /** The model client the agent will call. */
+  readonly client?: ModelClient;
+  /** The tools the agent may run. */
+  readonly registry?: ToolRegistry;
+  /** Wall clock for {@link SessionSnapshot.savedAt}. */
+  readonly clock?: () => number;
+  /** How long to wait for another writer's lock, in ms (default 0: `session_locked` at once). */
+  readonly lockWaitMs?: number;
+}
+
+/** Options of {@link Session.fork}. */
+export interface ForkOptions {
+  /** How many entries of this session's journal the fork starts with (0 to `journalLength`). */
+  readonly at: number;
+  /** The new session's id; a random UUID by default. */
+  readonly id?: string;
+  /** The store of the fork; this session's store by default (none: an in-memory fork). */
+  readonly store?: JournalStore;
+}
+
+/** Metadata key holding the journal version of a stored session. */
+export const JOURNAL_VERSION_META = 'journalVersion';
 
 /** A saved session: its journal plus when it was saved. */
 export interface SessionSnapshot {
@@ -82,6 +123,14 @@ export class Session {
   private journalView: readonly JournalEntry[] | undefined;
   private messagesView: readonly Message[] | undefined;
   private readonly clock: () => number;
+  /** The store's reader of the log, when the session has a store. */
+  private writer: SessionWriter | undefined;
+  /** The store the session appends to, if any. */
+  readonly store: JournalStore | undefined;
+  /** The session's id in {@link Session.store} (undefined without a store). */
+  readonly id: string | undefined;
+  /** What loading from the store dropped or repaired (a torn last append), for the user to see. */
+  readonly warnings: readonly string[] = [];
 
   constructor(config: Config, options: SessionOptions = {}) {
     this.config = config;
@@ -89,6 +138,122 @@ export class Session {
     this.registry = options.registry ?? new ToolRegistry(config);
     this.clock = options.clock ?? Date.now;
     this.state = initialState(config.systemPrompt);
+    this.store = options.store;
+    this.id = options.store === undefined ? options.id : checkSessionId(options.id ?? randomUUID());
+    if (options.store !== undefined) {
+      const meta = { ...options.meta, [JOURNAL_VERSION_META]: String(JOURNAL_VERSION) };
+      this.writer = new SessionWriter(openNew(options.store, this.id as string, meta), this.log, 0, {
+        location: options.store.location,
+        sessionId: this.id as string,
+      });
+    }
+  }
+
+  /**
+   * Rebuilds a session from its store, byte for byte (same journal), and takes its writer's lock:
+   * the run goes on appending to it. Throws `session_not_found`, `session_locked` (another live
+   * writer), `journal_corrupt` naming the entry, `unsupported_journal_version`, `store_error`.
+   * A torn last append is dropped and reported in {@link Session.warnings}.
+   */
+  static async load(store: JournalStore, id: string, options: LoadOptions = {}): Promise<Session> {
+    checkSessionId(id);
+    // Read (session_not_found, without creating it), lock, then read again if anything was
+    // appended meanwhile: nobody can append between the last read and the first write.
+    let stored = await store.read(id);
+    const writer = await store.openWriter(
+      id,
+      options.lockWaitMs === undefined ? {} : { lockWaitMs: options.lockWaitMs },
+    );
+    try {
+      if (stored.entries.length !== writer.length) stored = await store.read(id);
+      const version = stored.meta[JOURNAL_VERSION_META];
+      if (version !== undefined) checkJournalVersion(Number(version));
+      if (stored.entries.length !== writer.length) {
+        throw new HarnessError(
+          'store_error',
+          `session '${id}' in ${store.location}: read ${stored.entries.length} entries but the writer is at ${writer.length}`,
+        );
+      }
+      const session = Session.replay(stored.entries, options.config ?? new Config(), {
+        client: options.client,
+        registry: options.registry,
+        clock: options.clock,
+      });
+      session.attach(store, id, writer, stored.warnings);
+      return session;
+    } catch (error) {
+      await writer.close();
+      throw error;
+    }
+  }
+
+  /**
+   * A new session made of the first `at` entries of this one's journal (time travel: try another
+   * answer from any earlier point), in this session's store under a new id unless told otherwise.
+   * This session is untouched. Resolves once the fork is durable.
+   */
+  async fork(options: ForkOptions): Promise<Session> {
+    const { at } = options ?? {};
+    if (!Number.isSafeInteger(at) || at < 0 || at > this.log.length) {
+      throw new HarnessError(
+        'invalid_argument',
+        `fork({ at }) needs a whole number from 0 to ${this.log.length} (the journal's length), got ${String(at)}`,
+      );
+    }
+    const store = options.store ?? this.store;
+    const fork = Session.replay(this.log.slice(0, at), this.config, {
+      client: this.client,
+      registry: this.registry,
+      clock: this.clock,
+      ...(store === undefined ? {} : { store, id: options.id ?? randomUUID() }),
+    });
+    if (store !== undefined) await fork.durable();
+    return fork;
+  }
+
+  /**
+   * Resolves once every entry appended so far is durable in the store (at once without one);
+   * rejects with the store's failure (`store_error`, `session_locked`, …) once it has failed.
+   */
+  durable(): Promise<void> {
+    return this.writer === undefined ? Promise.resolve() : this.writer.durable();
+  }
+
+  /**
+   * For the loop's durable points: undefined when nothing is waiting to be durable (no store,
+   * everything written, or the store failed: see {@link Session.storeFailure}), else a promise,
+   * never rejected, that settles when it is durable or the store has failed.
+   */
+  settled(): Promise<void> | undefined {
+    return this.writer?.settled();
+  }
+
+  /** Why the store stopped taking entries, once it has failed (nothing after the last durable entry was written). */
+  get storeFailure(): HarnessError | undefined {
+    return this.writer?.failure;
+  }
+
+  /** Calls `listener` once if the store fails; returns the function that stops it. */
+  onStoreFailure(listener: StoreFailureListener): () => void {
+    return this.writer?.onFailure(listener) ?? (() => {});
+  }
+
+  /**
+   * Writes what is pending and releases the session's lock in its store (no-op without one);
+   * rejects with the store's failure if it failed. Entries appended after closing stay in memory
+   * only, and a new run on the session is refused (`store_error`): load it again to go on.
+   */
+  async close(): Promise<void> {
+    await this.writer?.close();
+  }
+
+  /** Binds a replayed session to its store's writer (its entries so far are the stored ones). */
+  private attach(store: JournalStore, id: string, writer: JournalWriter, warnings: readonly string[]): void {
+    const self = this as { -readonly [K in 'store' | 'id' | 'warnings']: Session[K] };
+    self.store = store;
+    self.id = id;
+    self.warnings = Object.freeze([...warnings]);
+    this.writer = new SessionWriter(writer, this.log, this.log.length, { location: store.location, sessionId: id });
   }
 
   /** The model's context so far: a frozen snapshot (its messages are frozen too). */
@@ -354,4 +519,21 @@ function requireText(value: unknown, name: string): string {
   if (typeof value !== 'string')
     throw new HarnessError('invalid_argument', `${name} must be a string, got ${typeof value}`);
   return value;
+}
+
+/** Opens the writer of a session that must be new in `store`. */
+async function openNew(
+  store: JournalStore,
+  id: string,
+  meta: Readonly<Record<string, string>>,
+): Promise<JournalWriter> {
+  const writer = await store.openWriter(id, { meta });
+  if (writer.length > 0) {
+    await writer.close();
+    throw new HarnessError(
+      'invalid_argument',
+      `session '${id}' already exists in ${store.location} (${writer.length} entries); continue it with Session.load`,
+    );
+  }
+  return writer;
 }

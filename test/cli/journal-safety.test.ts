@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -96,7 +96,10 @@ describe('a journal that cannot be saved at the end', () => {
     const args = ['hi', '--base-url', `${server.url}/v1`, '--cwd', cliWorkspace(), '--journal', file];
     const pending = command(args, out, controller.signal, err);
     await until(() => (server?.requests.length ?? 0) > 0, 'the request');
-    mkdirSync(file); // the journal's name is taken by a folder now: renaming onto it fails
+    // The journal's name is taken by a folder now: the file written as the run went is gone, and
+    // renaming the whole journal onto the folder at the end fails.
+    rmSync(file);
+    mkdirSync(file);
     controller.abort();
     expect(await pending).toBe(1);
     expect(out.text()).toMatch(/done: stopped: aborted · 1 turn/);

@@ -25,7 +25,8 @@ async function hangingRun(extra: string[], signal?: AbortSignal) {
 
 describe('agent-harness run stopping mid-stream', () => {
   it('ends a stalled answer at --timeout with time_budget, cancelling the request', async () => {
-    const { code, out, journal } = await hangingRun(['--timeout', '300ms']);
+    // Long enough for the request to reach the server on a busy machine (it loads the SDK first).
+    const { code, out, journal } = await hangingRun(['--timeout', '2500ms']);
     expect(code).toBe(1);
     expect(out).toContain('✗ stopped (time_budget)');
     expect(journal.some((entry) => entry.type === 'assistant_message')).toBe(false);

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { demoCommand } from '../../src/cli/commands/demo.js';
 import { inspectCommand } from '../../src/cli/commands/inspect.js';
 import { main } from '../../src/cli/main.js';
-import { writeJournalFile } from '../../src/index.js';
+import { openStore, type StoredEntry, writeJournalFile } from '../../src/index.js';
 import type { InspectorSnapshot } from '../../src/inspector/inspector-feed.js';
 import { readTimingFile, timingPath, writeTimingFile } from '../../src/inspector/tool-timings.js';
 import { capture } from './support/capture.js';
@@ -94,5 +94,33 @@ describe('agent-harness demo', () => {
     expect(snapshot.steps.at(-1)).toMatchObject({ kind: 'answer', state: 'done' });
     stop.abort();
     expect(await running).toBe(0);
+  });
+});
+
+describe('agent-harness inspect ID', () => {
+  it('serves a stored session, priced at the rates stored with it, and says how to fork it', async () => {
+    const { journal } = await recordRun();
+    const store = await openStore('memory:inspect-by-id');
+    const writer = await store.openWriter('s1', {
+      meta: { journalVersion: '2', model: 'm-1', inputRatePer1k: '1', outputRatePer1k: '2' },
+    });
+    await writer.append(journal as unknown as StoredEntry[]);
+    await writer.close();
+    const out = capture();
+    const stop = new AbortController();
+    const serving = inspectCommand(['s1', '--store', 'memory:inspect-by-id'], out, stop.signal);
+    const [, url = ''] = await out.line(URL_LINE);
+    expect(out.text()).toContain(
+      `inspector: session s1, ${journal.length} entries; to go on from an earlier point: agent-harness fork s1 --at N\n`,
+    );
+    const snapshot = await snapshotAt(url);
+    expect(snapshot.title).toBe('session s1 (m-1)');
+    const last = snapshot.steps.filter((step) => step.usage !== undefined).at(-1);
+    const usage = last?.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+    expect(usage.totalTokens).toBeGreaterThan(0);
+    expect(last?.cost).toBeCloseTo(usage.promptTokens / 1000 + (2 * usage.completionTokens) / 1000, 9);
+    stop.abort();
+    expect(await serving).toBe(0);
+    await store.close();
   });
 });

@@ -1,18 +1,27 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readJournalFile } from '../../adapters/journal-store.js';
+import { Budget } from '../../config/budget.js';
+import { Config } from '../../config/config.js';
 import { printableLine } from '../../core/printable.js';
 import { InspectionFeed } from '../../inspector/inspection-feed.js';
 import { InspectorFeed } from '../../inspector/inspector-feed.js';
 import { type InspectorServerOptions, isLoopback, startInspector } from '../../inspector/inspector-server.js';
 import { readTimingFile } from '../../inspector/tool-timings.js';
 import { waitForStop } from '../../inspector/wait-for-stop.js';
+import { journalMeta } from '../../session/journal-file.js';
+import { Session } from '../../session/session.js';
+import { isSessionId } from '../../stores/session-id.js';
 import { joinNegativeValues } from '../numeric-flags.js';
 import type { Output } from '../render-human.js';
+import { openCliStore, STORE_HELP, sessionIdArg, storeUrl } from '../store-flags.js';
 import { UsageError } from '../usage-error.js';
 
 /** Help text of `agent-harness inspect`. */
 export const INSPECT_HELP = `Usage: agent-harness inspect JOURNAL [--port N] [--host H [--allow-host NAME]...]
+       agent-harness inspect ID [--store URL] [--port N] [--host H [--allow-host NAME]...]
        agent-harness inspect --listen [--port N] [--host H [--allow-host NAME]...]
 
 Serves a local inspector page for a saved journal: the machine diagram with the current state
@@ -21,12 +30,15 @@ durations, usage and cost, budget warnings, errors). Step or scrub through the t
 the highlighted state. Nothing leaves this machine; stop with Ctrl-C.
 
 Tool durations come from JOURNAL.timing.jsonl when it exists (the demo writes one).
+An argument that is not a file is a session id, read from the store (costs at the rates of the
+model the session was started with).
 
 With --listen, no journal: the server speaks the @statelyai/inspect WebSocket protocol, so any
 XState app (an Agent too, through its inspect option) can be inspected live with
 createWebSocketInspector({ url: 'ws://127.0.0.1:PORT' }).
 
 Options:
+${STORE_HELP}
   --listen  inspect XState apps that connect over WebSocket instead of a journal
   --port N  port to listen on (default: a free one)
   --host H  interface to bind (default: 127.0.0.1); beyond loopback, anyone who can reach
@@ -75,10 +87,46 @@ export function warnIfExposed(serve: InspectorServerOptions, err: Output): void 
   );
 }
 
-async function journalFeed(file: string): Promise<InspectorFeed> {
+/** A session's rates, from the meta `run` stores with it, when it has them. */
+function storedBudget(meta: Readonly<Record<string, string>>): Budget | undefined {
+  const input = Number(meta.inputRatePer1k);
+  const output = Number(meta.outputRatePer1k);
+  if (meta.inputRatePer1k === undefined || !(input >= 0) || !(output >= 0)) return undefined;
+  return new Budget({ inputRatePer1k: input, outputRatePer1k: output });
+}
+
+async function storedFeed(id: string, url: string, out: Output): Promise<InspectorFeed> {
+  const store = await openCliStore(url);
+  try {
+    const { entries, meta } = await store.read(id);
+    out.write(
+      `inspector: session ${printableLine(id)}, ${entries.length} entries; to go on from an earlier point: agent-harness fork ${printableLine(id)} --at N\n`,
+    );
+    const budget = storedBudget(meta);
+    const model = meta.model === undefined ? '' : ` (${meta.model})`;
+    // Replayed for its checks (entry shapes, call/result pairing) before it is shown.
+    return InspectorFeed.fromJournal(Session.replay(entries, new Config()).journal, {
+      title: `session ${id}${model}`,
+      ...(budget === undefined ? {} : { budget }),
+    });
+  } finally {
+    await store.close();
+  }
+}
+
+async function journalFeed(file: string, store: string | undefined, out: Output): Promise<InspectorFeed> {
+  if (store !== undefined || (!existsSync(file) && isSessionId(file))) {
+    return storedFeed(sessionIdArg(file, 'inspect: a journal file or session id'), storeUrl(store), out);
+  }
   const path = resolve(file);
   const journal = await readJournalFile(path);
-  return InspectorFeed.fromJournal(journal, { title: basename(path), timings: await readTimingFile(path) });
+  // Priced as `run` priced it when the journal's header names the model's rates.
+  const budget = storedBudget(journalMeta(await readFile(path, 'utf8')));
+  return InspectorFeed.fromJournal(journal, {
+    title: basename(path),
+    timings: await readTimingFile(path),
+    ...(budget === undefined ? {} : { budget }),
+  });
 }
 
 /**
@@ -93,7 +141,7 @@ export async function inspectCommand(
 ): Promise<number> {
   const { values, positionals } = parseArgs({
     args: joinNegativeValues(argv, ['port']),
-    options: { ...SERVE_OPTIONS, listen: { type: 'boolean', default: false } },
+    options: { ...SERVE_OPTIONS, listen: { type: 'boolean', default: false }, store: { type: 'string' } },
     allowPositionals: true,
   });
   const [file, ...extra] = positionals;
@@ -101,7 +149,7 @@ export async function inspectCommand(
     throw new UsageError(values.listen ? '--listen takes no journal file' : 'give exactly one journal file to inspect');
   }
   const serve = serveOptions(values);
-  const feed = file === undefined ? new InspectionFeed() : await journalFeed(file);
+  const feed = file === undefined ? new InspectionFeed() : await journalFeed(file, values.store, out);
   warnIfExposed(serve, err);
   const onWarning = (message: string): void => err.write(`inspector: ${printableLine(message)}\n`);
   const server = await startInspector(feed, { ...serve, onWarning });

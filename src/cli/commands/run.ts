@@ -11,10 +11,12 @@ import { collectToolTimings } from '../../inspector/tool-timings.js';
 import { closeAll } from '../../mcp/connect-mcp.js';
 import type { McpSource } from '../../mcp/mcp-source.js';
 import { Session } from '../../session/session.js';
+import type { JournalStore } from '../../stores/journal-store.js';
 import { ReadFileTool } from '../../tools/read-file.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { workspaceTools } from '../../tools/workspace/index.js';
 import { type CliApprovals, resumeHint, suspendingApprovals, terminalApprovals } from '../approval-prompt.js';
+import { JournalAppender } from '../journal-appender.js';
 import { claimJournal } from '../journal-claim.js';
 import { type Env, makeClient } from '../make-client.js';
 import { MCP_HELP } from '../mcp-flags.js';
@@ -23,6 +25,8 @@ import { PERMISSION_HELP } from '../permission-flags.js';
 import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
 import { parseRunOptions, type RunCliOptions } from '../run-options.js';
+import { newSessionId, openRunSession } from '../run-session.js';
+import { openCliStore, STORE_HELP } from '../store-flags.js';
 import { type Ticker, ToolSpinner } from '../tool-spinner.js';
 import { usageWarning } from '../usage-warning.js';
 import { serveAgentLive } from './live-inspector.js';
@@ -42,11 +46,17 @@ Options:
   --max-cost USD   stop once the run costs more than this (from the model's list price)
   --timeout T      wall-clock budget of the run: 90s, 5m, 1500ms (a bare number is seconds)
   --cwd DIR        the workspace the tools may read (default: the current directory)
-  --journal FILE   save the run's journal (JSON Lines, mode 0600) to FILE; a FILE that holds
-                   another session or that another run is writing is refused
-  --resume FILE    continue the session saved in FILE: without a task, finish its interrupted
-                   run (recorded tool results are not re-run); with one, ask a follow-up.
-                   The journal goes on in FILE unless --journal says otherwise
+${STORE_HELP}
+                   Every entry is stored as it happens: a run killed at any instant
+                   continues with 'agent-harness resume ID'
+  --session ID     continue the stored session ID: without a task, finish its interrupted run
+                   (recorded tool calls never run again); with one, ask a follow-up. An ID the
+                   store does not hold starts a new session under that id
+  --journal FILE   also write the run's journal (JSON Lines, mode 0600) to FILE, entry by entry
+                   as the run goes; a FILE that holds another session or that another run is
+                   writing is refused
+  --resume FILE    continue the session saved in the journal FILE (as --session does for a
+                   stored one); the journal goes on in FILE unless --journal says otherwise
   --tools SET      read (default: read_file) or workspace (read_file, list_dir, glob, grep,
                    write_file, edit_file, shell), all confined to --cwd
 ${PERMISSION_HELP}
@@ -63,6 +73,7 @@ Examples:
   agent-harness run "List the TODOs" --base-url http://127.0.0.1:11434/v1 --model qwen2.5:7b
   agent-harness run "Explain package.json" --json --journal run.jsonl | jq -c .type
   agent-harness run --resume run.jsonl            # after a model_error or Ctrl-C
+  agent-harness run --session 3f9c2a7d1e "And the tests?"   # a follow-up in a stored session
 
 Exit codes: 0 final answer, 1 agent error (budget, model failure, abort, suspended) or a journal that had
 to be saved elsewhere, 2 bad usage. SIGTERM and SIGHUP abort the run as Ctrl-C does.
@@ -82,6 +93,8 @@ export interface RunDeps {
   readonly handleSigint?: boolean;
   /** Where approval questions are read from, when it is a terminal. Default `process.stdin`. */
   readonly stdin?: Readable & { readonly isTTY?: boolean };
+  /** Environment for `$AGENT_HARNESS_STORE`; `env`, else `process.env`. */
+  readonly storeEnv?: NodeJS.ProcessEnv;
 }
 
 function retryLine(err: Output): (notice: RetryNotice) => void {
@@ -89,7 +102,13 @@ function retryLine(err: Output): (notice: RetryNotice) => void {
     err.write(`retry ${retry} in ${(delayMs / 1000).toFixed(1)} s after: ${printableLine(error.message)}\n`);
 }
 
-async function setUp(options: RunCliOptions, deps: RunDeps, err: Output, sources: McpSource[]): Promise<Agent> {
+async function setUp(
+  options: RunCliOptions,
+  deps: RunDeps,
+  err: Output,
+  sources: McpSource[],
+  store: JournalStore,
+): Promise<{ agent: Agent; meta: Readonly<Record<string, string>> }> {
   const client = makeClient(
     {
       provider: options.provider,
@@ -101,6 +120,7 @@ async function setUp(options: RunCliOptions, deps: RunDeps, err: Output, sources
     deps.env ?? process.env,
   );
   const prices = new PriceTable(MODEL_PRICES, (message) => err.write(`warning: ${printableLine(message)}\n`));
+  const rates = prices.budgetRates(options.model);
   const config = new Config({
     cwd: options.cwd,
     permissions: options.permissions,
@@ -108,18 +128,31 @@ async function setUp(options: RunCliOptions, deps: RunDeps, err: Output, sources
       maxTurns: options.maxTurns,
       ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
       ...(options.timeoutMs !== undefined ? { maxWallClockMs: options.timeoutMs } : {}),
-      ...prices.budgetRates(options.model),
+      ...rates,
     },
   });
   const registry = new ToolRegistry(config).register(
     ...(options.tools === 'workspace' ? workspaceTools(config) : [new ReadFileTool(config)]),
   );
   sources.push(...(await addMcpTools(options.mcp, registry)));
+  // The model and its rates go with a new stored session, so that `inspect ID` prices it as the CLI did.
+  const meta = {
+    model: options.model,
+    inputRatePer1k: String(rates.inputRatePer1k),
+    outputRatePer1k: String(rates.outputRatePer1k),
+  };
   const session =
     options.resume === undefined
-      ? new Session(config, { client, registry })
-      : Session.replay(await readJournalFile(options.resume), config, { client, registry });
-  return new Agent(config, { session, toolSources: sources });
+      ? await openRunSession(store, options.session, options.task, { config, client, registry, meta })
+      : Session.replay(await readJournalFile(options.resume), config, {
+          client,
+          registry,
+          store,
+          id: newSessionId(),
+          meta,
+        });
+  await session.durable(); // a locked or unwritable store is refused before the first request
+  return { agent: new Agent(config, { session, toolSources: sources }), meta };
 }
 
 /** Signals that abort a run (and still save its journal). */
@@ -159,9 +192,15 @@ async function runAgent(
   agent: Agent,
   options: RunCliOptions,
   deps: RunDeps,
-  io: { readonly out: Output; readonly err: Output; readonly signal: AbortSignal | undefined },
+  io: {
+    readonly out: Output;
+    readonly err: Output;
+    readonly signal: AbortSignal | undefined;
+    readonly appender: JournalAppender | undefined;
+    readonly meta: Readonly<Record<string, string>>;
+  },
 ): Promise<number> {
-  const { out, err, signal } = io;
+  const { out, err, signal, appender, meta } = io;
   const tty = deps.isTTY ?? (out as { isTTY?: boolean }).isTTY === true;
   const spinner = !options.json && tty ? new ToolSpinner(out, deps.ticker) : undefined;
   const show = options.json ? (e: AgentEvent) => out.write(`${jsonLine(e)}\n`) : humanRenderer(out, { spinner });
@@ -186,7 +225,18 @@ async function runAgent(
     timing.stop();
     const { journal, json, model } = options;
     const code = await reportRun(
-      { agent, last, started, journal, timings: timing.timings, json, extra: { model } },
+      {
+        agent,
+        last,
+        started,
+        journal,
+        timings: timing.timings,
+        json,
+        extra: { model },
+        ...(appender ? { appender } : {}),
+        store: options.store,
+        meta,
+      },
       out,
       err,
     );
@@ -210,23 +260,37 @@ export function createRunCommand(deps: RunDeps = {}) {
     signal?: AbortSignal,
     err: Output = process.stderr,
   ): Promise<number> => {
-    const options = parseRunOptions(argv);
+    const options = parseRunOptions(argv, deps.storeEnv ?? deps.env ?? process.env);
+    // Before the store is touched or a model asked: the journal's folder, an existing file, the lock.
+    const claim = options.journal === undefined ? undefined : claimJournal(options.journal, { resume: options.resume });
     // MCP servers started for this run are stopped when it ends, however it ends.
     const sources: McpSource[] = [];
+    let store: JournalStore | undefined;
+    let agent: Agent | undefined;
     try {
-      const agent = await setUp(options, deps, err, sources);
-      // Before the first model request: the journal's folder, an existing file, the lock.
-      const claim =
-        options.journal === undefined ? undefined : claimJournal(options.journal, { resume: options.resume });
-      try {
-        return await runAgent(agent, options, deps, { out, err, signal });
-      } finally {
-        claim?.release();
-      }
+      store = await openCliStore(options.store);
+      const made = await setUp(options, deps, err, sources, store);
+      agent = made.agent;
+      const { meta } = made;
+      const appender =
+        options.journal === undefined ? undefined : await JournalAppender.start(options.journal, agent.session, meta);
+      return await runAgent(agent, options, deps, { out, err, signal, appender, meta });
     } finally {
+      claim?.release();
       await closeAll(sources);
+      await closeStore(agent?.session, store, err);
     }
   };
+}
+
+/** Releases the session's lock and the store; a failure is a warning (the summary already said it). */
+async function closeStore(session: Session | undefined, store: JournalStore | undefined, err: Output): Promise<void> {
+  try {
+    await session?.close();
+  } catch (error) {
+    if (session?.storeFailure === undefined) err.write(`warning: ${printableLine(String(error))}\n`);
+  }
+  await store?.close().catch(() => {});
 }
 
 /** `agent-harness run`: returns the exit code (0 answer, 1 agent error; usage errors throw). */

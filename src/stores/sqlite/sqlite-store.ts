@@ -125,13 +125,14 @@ export class SqliteStore implements JournalStore {
       throw HarnessError.isInstance(error) ? error : storeError(this.location, sessionId, error);
     }
     let current = status;
+    const append = this.#appender(sessionId, token);
     const writer = new SerialWriter(
       this.location,
       sessionId,
       length,
       {
         write: async (bodies, entries, from) => {
-          current = this.#append(sessionId, token, bodies, entries, from, current);
+          current = append(bodies, entries, from, current);
         },
         release: async () => {
           try {
@@ -183,31 +184,29 @@ export class SqliteStore implements JournalStore {
     return { length: row.entries, status: isSessionStatus(row.status) ? row.status : 'open' };
   }
 
-  #append(
-    sessionId: string,
-    token: string,
-    bodies: readonly string[],
-    entries: readonly StoredEntry[],
-    from: number,
-    status: SessionStatus,
-  ): SessionStatus {
-    if (!this.db.open) throw new Error('the store is closed');
-    const next = sessionStatusAfter(status, entries);
-    this.db
-      .transaction(() => {
-        const lock = this.#sql('SELECT token FROM locks WHERE session = ?').get(sessionId) as
-          | { token: string }
-          | undefined;
-        if (lock?.token !== token) throw new Error('the writer lost its lock to another writer');
-        const insert = this.#sql('INSERT INTO entries (session, seq, body) VALUES (?, ?, ?)');
-        for (const [i, body] of bodies.entries()) insert.run(sessionId, from + i, body);
-        const updated = this.#sql(
-          'UPDATE sessions SET entries = ?, updated_at = ?, status = ? WHERE id = ? AND entries = ?',
-        ).run(from + bodies.length, this.now().toISOString(), next, sessionId, from);
-        if (updated.changes !== 1) throw new Error(`the session does not hold ${from} entries any more`);
-      })
-      .immediate();
-    return next;
+  /**
+   * The append of one writer: a transaction (made once: `db.transaction` per call costs) that
+   * checks the lock is still this writer's, inserts the entries and moves the session row on.
+   */
+  #appender(sessionId: string, token: string) {
+    const lockOf = this.#sql('SELECT token FROM locks WHERE session = ?');
+    const insert = this.#sql('INSERT INTO entries (session, seq, body) VALUES (?, ?, ?)');
+    const update = this.#sql(
+      'UPDATE sessions SET entries = ?, updated_at = ?, status = ? WHERE id = ? AND entries = ?',
+    );
+    const transaction = this.db.transaction((bodies: readonly string[], from: number, next: SessionStatus) => {
+      const lock = lockOf.get(sessionId) as { token: string } | undefined;
+      if (lock?.token !== token) throw new Error('the writer lost its lock to another writer');
+      for (let i = 0; i < bodies.length; i++) insert.run(sessionId, from + i, bodies[i]);
+      const updated = update.run(from + bodies.length, this.now().toISOString(), next, sessionId, from);
+      if (updated.changes !== 1) throw new Error(`the session does not hold ${from} entries any more`);
+    });
+    return (bodies: readonly string[], entries: readonly StoredEntry[], from: number, status: SessionStatus) => {
+      if (!this.db.open) throw new Error('the store is closed');
+      const next = sessionStatusAfter(status, entries);
+      transaction.immediate(bodies, from, next);
+      return next;
+    };
   }
 
   async read(sessionId: string): Promise<StoredJournal> {

@@ -1,4 +1,4 @@
-import type { AgentContext } from '../../machines/agent-machine-types.js';
+import type { AbortEvent, AgentContext } from '../../machines/agent-machine-types.js';
 import type { ExploredEvent } from './alphabet.js';
 import type { BudgetLimits, BudgetTally } from './budget-oracle.js';
 import { type Finding, stateRules } from './monitor-loop-rules.js';
@@ -24,7 +24,7 @@ export interface MonitorState {
   /** The run's end was recorded (`finish` or `fail`). */
   readonly ended: boolean;
   /** The reason of the first ABORT accepted on this path, if any. */
-  readonly abort: 'aborted' | 'time_budget' | null;
+  readonly abort: AbortEvent['reason'] | null;
   /** The state entered last (`recordTransition`). */
   readonly at: string | null;
   /** Turns, usage and time of the path, counted from the explored events (the budget oracle's input). */
