@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { openStore, readJournalFile } from '../../src/index.js';
 import { journalMeta } from '../../src/session/journal-file.js';
+import { JOURNAL_VERSION } from '../../src/session/journal-version.js';
 import { type FakeResponse, type FakeServer, fixture, startFakeServer } from '../adapters/support/fake-server.js';
 import { captured, cliWorkspace } from './support/cli-harness.js';
 import { spawnCli, until } from './support/spawn-cli.js';
@@ -53,7 +54,7 @@ describe('agent-harness run --store URL --session ID', () => {
     const { entries, meta } = await opened.read('talk');
     await opened.close();
     expect(entries.filter((e) => e.type === 'user_message')).toHaveLength(2);
-    expect(meta).toMatchObject({ model: 'gpt-4.1-mini', journalVersion: '2' });
+    expect(meta).toMatchObject({ model: 'gpt-4.1-mini', journalVersion: String(JOURNAL_VERSION) });
     expect(Number(meta.inputRatePer1k)).toBeGreaterThan(0);
 
     const listed = await cli(['sessions', '--store', store]);
@@ -200,7 +201,7 @@ describe('run --journal FILE', () => {
     const file = join(cwd, 'run.jsonl');
     expect((await cli(['run', 'Say hi', '--journal', file, '--cwd', cwd], [text()])).code).toBe(0);
     const header = JSON.parse(readFileSync(file, 'utf8').split('\n')[0] ?? '') as { meta: Record<string, string> };
-    expect(header).toMatchObject({ format: 'agent-harness-journal', version: 2, meta: { model: 'gpt-4.1-mini' } });
+    expect(header).toMatchObject({ format: 'agent-harness-journal', version: JOURNAL_VERSION, meta: { model: 'gpt-4.1-mini' } });
     expect(journalMeta(readFileSync(file, 'utf8'))).toEqual(header.meta);
     expect(Number(header.meta.outputRatePer1k)).toBeGreaterThan(Number(header.meta.inputRatePer1k));
     expect(journalMeta('{"format":"agent-harness-journal","version":2}\n')).toEqual({});

@@ -15,6 +15,7 @@ import {
   ToolKind,
   ToolRegistry,
 } from '../../src/index.js';
+import { JOURNAL_VERSION } from '../../src/session/journal-version.js';
 import { freshPostgresUrl, startPostgresBeforeAll } from '../support/postgres.js';
 import { drain, use } from '../support/runs.js';
 import { tempWorkspace } from '../support/workspace.js';
@@ -75,7 +76,7 @@ describe('new Session(config, { store, id })', () => {
     await session.close();
     const stored = await store.read('run-1');
     expect(stableJson(stored.entries)).toBe(stableJson(session.journal));
-    expect(stored.meta).toMatchObject({ journalVersion: '2' });
+    expect(stored.meta).toMatchObject({ journalVersion: String(JOURNAL_VERSION) });
     expect(await store.list()).toEqual([
       expect.objectContaining({ id: 'run-1', entries: session.journalLength, status: 'done' }),
     ]);
