@@ -18,6 +18,7 @@ export default defineConfig({
       'test/tools/registry.test.ts',
       'test/tools/registry.sources.test.ts',
       'test/tools/truncate.test.ts',
+      'test/tools/run-guarded.test.ts',
       'test/tools/read-file.test.ts',
       'test/agent/**/*.test.ts',
       'test/session/**/*.test.ts',
