@@ -93,7 +93,7 @@ describe('toolActorLogic', () => {
 
   it('persists a running call as its status and input, without its AbortController', () => {
     const { actor } = harness();
-    const persisted = actor.getPersistedSnapshot() as { children: Record<string, { snapshot: unknown }> };
+    const persisted = actor.getPersistedSnapshot() as unknown as { children: Record<string, { snapshot: unknown }> };
     expect(persisted.children.t0?.snapshot).toEqual({
       status: 'active',
       output: undefined,
