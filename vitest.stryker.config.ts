@@ -24,6 +24,7 @@ export default defineConfig({
       'test/tools/registry.sources.test.ts',
       'test/tools/registry-contract.test.ts',
       'test/tools/truncate.test.ts',
+      'test/tools/run-guarded.test.ts',
       'test/tools/read-file.test.ts',
       'test/tools/tools-in-runs.test.ts',
       'test/tools/output-cap.test.ts',

@@ -201,7 +201,11 @@ describe('run --journal FILE', () => {
     const file = join(cwd, 'run.jsonl');
     expect((await cli(['run', 'Say hi', '--journal', file, '--cwd', cwd], [text()])).code).toBe(0);
     const header = JSON.parse(readFileSync(file, 'utf8').split('\n')[0] ?? '') as { meta: Record<string, string> };
-    expect(header).toMatchObject({ format: 'agent-harness-journal', version: JOURNAL_VERSION, meta: { model: 'gpt-4.1-mini' } });
+    expect(header).toMatchObject({
+      format: 'agent-harness-journal',
+      version: JOURNAL_VERSION,
+      meta: { model: 'gpt-4.1-mini' },
+    });
     expect(journalMeta(readFileSync(file, 'utf8'))).toEqual(header.meta);
     expect(Number(header.meta.outputRatePer1k)).toBeGreaterThan(Number(header.meta.inputRatePer1k));
     expect(journalMeta('{"format":"agent-harness-journal","version":2}\n')).toEqual({});

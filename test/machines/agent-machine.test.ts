@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialTransition, transition } from 'xstate';
+import { createActor, initialTransition, transition } from 'xstate';
 import {
   type AgentMachineEvent,
   type AgentMachineInput,
@@ -186,5 +186,48 @@ describe('agentMachine (pure transitions)', () => {
     expect(withTime.some((action) => action.type === 'xstate.raise')).toBe(true);
     const [, without] = start({ maxTurns: 2 });
     expect(without.some((action) => action.type === 'xstate.raise')).toBe(false);
+  });
+
+  it('starts a run with no calls, no results and nothing running', () => {
+    const [snapshot] = start();
+    expect(snapshot.context).toMatchObject({
+      calls: [],
+      concurrencySafe: [],
+      results: [],
+      answers: [],
+      resuming: false,
+      settled: 0,
+      nextToStart: 0,
+      running: 0,
+    });
+  });
+
+  it('ignores a result for a call it never started: a negative index, or one past the last call', () => {
+    const [initial] = start();
+    const { snapshot } = step(initial, modelDone(modelTurn(2)), settled(-1), settled(2));
+    expect(snapshot.value).toBe('executingTools');
+    expect(snapshot.context.results).toEqual([undefined, undefined]);
+    expect(snapshot.context.settled).toBe(0);
+  });
+
+  it('outputs the response of a run that answered, and the stop of one that did not', () => {
+    const [initial] = start();
+    const done = step(initial, modelDone(modelTurn(0, true, 'the answer'))).snapshot;
+    expect(done.status).toBe('done');
+    expect(done.output).toEqual({ response: 'the answer', stop: undefined });
+    const stopped = step(initial, abort).snapshot;
+    expect(stopped.output).toEqual({ response: undefined, stop: { reason: 'aborted', message: 'stop' } });
+  });
+
+  it('fails a tool turn, naming what to provide, when it runs without a tool actor', () => {
+    const actor = createActor(agentMachine, { input: { budget: new Budget({ maxTurns: 5 }) } });
+    actor.subscribe({ error: () => {} });
+    actor.start();
+    actor.send(modelDone(modelTurn(1)));
+    const snapshot = actor.getSnapshot();
+    expect(snapshot.status).toBe('error');
+    expect(String((snapshot.error as Error).message)).toBe(
+      "agentMachine: the 'runTool' actor is not provided; run it through Agent or machine.provide()",
+    );
   });
 });

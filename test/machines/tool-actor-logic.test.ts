@@ -72,4 +72,33 @@ describe('toolActorLogic', () => {
     settles[0]?.(settled(0));
     expect(sources).toEqual(['t0']);
   });
+
+  it("aborts the call's own signal when the machine stops the actor, saying so, and only that call's", () => {
+    const signals: AbortSignal[] = [];
+    const logic = toolActorLogic((_input, _settle, _system, signal) => signals.push(signal));
+    const machine = setup({ types: { events: {} as { type: 'STOP' } }, actors: { tool: logic } }).createMachine({
+      entry: assign(({ spawn }) => {
+        spawn('tool', { id: 't0', input: { call, index: 0 } });
+        spawn('tool', { id: 't1', input: { call, index: 1 } });
+        return {};
+      }),
+      on: { STOP: { actions: stopChild('t1') } },
+    });
+    createActor(machine).start().send({ type: 'STOP' });
+    expect(signals.map((signal) => [signal.aborted, signal.reason])).toEqual([
+      [false, undefined],
+      [true, 'the tool call was stopped'],
+    ]);
+  });
+
+  it('persists a running call as its status and input, without its AbortController', () => {
+    const { actor } = harness();
+    const persisted = actor.getPersistedSnapshot() as unknown as { children: Record<string, { snapshot: unknown }> };
+    expect(persisted.children.t0?.snapshot).toEqual({
+      status: 'active',
+      output: undefined,
+      error: undefined,
+      input: { call, index: 0 },
+    });
+  });
 });

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Config, defineTool, ToolRegistry, ToolResult } from '../../src/index.js';
+
+/** A tool whose `execute` answers with whatever `answer` gives (a misbehaving tool, for some). */
+function answering(name: string, answer: (signal: AbortSignal) => unknown) {
+  return defineTool({
+    name,
+    description: '',
+    kind: 'read',
+    schema: z.object({}),
+    execute: ({ signal }) => answer(signal) as string,
+  });
+}
+
+const hanging = answering('hang', () => new Promise<string>(() => {}));
+
+function activeTimers(): number {
+  return process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+}
+
+describe('a tool call, as the registry runs it', () => {
+  it('answers a tool that returns neither text nor a ToolResult with an internal error naming what it returned', async () => {
+    const cases: [unknown, string][] = [
+      [42, 'number'],
+      [undefined, 'undefined'],
+      [null, 'object'],
+      [{ success: 'yes', output: 'x' }, 'object'],
+    ];
+    for (const [value, kind] of cases) {
+      const expected = ToolResult.error(`Internal error: tool 'odd' returned ${kind}, not a ToolResult`);
+      const sync = new ToolRegistry().register(answering('odd', () => value));
+      expect(await sync.invoke('odd', {}), `${JSON.stringify(value)}, sync`).toEqual(expected);
+      const async = new ToolRegistry().register(answering('odd', async () => value));
+      expect(await async.invoke('odd', {}), `${JSON.stringify(value)}, async`).toEqual(expected);
+    }
+  });
+
+  it('takes a ToolResult-shaped answer as it is, with an empty output or a default error when one is missing', async () => {
+    const invoke = (value: unknown) =>
+      new ToolRegistry().register(answering('shaped', () => value)).invoke('shaped', {});
+    expect(await invoke({ success: true, output: 'fine' })).toEqual(ToolResult.success('fine'));
+    expect(await invoke({ success: true })).toEqual(ToolResult.success(''));
+    expect(await invoke({ success: false, error: 'broke' })).toEqual(ToolResult.error('broke'));
+    expect(await invoke({ success: false })).toEqual(ToolResult.error('failed without a message'));
+  });
+
+  it('names the reason of an abort, whether the caller gave text, an Error or nothing', async () => {
+    const reg = new ToolRegistry().register(hanging);
+    const abortedWith = async (...reason: unknown[]) => {
+      const controller = new AbortController();
+      const pending = reg.invoke('hang', {}, { signal: controller.signal });
+      controller.abort(...reason);
+      return [(await pending).error, (await reg.invoke('hang', {}, { signal: controller.signal })).error];
+    };
+    expect(await abortedWith('user pressed stop')).toEqual([
+      "Tool 'hang' was aborted: user pressed stop",
+      "Tool 'hang' was aborted before it started: user pressed stop",
+    ]);
+    expect(await abortedWith(new Error('user left'))).toEqual([
+      "Tool 'hang' was aborted: user left",
+      "Tool 'hang' was aborted before it started: user left",
+    ]);
+    expect(await abortedWith()).toEqual([
+      "Tool 'hang' was aborted: This operation was aborted",
+      "Tool 'hang' was aborted before it started: This operation was aborted",
+    ]);
+  });
+
+  it("tells the tool through its signal why it must stop: 'timeout' at its time limit, the caller's reason on an abort", async () => {
+    const signals: AbortSignal[] = [];
+    const reg = new ToolRegistry(new Config({ toolTimeoutMs: 10 })).register(
+      answering('hang', (signal) => {
+        signals.push(signal);
+        return new Promise<string>(() => {});
+      }),
+    );
+    await reg.invoke('hang', {});
+    const controller = new AbortController();
+    const pending = reg.invoke('hang', {}, { signal: controller.signal, timeoutMs: 60_000 });
+    controller.abort('user pressed stop');
+    await pending;
+    expect(signals.map((signal) => [signal.aborted, signal.reason])).toEqual([
+      [true, 'timeout'],
+      [true, 'user pressed stop'],
+    ]);
+  });
+
+  it("leaves a tool's signal alone and no timer behind once the call finished within its time limit", async () => {
+    let seen: AbortSignal | undefined;
+    const reg = new ToolRegistry(new Config({ toolTimeoutMs: 60_000 })).register(
+      answering('quick', async (signal) => {
+        seen = signal;
+        return 'done';
+      }),
+    );
+    const before = activeTimers();
+    expect(await reg.invoke('quick', {})).toEqual(ToolResult.success('done'));
+    // A timer left running would keep a CLI run alive for the whole time limit after its end.
+    expect(activeTimers()).toBe(before);
+    expect(seen?.aborted).toBe(false);
+  });
+});
