@@ -4,6 +4,7 @@ import type { ModelClient } from '../adapters/model-client.js';
 import type { Config } from '../config/config.js';
 import { AgentEvent, isTerminal } from '../core/agent-event.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
+import { LazyAbort } from '../core/lazy-abort.js';
 import { EventBus, type StreamRecord } from '../events/event-bus.js';
 import type { AgentStateName, PendingCalls } from '../machines/agent-machine-types.js';
 import { Session } from '../session/session.js';
@@ -214,7 +215,7 @@ export class Agent {
       actor,
       queue,
       closing: undefined,
-      modelController: new AbortController(),
+      modelAbort: new LazyAbort(),
       announced: new Set(),
       startedAt: this.now(),
       state: undefined,
@@ -320,7 +321,7 @@ export class Agent {
       if (run.finished) return;
     }
     run.finished = true;
-    run.modelController.abort('internal error');
+    run.modelAbort.abort('internal error');
     this.session.recordError('internal_error', message);
     void run.emit(AgentEvent.agentError('internal_error', message));
   }
