@@ -28,6 +28,9 @@ const INTERRUPTED = 'the run was interrupted before this call finished, and it w
 const IN_DOUBT =
   'interrupted: the run stopped while this call was running, so it may or may not have taken effect; it was not run again';
 
+/** What a run that owes no tool calls hands the machine. */
+const NOTHING_PENDING: PendingCalls = Object.freeze({ calls: Object.freeze([]), concurrencySafe: Object.freeze([]) });
+
 /** Sessions with a run in progress, whichever agent runs it: two runs would interleave one journal. */
 const runningSessions = new WeakSet<Session>();
 
@@ -277,6 +280,7 @@ export class Agent {
   private pendingCalls(): PendingCalls {
     const { session } = this;
     const calls = session.pendingToolCalls();
+    if (calls.length === 0) return NOTHING_PENDING; // the usual case: no arrays to make per run
     const answers = calls.map((call) =>
       session.toolCallStarted(call.callId) && !session.registry.isIdempotent(call.name)
         ? ToolResult.error(IN_DOUBT)
