@@ -13,11 +13,12 @@ import { benchDir } from './support/bench-dir.js';
 import { machineInfo } from './support/machine.js';
 import { canCollectGarbage } from './support/measure.js';
 import { loadPeers } from './support/peers-loader.js';
+import { ratioTable } from './support/ratios.js';
 import { markdownTable, type ResultRow } from './support/report.js';
 import { type BenchSettings, benchSettings } from './support/settings.js';
 
 /**
- * `npm run bench [-- --quick] [--peers] [--cases=1,2,3,4,5]`: runs the cases side by side in
+ * `npm run bench [-- --quick] [--peers] [--cases=1,2,3,4,5,6]`: runs the cases side by side in
  * this one process, prints a markdown table to stdout and writes the raw figures as JSON to
  * `bench/results/`. Progress goes to stderr.
  */
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
     ['3', 'heap per session', () => heapCase(settings)],
     ['4', 'EventBus', () => eventBusCase(settings)],
     ['5', 'replay and journal size', () => replayCase(settings)],
+    ['6', 'fixed cost per run (T = 0 and 1)', () => turnCostCase(contenders, settings, true)],
   ];
   for (const [n, name, phase] of phases) {
     if (!wants(n)) continue;
@@ -55,7 +57,7 @@ async function main(): Promise<void> {
     rows.push(...(await phase()));
   }
   const heading = `${settings.quick ? 'quick run' : 'full run'}, ${startedAt}: ${machine.nproc} × ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}`;
-  console.log(`${heading}\n\n${markdownTable(rows)}`);
+  console.log(`${heading}\n\n${markdownTable(rows)}\n\n${ratioTable(rows)}`);
   const dir = new URL('results/', benchDir());
   mkdirSync(dir, { recursive: true });
   const json = JSON.stringify({ startedAt, settings, machine, rows }, null, 2);
@@ -69,7 +71,7 @@ async function concurrencyPhase(
   peers: readonly Contender[],
   settings: BenchSettings,
 ): Promise<ResultRow[]> {
-  const rows = await concurrencyCase(own, settings);
+  const rows = await concurrencyCase(own, settings, true);
   if (peers.length > 0) rows.push(...(await concurrencyCase(peers, { ...settings, batchSamples: 1 })));
   return rows;
 }

@@ -71,8 +71,8 @@ export async function heapCase(settings: BenchSettings): Promise<ResultRow[]> {
     impl: 'agent-harness',
     metric: 'bytes/session (Agent kept)',
     summary: finishedHarness,
-    target: '< 20,480',
-    met: finishedHarness.median < 20_480,
+    target: '≤ 8,192',
+    met: finishedHarness.median <= 8192,
   });
   rows.push({
     case: '3 heap, finished T=10 session',

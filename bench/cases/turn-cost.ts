@@ -24,14 +24,22 @@ async function warmUp(contender: Contender, turnCounts: readonly number[], ms: n
   }
 }
 
-/** Case 1: CPU µs per model turn at each T, per contender; flags growth from the smallest T. */
-export async function turnCostCase(contenders: readonly Contender[], settings: BenchSettings): Promise<ResultRow[]> {
+/**
+ * Case 1: CPU µs per model turn at each T, per contender; flags growth from the smallest T.
+ * With `perRun` (case 6, the fixed cost: T = 0 and 1), µs per whole run instead.
+ */
+export async function turnCostCase(
+  contenders: readonly Contender[],
+  settings: BenchSettings,
+  perRun = false,
+): Promise<ResultRow[]> {
+  const turnCounts = perRun ? settings.fixedCounts : settings.turnCounts;
   const rows: ResultRow[] = [];
   for (const contender of contenders) {
     let smallest: number | undefined;
-    await warmUp(contender, settings.turnCounts, settings.warmupMs);
-    for (const toolTurns of settings.turnCounts) {
-      const label = `1 turn cost T=${toolTurns}`;
+    await warmUp(contender, turnCounts, settings.warmupMs);
+    for (const toolTurns of turnCounts) {
+      const label = perRun ? `6 run cost T=${toolTurns}` : `1 turn cost T=${toolTurns}`;
       const probe = await cpuMsOf(() => contender.run(toolTurns));
       const perTurnUs = (probe.ms * 1000) / probe.turns;
       const oneRun = probe.ms > ONE_RUN_MS;
@@ -43,25 +51,23 @@ export async function turnCostCase(contenders: readonly Contender[], settings: B
             samples: settings.samples,
             unitsPerSample,
           });
-      const summary = summarise(figures);
+      const summary = summarise(perRun ? figures.map((us) => us * (toolTurns + 1)) : figures);
       smallest ??= summary.median;
-      const isHarness = contender.name === 'agent-harness';
       const ratio = summary.median / smallest;
       rows.push({
         case: label,
         impl: contender.name,
-        metric: 'CPU µs/turn',
+        metric: perRun ? 'CPU µs/run' : 'CPU µs/turn',
         summary,
-        ...(isHarness ? { target: '≤ 50', met: summary.median <= 50 } : {}),
         note:
           [
-            toolTurns === settings.turnCounts[0] ? undefined : `${ratio.toFixed(2)}× T=${settings.turnCounts[0]}`,
+            perRun || toolTurns === turnCounts[0] ? undefined : `${ratio.toFixed(2)}× T=${turnCounts[0]}`,
             oneRun ? `one run of ${(probe.ms / 1000).toFixed(1)} s` : undefined,
           ]
             .filter((part) => part !== undefined)
             .join('; ') || undefined,
       });
-      console.error(`  ${label} ${contender.name}: ${summary.median.toFixed(2)} µs/turn`);
+      console.error(`  ${label} ${contender.name}: ${summary.median.toFixed(2)} ${perRun ? 'µs/run' : 'µs/turn'}`);
     }
   }
   // Side by side: every contender at T=10, then at T=100, … (the sort is stable).

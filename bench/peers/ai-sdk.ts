@@ -1,5 +1,9 @@
-import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { stepCountIs, streamText, tool } from 'ai';
+import type {
+  LanguageModelV3CallOptions,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+} from '@ai-sdk/provider';
+import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 import { type Contender, expectComplete } from '../contender.js';
@@ -36,6 +40,26 @@ function streamOf(parts: readonly LanguageModelV3StreamPart[]): ReadableStream<L
   });
 }
 
+/** The whole answer of step `step`, for `doGenerate` (what `generateText` calls). */
+function resultFor(step: number, toolTurns: number): LanguageModelV3GenerateResult {
+  if (step > toolTurns) {
+    return {
+      content: [{ type: 'text', text: FINAL_ANSWER }],
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage: USAGE,
+      warnings: [],
+    };
+  }
+  return {
+    content: [
+      { type: 'tool-call', toolCallId: callIdOf(step), toolName: 'checkpoint', input: JSON.stringify({ step }) },
+    ],
+    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+    usage: USAGE,
+    warnings: [],
+  };
+}
+
 /** The step of a request: one more than the tool results in its prompt. */
 function stepOf(options: LanguageModelV3CallOptions): number {
   let results = 0;
@@ -43,13 +67,40 @@ function stepOf(options: LanguageModelV3CallOptions): number {
   return results + 1;
 }
 
-/** The Vercel AI SDK v6: `streamText` with tools and `stopWhen`, on its `MockLanguageModelV3`. */
-export function aiSdkContender(): Contender {
-  const checkpoint = tool({
+function checkpointTool() {
+  return tool({
     description: 'Record one deterministic progress step.',
     inputSchema: z.object({ step: z.number().int().min(1) }),
     execute: async ({ step }) => checkpointOutput(step),
   });
+}
+
+/**
+ * The Vercel AI SDK v6 without streaming, its cheapest entry point: `generateText` with tools and
+ * `stopWhen`, on its `MockLanguageModelV3` (`doGenerate`).
+ */
+export function aiSdkGenerateContender(): Contender {
+  const checkpoint = checkpointTool();
+  return {
+    name: 'ai 6 (generateText)',
+    async run(toolTurns) {
+      const model = new MockLanguageModelV3({
+        doGenerate: async (options) => resultFor(stepOf(options), toolTurns),
+      });
+      const result = await generateText({
+        model,
+        prompt: PROMPT,
+        tools: { checkpoint },
+        stopWhen: stepCountIs(toolTurns + 1),
+      });
+      return expectComplete(this.name, result.text, result.steps.length, toolTurns);
+    },
+  };
+}
+
+/** The Vercel AI SDK v6: `streamText` with tools and `stopWhen`, on its `MockLanguageModelV3`. */
+export function aiSdkContender(): Contender {
+  const checkpoint = checkpointTool();
   return {
     name: 'ai 6 (streamText)',
     async run(toolTurns) {

@@ -3,8 +3,11 @@ import type { Contender } from '../contender.js';
 /** Each peer's contender, loaded one by one so that a peer that fails to load is reported, not fatal. */
 export async function peerContenders(): Promise<Contender[]> {
   const loaders: [string, () => Promise<Contender>][] = [
-    ['ai', async () => (await import('./ai-sdk.js')).aiSdkContender()],
-    ['@openai/agents', async () => (await import('./openai-agents.js')).openAiAgentsContender()],
+    // The cheapest entry points first (no streaming), then the streaming ones.
+    ['ai generateText', async () => (await import('./ai-sdk.js')).aiSdkGenerateContender()],
+    ['@openai/agents run', async () => (await import('./openai-agents.js')).openAiAgentsRunContender()],
+    ['ai streamText', async () => (await import('./ai-sdk.js')).aiSdkContender()],
+    ['@openai/agents stream', async () => (await import('./openai-agents.js')).openAiAgentsContender()],
     ['@langchain/langgraph', async () => (await import('./langgraph.js')).langGraphContender()],
   ];
   const contenders: Contender[] = [];

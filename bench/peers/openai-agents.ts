@@ -8,6 +8,7 @@ import {
   run,
   setTracingDisabled,
   tool,
+  Usage,
 } from '@openai/agents';
 import { z } from 'zod';
 import { type Contender, expectComplete } from '../contender.js';
@@ -49,7 +50,8 @@ class ScriptedModel implements Model {
   constructor(private readonly toolTurns: number) {}
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
-    return { usage: USAGE, output: outputFor(stepOf(request), this.toolTurns) } as unknown as ModelResponse;
+    // The non-streamed path adds up `Usage` instances (the streamed one builds its own).
+    return { usage: new Usage(USAGE), output: outputFor(stepOf(request), this.toolTurns) } as unknown as ModelResponse;
   }
 
   async *getStreamedResponse(request: ModelRequest): AsyncIterable<protocol.StreamEvent> {
@@ -63,25 +65,48 @@ class ScriptedModel implements Model {
   }
 }
 
-/** The OpenAI Agents SDK: `run(agent, input, { stream: true })` on a scripted `Model`, tracing off. */
-export function openAiAgentsContender(): Contender {
-  setTracingDisabled(true);
-  const checkpoint = tool({
+function checkpointTool() {
+  return tool({
     name: 'checkpoint',
     description: 'Record one deterministic progress step.',
     parameters: z.object({ step: z.number().int().min(1) }),
     execute: async ({ step }) => checkpointOutput(step),
   });
+}
+
+function agentFor(checkpoint: ReturnType<typeof checkpointTool>, toolTurns: number): Agent {
+  return new Agent({
+    name: 'bench',
+    instructions: 'Run the checkpoints.',
+    tools: [checkpoint],
+    model: new ScriptedModel(toolTurns),
+  });
+}
+
+/**
+ * The OpenAI Agents SDK without streaming, its cheapest entry point: `run(agent, input)` on a
+ * scripted `Model` (`getResponse`), tracing off.
+ */
+export function openAiAgentsRunContender(): Contender {
+  setTracingDisabled(true);
+  const checkpoint = checkpointTool();
+  return {
+    name: '@openai/agents 0.20 (run)',
+    async run(toolTurns) {
+      const result = await run(agentFor(checkpoint, toolTurns), PROMPT, { maxTurns: toolTurns + 1 });
+      return expectComplete(this.name, String(result.finalOutput), result.rawResponses.length, toolTurns);
+    },
+  };
+}
+
+/** The OpenAI Agents SDK: `run(agent, input, { stream: true })` on a scripted `Model`, tracing off. */
+export function openAiAgentsContender(): Contender {
+  setTracingDisabled(true);
+  const checkpoint = checkpointTool();
   return {
     name: '@openai/agents 0.20 (stream)',
     async run(toolTurns) {
-      const agent = new Agent({
-        name: 'bench',
-        instructions: 'Run the checkpoints.',
-        tools: [checkpoint],
-        model: new ScriptedModel(toolTurns),
-      });
-      const result = await run(agent, PROMPT, { stream: true, maxTurns: toolTurns + 1 });
+      const result = await run(agentFor(checkpoint, toolTurns), PROMPT, { stream: true, maxTurns: toolTurns + 1 });
       for await (const _event of result) {
         // Consume every streamed event, as an application would.
       }

@@ -3,6 +3,8 @@ export interface BenchSettings {
   readonly quick: boolean;
   /** Turn counts for case 1. */
   readonly turnCounts: readonly number[];
+  /** Turn counts for case 6, the fixed cost of a run (one answer; one tool turn and the answer). */
+  readonly fixedCounts: readonly number[];
   /** CPU milliseconds each contender runs before case 1 measures it (JIT and heap sizing settle). */
   readonly warmupMs: number;
   /** Samples thrown away before measuring. */
@@ -29,6 +31,7 @@ export function benchSettings(quick: boolean): BenchSettings {
     ? {
         quick,
         turnCounts: [10, 100, 1000],
+        fixedCounts: [0, 1],
         warmupMs: 1500,
         warmup: 1,
         samples: 3,
@@ -42,6 +45,7 @@ export function benchSettings(quick: boolean): BenchSettings {
     : {
         quick,
         turnCounts: [10, 100, 1000],
+        fixedCounts: [0, 1],
         warmupMs: 4000,
         warmup: 1,
         samples: 7,

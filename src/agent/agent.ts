@@ -5,9 +5,11 @@ import type { ModelClient } from '../adapters/model-client.js';
 import { Config } from '../config/config.js';
 import { AgentEvent, type AgentEventDataMap, isTerminal } from '../core/agent-event.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
+import { LazyAbort } from '../core/lazy-abort.js';
 import type { ToolCall } from '../core/messages.js';
 import { EventBus, type StreamRecord } from '../events/event-bus.js';
 import type { AgentStateName, PendingCalls } from '../machines/agent-machine-types.js';
+import type { JournalEntry } from '../session/journal-entry.js';
 import { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { ToolResult } from '../tools/tool-result.js';
@@ -64,6 +66,9 @@ async function* failing(error: unknown): AsyncGenerator<AgentEvent, void, undefi
 const INTERRUPTED = 'the run was interrupted before this call finished, and it was not resumed';
 const IN_DOUBT =
   'interrupted: the run stopped while this call was running, so it may or may not have taken effect; it was not run again';
+
+/** What a run that owes no tool calls hands the machine. */
+const NOTHING_PENDING: PendingCalls = Object.freeze({ calls: Object.freeze([]), concurrencySafe: Object.freeze([]) });
 
 /** Sessions with a run in progress, whichever agent runs it: two runs would interleave one journal. */
 const runningSessions = new WeakSet<Session>();
@@ -159,8 +164,10 @@ export class Agent {
   private readonly now: () => number;
   private active: RunHandle | undefined;
   private readonly deps: MachineDeps;
-  /** The entries and events this agent put on its bus (a shared bus carries other agents' too). */
-  private readonly ownRecords = new WeakSet<object>();
+  /** The events this agent's runs emitted (a shared bus carries other agents' too). */
+  private readonly ownEvents = new WeakSet<AgentEvent>();
+  /** The journal entry this agent is publishing on its bus, while it does. */
+  private publishing: { readonly entry: JournalEntry; readonly index: number } | undefined;
 
   constructor(config: Config, options: AgentOptions = {}) {
     checkAgentArguments(config, options);
@@ -169,8 +176,16 @@ export class Agent {
     this.events = options.events ?? new EventBus();
     // A bus may be shared by several agents: this agent's stream is its session's entries and
     // its own events only.
-    const own = this.ownRecords;
-    this.stream$ = this.events.stream$.pipe(filter((record) => own.has(record.entry)));
+    const own = this.ownEvents;
+    // Journal entries may be shared frozen objects (one `turn_start` for all sessions), so an entry
+    // is this agent's when it is the one this agent is publishing right now (publishing is synchronous).
+    this.stream$ = this.events.stream$.pipe(
+      filter((record) =>
+        record.journalIndex === undefined
+          ? own.has(record.entry as AgentEvent)
+          : record.entry === this.publishing?.entry && record.journalIndex === this.publishing.index,
+      ),
+    );
     this.inspect = options.inspect;
     this.clock = options.clock;
     this.now = options.now ?? (() => performance.now());
@@ -185,8 +200,13 @@ export class Agent {
     // One log: every journal entry goes out on the stream as it is appended, with its index.
     const bus = this.events;
     this.session.onAppend((entry, journalIndex) => {
-      own.add(entry);
-      bus.record(entry, journalIndex);
+      const outer = this.publishing;
+      this.publishing = { entry, index: journalIndex };
+      try {
+        bus.record(entry, journalIndex);
+      } finally {
+        this.publishing = outer;
+      }
     });
     if (this.session.store !== undefined) this.guardStore();
   }
@@ -321,7 +341,7 @@ export class Agent {
     const storeFailure = this.session.storeFailure;
     if (storeFailure !== undefined) throw storeFailure;
     const queue = new AsyncQueue<AgentEvent>();
-    const own = this.ownRecords;
+    const own = this.ownEvents;
     // The reader of run() is an ordinary awaited subscriber: it holds each event until it asks
     // for the next, as a generator's body would (the bus delivers one event at a time, and the
     // loop waits for it to be idle before it starts a tool or asks the model). Not the last
@@ -362,7 +382,7 @@ export class Agent {
       actor,
       queue,
       closing: undefined,
-      modelController: new AbortController(),
+      modelAbort: new LazyAbort(),
       announced: new Set(),
       startedAt: this.now(),
       state: undefined,
@@ -432,6 +452,7 @@ export class Agent {
   private pendingCalls(): PendingCalls {
     const { session } = this;
     const calls = session.pendingToolCalls();
+    if (calls.length === 0) return NOTHING_PENDING; // the usual case: no arrays to make per run
     const answers = calls.map((call) =>
       session.toolCallStarted(call.callId) && !session.registry.isIdempotent(call.name)
         ? ToolResult.error(IN_DOUBT)
@@ -476,7 +497,7 @@ export class Agent {
       if (run.finished) return;
     }
     run.finished = true;
-    run.modelController.abort('internal error');
+    run.modelAbort.abort('internal error');
     this.session.recordError('internal_error', message);
     void run.emit(AgentEvent.agentError('internal_error', message));
   }

@@ -30,16 +30,18 @@ function streamErrorText(error: StreamEvent['error']): string {
   return typeof error === 'string' ? error : error.code ? `${error.message} (${error.code})` : error.message;
 }
 
-function checkToolCall(call: ToolCall | undefined, seen: Set<string>): ToolCall {
+function checkToolCall(call: ToolCall | undefined, earlier: readonly ToolCall[]): ToolCall {
   // `id` is accepted too: it is what OpenAI-shaped code tends to write.
   const callId = call?.callId ?? (call as { id?: unknown } | undefined)?.id;
   if (call === undefined || typeof callId !== 'string' || callId === '' || typeof call.name !== 'string') {
     throw new HarnessError('model_error', 'the model sent a tool call without a callId or name');
   }
-  if (seen.has(callId)) {
-    throw new HarnessError('model_error', `the model sent two tool calls with the id '${callId}'`);
-  }
-  seen.add(callId);
+  // A turn asks for a few calls: a scan costs less than a Set per turn (and a Set for many).
+  const twice =
+    earlier.length <= 32
+      ? earlier.some((known) => known.callId === callId)
+      : new Set(earlier.map((known) => known.callId)).has(callId);
+  if (twice) throw new HarnessError('model_error', `the model sent two tool calls with the id '${callId}'`);
   return Object.freeze({ callId, name: call.name, arguments: deepFreeze(toolArguments(call.arguments)) });
 }
 
@@ -72,7 +74,6 @@ class TurnReader {
   text = '';
   complete = false;
   private readonly toolCalls: ToolCall[] = [];
-  private readonly seen = new Set<string>();
   private usage = ZERO_USAGE;
   private finishReason: FinishReason | undefined;
 
@@ -89,7 +90,7 @@ class TurnReader {
     }
     if (event.type === 'tool_call_delta') return toolCallDelta(event.toolCallDelta);
     if (event.type === 'tool_call_complete') {
-      this.toolCalls.push(checkToolCall(event.toolCall, this.seen));
+      this.toolCalls.push(checkToolCall(event.toolCall, this.toolCalls));
     } else if (event.type === 'message_complete') {
       if (event.usage) this.usage = usageFromModel(event.usage);
       this.finishReason = event.finishReason;

@@ -82,8 +82,7 @@ export function provideAgentMachine() {
       stopping: ({ system }) => depsOf(system).bus.hurry(),
       cancelInFlight: ({ context, system }) => {
         const run = activeRun(depsOf(system));
-        if (!run.modelController.signal.aborted)
-          run.modelController.abort(context.stop?.message ?? context.aborting?.message ?? 'stopped');
+        run.modelAbort.abort(context.stop?.message ?? context.aborting?.message ?? 'stopped');
       },
       finish: ({ context, system }) => {
         const deps = depsOf(system);

@@ -1,25 +1,43 @@
 import type { AnyActorRef } from 'xstate';
+import type { ChatCompletionOptions } from '../adapters/model-client.js';
 import { callPermissions } from '../approval/call-permissions.js';
 import { AgentEvent } from '../core/agent-event.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
+import type { LazyAbort } from '../core/lazy-abort.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import type { AgentMachineEvent, ModelTurn } from '../machines/agent-machine-types.js';
 import { readModelStream } from './model-turn.js';
 import { checkOutput } from './output-check.js';
 import { activeRun, depsOf, type MachineDeps, type RunHandle } from './run-handle.js';
 
-function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw new HarnessError('model_error', 'the model request was aborted');
+function throwIfAborted(abort: LazyAbort): void {
+  if (abort.aborted) throw new HarnessError('model_error', 'the model request was aborted');
+}
+
+/** A request's options: its signal is made when the client reads it (a scripted client never does). */
+function requestOptions(abort: LazyAbort, output: ChatCompletionOptions['output']): ChatCompletionOptions {
+  return output === undefined
+    ? {
+        get signal(): AbortSignal {
+          return abort.signal;
+        },
+      }
+    : {
+        get signal(): AbortSignal {
+          return abort.signal;
+        },
+        output,
+      };
 }
 
 /** Streams one model request and annotates the turn for the machine. */
 async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boolean): Promise<ModelTurn> {
   const { session, bus } = deps;
-  const { signal } = run.modelController;
+  const abort = run.modelAbort;
   await bus.idle(); // backpressure: subscribers catch up before the next request
   const durable = session.settled();
   if (durable !== undefined) await durable; // SPEC §8: a turn's entries are durable before the next request
-  throwIfAborted(signal);
+  throwIfAborted(abort);
   const client = session.client;
   if (client === undefined) throw new HarnessError('no_client', 'the session has no model client');
   // Between turns, never within one: tool lists that changed (MCP listChanged) are applied now.
@@ -31,20 +49,20 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   // An `async chatCompletion` returns a promise of the stream: await it, so that its rejection
   // is this request's failure (a model_error with its message), never an unhandled rejection.
   const output = run.output;
-  const requested = client.chatCompletion(messages, tools, output ? { signal, output: output.request } : { signal });
+  const requested = client.chatCompletion(messages, tools, requestOptions(abort, output?.request));
   const events = isPromiseLike(requested) ? await requested : requested;
   const { text, toolCalls, usage, finishReason } = await readModelStream(
     events,
     (delta) => {
-      throwIfAborted(signal);
+      throwIfAborted(abort);
       return run.emit(AgentEvent.textDelta(delta));
     },
     (delta) => {
-      throwIfAborted(signal);
+      throwIfAborted(abort);
       return run.emit(AgentEvent.toolCallDelta(delta));
     },
   );
-  throwIfAborted(signal);
+  throwIfAborted(abort);
   if (text !== '') await run.emit(AgentEvent.textComplete(text));
   const concurrencySafe = toolCalls.map((call) => session.registry.isConcurrencySafe(call.name));
   const elapsedMs = deps.now() - run.startedAt;

@@ -1,5 +1,6 @@
 import type { Actor, AnyActorLogic } from 'xstate';
 import type { AgentEvent } from '../core/agent-event.js';
+import type { LazyAbort } from '../core/lazy-abort.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { AgentStateName } from '../machines/agent-machine-types.js';
 import type { Session } from '../session/session.js';
@@ -8,8 +9,11 @@ import type { RunOutput } from './output-check.js';
 /** The state of one run, shared by the provided actors and actions. */
 export interface RunHandle {
   readonly actor: Actor<AnyActorLogic>;
-  /** Aborted to cancel the model request in flight (each tool call has its own, in its actor). */
-  readonly modelController: AbortController;
+  /**
+   * Aborted to cancel the model request in flight (each tool call has its own, in its actor);
+   * its `AbortSignal` is made only when a client reads it.
+   */
+  readonly modelAbort: LazyAbort;
   readonly startedAt: number;
   /** The state last entered. */
   state: AgentStateName | undefined;

@@ -1,4 +1,5 @@
 import { AgentEvent } from '../core/agent-event.js';
+import type { LazyAbort } from '../core/lazy-abort.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import type { ToolActorInput, ToolSettledEvent } from '../machines/agent-machine-types.js';
 import type { ToolCallRunner } from '../machines/tool-actor-logic.js';
@@ -16,28 +17,28 @@ type ToolSettle = (event: ToolSettledEvent) => void;
  * started by the time a reader sees its announcement). The outcome goes to the machine, which
  * journals and reports it.
  */
-export const runToolCall: ToolCallRunner = (input, settle, system, signal) => {
+export const runToolCall: ToolCallRunner = (input, settle, system, abort) => {
   const deps = depsOf(system);
   const run = activeRun(deps);
   if (run.state === undefined) {
     // A resumed run's pending calls are spawned by the machine's first step, and XState starts
     // those children before it runs that step's effects: wait for them (the journaled move into
     // executingTools), so that the calls start after it, as on every other turn.
-    void Promise.resolve().then(() => runToolCall(input, settle, system, signal));
+    void Promise.resolve().then(() => runToolCall(input, settle, system, abort));
     return;
   }
-  if (!deps.bus.isIdle && !signal.aborted) {
-    void deps.bus.idle().then(() => runToolCall(input, settle, system, signal));
+  if (!deps.bus.isIdle && !abort.aborted) {
+    void deps.bus.idle().then(() => runToolCall(input, settle, system, abort));
     return;
   }
   try {
-    startTool(deps, run, input, settle, signal);
+    startTool(deps, run, input, settle, abort);
   } catch (error) {
     run.fail(error);
   }
 };
 
-function startTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, settle: ToolSettle, signal: AbortSignal) {
+function startTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, settle: ToolSettle, abort: LazyAbort) {
   const { call, index } = input;
   const report = (result: Parameters<typeof settleEvent>[2]): void => settle(settleEvent(deps, run, result, index));
   if (input.answer !== undefined) {
@@ -46,17 +47,17 @@ function startTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, set
   }
   // Cancelled while it waited to start: the registry answers without running the tool, so
   // nothing is journaled as started or announced.
-  if (!signal.aborted) {
+  if (!abort.aborted) {
     deps.session.recordToolStart(call.callId, deps.session.registry.get(call.name)?.source);
     // SPEC §8 write-ahead: with a store, the start is durable before the tool runs (a failed
     // store aborts the run first, so the call is then answered without running).
     const durable = deps.session.settled();
     if (durable !== undefined) {
-      durable.then(() => invokeTool(deps, run, call, report, signal), run.fail);
+      durable.then(() => invokeTool(deps, run, call, report, abort), run.fail);
       return;
     }
   }
-  invokeTool(deps, run, call, report, signal);
+  invokeTool(deps, run, call, report, abort);
 }
 
 function invokeTool(
@@ -64,13 +65,13 @@ function invokeTool(
   run: RunHandle,
   call: ToolActorInput['call'],
   report: (result: Parameters<typeof settleEvent>[2]) => void,
-  signal: AbortSignal,
+  abort: LazyAbort,
 ): void {
-  if (!signal.aborted) {
+  if (!abort.aborted) {
     run.announced.add(call.callId);
     void run.emit(AgentEvent.toolCallStart(call));
   }
-  const result = deps.session.registry.invokeEager(call.name, call.arguments, { callId: call.callId, signal });
+  const result = deps.session.registry.invokeEager(call.name, call.arguments, { callId: call.callId, signal: abort });
   if (isPromiseLike(result)) result.then(report, run.fail);
   else report(result);
 }

@@ -99,6 +99,8 @@ const machineSetup = setup({
     settlesNewResult: ({ context, event }) => isNewResult(context, event),
     outputRejectedWithRetry: ({ context, event }) => rejectedOutput(event) !== undefined && outputRetryLeft(context),
     outputRejected: ({ event }) => rejectedOutput(event) !== undefined,
+    settlesLastResult: ({ context, event }) =>
+      isNewResult(context, event) && context.settled + 1 >= context.calls.length,
     allSettled: ({ context }) => context.settled >= context.calls.length,
     isAborting: ({ context }) => context.aborting !== undefined,
     isResuming: ({ context }) => context.resuming,
@@ -114,81 +116,127 @@ const machineSetup = setup({
 });
 
 type Enqueue = Parameters<Parameters<typeof machineSetup.enqueueActions>[0]>[0]['enqueue'];
-type ToolProgress = Pick<AgentContext, 'results' | 'settled' | 'nextToStart' | 'running' | 'reported'>;
+/** A context update a step builds up before handing it to XState. */
+type ContextUpdate = { -readonly [K in keyof AgentContext]?: AgentContext[K] };
+
+/** Where the tool calls of the turn stand: the part of the context each tool step updates. */
+interface ToolProgress {
+  results: (ToolResult | undefined)[];
+  settled: number;
+  nextToStart: number;
+  running: number;
+  reported: number;
+}
 
 /**
- * Answers calls that will not run (tools withheld, or the run aborting) from `from` to the end,
- * without starting them: each gets its error result, journaled and reported like any other.
+ * Answers calls that will not run (tools withheld, or the run aborting) from `nextToStart` to
+ * the end, without starting them: each gets its error result, journaled and reported like any
+ * other. Updates `progress` in place (the caller's own copy).
  */
 function answerUnstarted(
   context: AgentContext,
   progress: ToolProgress,
   result: (call: ToolCall) => ToolResult,
   enqueue: Enqueue,
-): ToolProgress {
-  const results = progress.results.slice();
-  for (let index = progress.nextToStart; index < context.calls.length; index++) {
+): void {
+  const { results } = progress;
+  const total = context.calls.length;
+  for (let index = progress.nextToStart; index < total; index++) {
     const call = context.calls[index] as ToolCall;
     const answer = result(call);
     results[index] = answer;
     enqueue({ type: 'recordResult', params: { call, result: answer } });
   }
-  const skipped = context.calls.length - progress.nextToStart;
-  return { ...progress, results, settled: progress.settled + skipped, nextToStart: context.calls.length };
+  progress.settled += total - progress.nextToStart;
+  progress.nextToStart = total;
 }
 
 /**
  * Decides which calls start now and spawns each as a child actor (the schedule of
  * tool-schedule.ts). Withholding is decided here, at spawn time: withheld calls never start.
- * Then reports, in call order, every result that became reportable.
+ * Then reports, in call order, every result that became reportable. `progress` is the step's
+ * own copy (its `results` a fresh array), updated in place; `also` carries the caller's other
+ * changes to the context.
+ *
+ * The whole step is one `assign`, and the calls that start are spawned inside it: XState copies
+ * the snapshot once per assign and once per `spawnChild` action, so one assign per step is one
+ * copy where a `spawnChild` per call plus an assign was two or more.
  */
 function advanceTools(
   context: AgentContext,
   progress: ToolProgress,
   enqueue: Enqueue,
-  also: Partial<AgentContext> = {},
+  also: ContextUpdate | undefined,
 ): void {
-  let next = progress;
+  let from = progress.nextToStart;
+  let to = from;
   if (context.toolsWithheld) {
-    next = answerUnstarted(context, next, () => ToolResult.error(TOOLS_WITHHELD_ERROR), enqueue);
+    answerUnstarted(context, progress, () => ToolResult.error(TOOLS_WITHHELD_ERROR), enqueue);
   } else if (context.aborting !== undefined) {
     const why = context.aborting.message;
-    next = answerUnstarted(context, next, (call) => ToolResult.error(abortedBeforeStart(call.name, why)), enqueue);
+    answerUnstarted(context, progress, (call) => ToolResult.error(abortedBeforeStart(call.name, why)), enqueue);
   } else {
-    const ready = readyRange(context.concurrencySafe, next.nextToStart, next.running, context.maxParallelTools);
-    const { from } = ready;
+    const ready = readyRange(context.concurrencySafe, progress.nextToStart, progress.running, context.maxParallelTools);
+    from = ready.from;
     // A call that waits for approval starts nothing from it on (waiting calls come last).
-    const to = gateEnd(context, from, ready.to);
-    for (let index = from; index < to; index++) {
-      const call = context.calls[index] as ToolCall;
-      // A denied call, or a resumed run's in-doubt call that may not run twice: its actor answers without running it.
-      const answer = answerFor(context, index);
-      const input = answer === undefined ? { call, index } : { call, index, answer };
-      enqueue.spawnChild('runTool', { id: toolActorId(index), input });
-    }
-    next = { ...next, nextToStart: to, running: next.running + (to - from) };
+    to = gateEnd(context, from, ready.to);
+    progress.nextToStart = to;
+    progress.running += to - from;
   }
-  let reported = next.reported;
+  const { results } = progress;
+  let reported = progress.reported;
   let invalidCalls = context.invalidCalls;
-  while (next.results[reported] !== undefined) reported++;
-  if (reported > next.reported) {
+  while (results[reported] !== undefined) reported++;
+  if (reported > progress.reported) {
     enqueue({
       type: 'reportResults',
-      params: { calls: context.calls, results: next.results, from: next.reported, to: reported },
+      params: { calls: context.calls, results, from: progress.reported, to: reported },
     });
     // Invalid calls are counted as results are reported: in call order, whatever order they settled in.
-    invalidCalls = countResults(invalidCalls, context.calls, next.results, next.reported, reported);
-    next = { ...next, reported };
+    invalidCalls = countResults(invalidCalls, context.calls, results, progress.reported, reported);
+    progress.reported = reported;
   }
-  const { results, settled, nextToStart, running } = next;
-  // One assign for the whole step (with the caller's own changes): each costs XState a snapshot copy.
-  enqueue.assign({ ...also, results, settled, nextToStart, running, reported: next.reported, invalidCalls });
+  const update: ContextUpdate = also ?? {};
+  update.results = results;
+  update.settled = progress.settled;
+  update.nextToStart = progress.nextToStart;
+  update.running = progress.running;
+  update.reported = progress.reported;
+  update.invalidCalls = invalidCalls;
+  if (from === to) {
+    enqueue.assign(() => update);
+    return;
+  }
+  const { calls } = context;
+  enqueue.assign(({ spawn }) => {
+    for (let index = from; index < to; index++) {
+      const call = calls[index] as ToolCall;
+      // A denied call, or a resumed run's in-doubt call that may not run twice: its actor answers without running it.
+      const answer = answerFor(context, index);
+      spawn('runTool', {
+        id: toolActorId(index),
+        input: answer === undefined ? { call, index } : { call, index, answer },
+      });
+    }
+    return update;
+  });
+}
+
+/** A copy of the context's tool progress, for a step to update. */
+function progressOf(context: AgentContext): ToolProgress {
+  return {
+    results: context.results.slice(),
+    settled: context.settled,
+    nextToStart: context.nextToStart,
+    running: context.running,
+    reported: context.reported,
+  };
 }
 
 /** A resumed run: hand the pending calls to `executingTools` and start the first batch. */
 const startPendingCalls = machineSetup.enqueueActions(({ context, enqueue }) => {
   requestApprovals(context, enqueue);
-  advanceTools(context, context, enqueue, { resuming: false });
+  advanceTools(context, progressOf(context), enqueue, { resuming: false });
 });
 
 /** Asks for a decision on every call of the turn that waits for one. */
@@ -208,7 +256,7 @@ const decide = machineSetup.enqueueActions(({ context, event, enqueue }) => {
   enqueue({ type: 'recordDecision', params: { call: context.calls[index] as ToolCall, decision } });
   const decisions = context.decisions.slice();
   decisions[index] = decision;
-  advanceTools({ ...context, decisions }, context, enqueue, { decisions });
+  advanceTools({ ...context, decisions }, progressOf(context), enqueue, { decisions });
 });
 
 /** Keeps a settled call's result (journaled at once), then starts whatever the schedule now allows. */
@@ -217,20 +265,11 @@ const settleTool = machineSetup.enqueueActions(({ context, event, enqueue }) => 
   const call = context.calls[event.index] as ToolCall;
   enqueue({ type: 'recordResult', params: { call, result: event.result } });
   enqueue.stopChild(toolActorId(event.index));
-  const results = context.results.slice();
-  results[event.index] = event.result;
-  advanceTools(
-    context,
-    {
-      results,
-      settled: context.settled + 1,
-      nextToStart: context.nextToStart,
-      running: context.running - 1,
-      reported: context.reported,
-    },
-    enqueue,
-    { elapsedMs: Math.max(context.elapsedMs, event.elapsedMs) },
-  );
+  const progress = progressOf(context);
+  progress.results[event.index] = event.result;
+  progress.settled += 1;
+  progress.running -= 1;
+  advanceTools(context, progress, enqueue, { elapsedMs: Math.max(context.elapsedMs, event.elapsedMs) });
 });
 
 /**
@@ -247,7 +286,7 @@ const abortTools = machineSetup.enqueueActions(({ context, event, enqueue }) => 
       enqueue.sendTo(toolActorId(index), { type: 'CANCEL', reason: event.message });
     }
   }
-  advanceTools({ ...context, aborting }, context, enqueue, { aborting });
+  advanceTools({ ...context, aborting }, progressOf(context), enqueue, { aborting });
 });
 
 /** `SUSPEND`: the run ends waiting; its undecided calls stay unanswered, for a later resume. */
@@ -286,7 +325,13 @@ const acceptToolTurn = machineSetup.enqueueActions(({ context, event, enqueue })
   };
   enqueue({ type: 'recordModelTurn', params: { turn } });
   requestApprovals(adopted, enqueue);
-  const fresh = { results: turn.toolCalls.map(() => undefined), settled: 0, nextToStart: 0, running: 0, reported: 0 };
+  const fresh: ToolProgress = {
+    results: turn.toolCalls.map(() => undefined),
+    settled: 0,
+    nextToStart: 0,
+    running: 0,
+    reported: 0,
+  };
   advanceTools(adopted, fresh, enqueue, {
     turns: adopted.turns,
     usage: adopted.usage,
@@ -420,7 +465,13 @@ export const agentMachine = machineSetup.createMachine({
         { guard: 'blockedOnApproval', target: 'awaitingApproval' },
       ],
       on: {
-        TOOL_SETTLED: { guard: 'settlesNewResult', actions: settleTool },
+        // The last result leaves at once: one microstep per turn fewer than settling, then
+        // taking the `always` (XState builds a snapshot per microstep). `always` still leaves
+        // when the calls are all answered otherwise (withheld, aborted before they started).
+        TOOL_SETTLED: [
+          { guard: 'settlesLastResult', target: 'observing', actions: settleTool },
+          { guard: 'settlesNewResult', actions: settleTool },
+        ],
         ABORT: { actions: abortTools },
         APPROVE: { guard: 'decidesWaitingCall', actions: decide },
         DENY: { guard: 'decidesWaitingCall', actions: decide },

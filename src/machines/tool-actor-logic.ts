@@ -1,27 +1,28 @@
 import type { ActorLogic, AnyActorRef, EventObject, Snapshot } from 'xstate';
+import { LazyAbort } from '../core/lazy-abort.js';
 import type { CancelToolEvent, ToolActorInput, ToolSettledEvent } from './agent-machine-types.js';
 
 /**
  * A tool actor's snapshot: `active` while its call runs, `stopped` once the machine stops it.
- * It holds the call's own AbortController: cancelling one call is stopping (or sending `CANCEL`
- * to) one actor.
+ * It holds the call's own abort: cancelling one call is stopping (or sending `CANCEL` to) one
+ * actor. The abort's `AbortController` is made only if the tool reads its signal.
  */
 export type ToolActorSnapshot = Snapshot<undefined> & {
   readonly input: ToolActorInput;
-  readonly controller: AbortController;
+  readonly abort: LazyAbort;
 };
 
 /**
  * Runs one tool call for a tool actor and reports the outcome with `settle` (ignored once the
- * actor is stopped). `signal` is the call's own: it aborts when the actor is cancelled or
- * stopped. `system` is the actor system of the run the call belongs to (what the agent binds its
- * run to).
+ * actor is stopped). `abort` is the call's own: it aborts when the actor is cancelled or
+ * stopped (its `signal` is made on first use). `system` is the actor system of the run the call
+ * belongs to (what the agent binds its run to).
  */
 export type ToolCallRunner = (
   input: ToolActorInput,
   settle: (event: ToolSettledEvent) => void,
   system: object,
-  signal: AbortSignal,
+  abort: LazyAbort,
 ) => void;
 
 /** XState's internal relay (not in its types): sends an event with its source, for inspection. */
@@ -46,7 +47,7 @@ export function toolActorLogic(runCall: ToolCallRunner): ToolActorLogic {
       output: undefined,
       error: undefined,
       input,
-      controller: new AbortController(),
+      abort: new LazyAbort(),
     }),
     start: (snapshot, { self, system }) => {
       const settle = (event: ToolSettledEvent): void => {
@@ -57,22 +58,16 @@ export function toolActorLogic(runCall: ToolCallRunner): ToolActorLogic {
         if (relay === undefined) parent.send(event);
         else relay(self, parent, event);
       };
-      runCall(snapshot.input, settle, system, snapshot.controller.signal);
+      runCall(snapshot.input, settle, system, snapshot.abort);
     },
     transition: (snapshot, event) => {
       if (event.type === 'CANCEL') {
-        if (!snapshot.controller.signal.aborted) snapshot.controller.abort((event as CancelToolEvent).reason);
+        snapshot.abort.abort((event as CancelToolEvent).reason);
         return snapshot;
       }
       if (event.type !== 'xstate.stop') return snapshot;
-      if (!snapshot.controller.signal.aborted) snapshot.controller.abort('the tool call was stopped');
-      return {
-        status: 'stopped',
-        output: undefined,
-        error: undefined,
-        input: snapshot.input,
-        controller: snapshot.controller,
-      };
+      snapshot.abort.abort('the tool call was stopped');
+      return { status: 'stopped', output: undefined, error: undefined, input: snapshot.input, abort: snapshot.abort };
     },
     getPersistedSnapshot: ({ status, output, error, input }) => ({ status, output, error, input }) as ToolActorSnapshot,
   };

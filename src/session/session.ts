@@ -94,6 +94,29 @@ function toToolCall(input: ToolCallInput, index: number): ToolCall {
   return Object.freeze({ callId, name: input.name, arguments: input.arguments });
 }
 
+/** Every `turn_start` entry: they are all alike, and entries are frozen. */
+const TURN_START: JournalEntry = Object.freeze({ type: 'turn_start' });
+
+/**
+ * Transition entries, one frozen object per distinct (from, to, event): a run journals four per
+ * turn, and a finished session keeps them all, so sharing them is ~2.4 KB less per finished
+ * T = 10 session (docs/performance.md). The keys come from the machine's few states and events.
+ */
+const transitions = new Map<string, JournalEntry>();
+/** How many distinct transitions are shared at most (the machine has a few dozen). */
+const MAX_SHARED_TRANSITIONS = 256;
+
+function transitionEntry(from: string, to: string, event: string): JournalEntry {
+  // State names and event types contain no NUL.
+  const key = `${from}\u0000${to}\u0000${event}`;
+  let entry = transitions.get(key);
+  if (entry === undefined) {
+    entry = Object.freeze({ type: 'transition', from, to, event });
+    if (transitions.size < MAX_SHARED_TRANSITIONS) transitions.set(key, entry);
+  }
+  return entry;
+}
+
 function checkUsage(usage: TokenUsage): TokenUsage {
   for (const key of ['promptTokens', 'completionTokens', 'totalTokens'] as const) {
     const value = usage[key];
@@ -367,7 +390,7 @@ export class Session {
 
   /** Records the start of a model request. */
   startTurn(): void {
-    this.append({ type: 'turn_start' });
+    this.append(TURN_START);
   }
 
   /** Adds a user message (after the previous final answer, if one is pending). */
@@ -421,7 +444,7 @@ export class Session {
 
   /** Records a machine transition (the agent calls this). */
   recordTransition(from: string, to: string, event: string): void {
-    this.append({ type: 'transition', from, to, event });
+    this.append(transitionEntry(from, to, event));
   }
 
   /**

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Config } from '../config/config.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../config/config.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
+import { LazyAbort } from '../core/lazy-abort.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import { runGuarded } from './run-guarded.js';
 import type { ToolLike } from './tool.js';
@@ -17,6 +18,15 @@ export interface InvokeOptions {
   readonly signal?: AbortSignal;
   /** Overrides the tool's and the config's time limit. */
   readonly timeoutMs?: number;
+}
+
+/**
+ * Options of {@link ToolRegistry.invokeEager}: its signal may also be a {@link LazyAbort}, whose
+ * `AbortSignal` is made only if the tool reads it.
+ */
+export interface EagerInvokeOptions extends Omit<InvokeOptions, 'signal'> {
+  /** Aborts the call; the result is then an error that says so. */
+  readonly signal?: AbortSignal | LazyAbort;
 }
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -139,12 +149,19 @@ export class ToolRegistry {
    * returns its result directly. This is what the agent calls: a synchronous tool then costs
    * the loop no microtask. A subclass that overrides `invoke` gets its `invoke` called.
    */
-  invokeEager(name: string, params: unknown, options: InvokeOptions = {}): ToolResult | Promise<ToolResult> {
-    if (this.invoke !== ToolRegistry.prototype.invoke) return this.invoke(name, params, options);
+  invokeEager(name: string, params: unknown, options: EagerInvokeOptions = {}): ToolResult | Promise<ToolResult> {
+    if (this.invoke !== ToolRegistry.prototype.invoke) {
+      const { signal } = options;
+      return this.invoke(
+        name,
+        params,
+        signal instanceof LazyAbort ? { ...options, signal: signal.signal } : (options as InvokeOptions),
+      );
+    }
     return this.run(name, params, options);
   }
 
-  private run(name: string, params: unknown, options: InvokeOptions): ToolResult | Promise<ToolResult> {
+  private run(name: string, params: unknown, options: EagerInvokeOptions): ToolResult | Promise<ToolResult> {
     let result: ToolResult | Promise<ToolResult>;
     try {
       result = this.invokeUncapped(name, params, options ?? {});
@@ -155,7 +172,7 @@ export class ToolRegistry {
     return isPromiseLike(result) ? result.then((settled) => this.cap(settled)) : this.cap(result);
   }
 
-  private invokeUncapped(name: string, params: unknown, options: InvokeOptions): ToolResult | Promise<ToolResult> {
+  private invokeUncapped(name: string, params: unknown, options: EagerInvokeOptions): ToolResult | Promise<ToolResult> {
     const tool = this.tools.get(name);
     if (tool === undefined) return ToolResult.error(this.unknownToolMessage(name));
     const parsed = parseArguments(params);

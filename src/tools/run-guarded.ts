@@ -1,4 +1,5 @@
 import { errorMessage } from '../core/errors.js';
+import { LazyAbort } from '../core/lazy-abort.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import { watchAbort } from './abort-watchers.js';
 import type { AnyTool } from './registry.js';
@@ -10,7 +11,8 @@ export interface GuardedCall {
   readonly params: unknown;
   readonly callId: string;
   readonly cwd: string;
-  readonly signal: AbortSignal | undefined;
+  /** The call's abort: a signal, or a {@link LazyAbort} whose signal is made only if the tool reads it. */
+  readonly signal: AbortSignal | LazyAbort | undefined;
   readonly timeoutMs: number | undefined;
 }
 
@@ -22,7 +24,7 @@ export function abortedBeforeStart(name: string, reason: string): string {
 /** The signal of a call that nothing can abort. */
 const NEVER_ABORTED = new AbortController().signal;
 
-function reasonText(signal: AbortSignal): string {
+function reasonText(signal: { readonly reason: unknown }): string {
   const reason: unknown = signal.reason;
   if (reason === undefined) return 'aborted';
   return typeof reason === 'string' ? reason : errorMessage(reason);
@@ -53,8 +55,15 @@ export function runGuarded(tool: AnyTool, call: GuardedCall): ToolResult | Promi
   // An own controller only when a time limit must abort the tool; otherwise the caller's signal
   // reaches the tool as it is (one AbortController less per call on the hot path).
   const controller = call.timeoutMs === undefined ? undefined : new AbortController();
-  const signal = controller?.signal ?? outer ?? NEVER_ABORTED;
-  const invocation = { params: call.params as never, callId: call.callId, cwd: call.cwd, signal };
+  const invocation =
+    controller === undefined && outer instanceof LazyAbort
+      ? lazyInvocation(call, outer)
+      : {
+          params: call.params as never,
+          callId: call.callId,
+          cwd: call.cwd,
+          signal: controller?.signal ?? signalOf(outer) ?? NEVER_ABORTED,
+        };
   let value: unknown;
   let pending: boolean;
   try {
@@ -65,8 +74,24 @@ export function runGuarded(tool: AnyTool, call: GuardedCall): ToolResult | Promi
     return ToolResult.error(`Internal error: ${errorMessage(error)}`);
   }
   return pending
-    ? guard(tool.name, value as PromiseLike<unknown>, outer, controller, call.timeoutMs)
+    ? guard(tool.name, value as PromiseLike<unknown>, signalOf(outer), controller, call.timeoutMs)
     : normalise(tool.name, value);
+}
+
+function signalOf(abort: AbortSignal | LazyAbort | undefined): AbortSignal | undefined {
+  return abort instanceof LazyAbort ? abort.signal : abort;
+}
+
+/** The invocation of a call whose signal is made only if the tool reads it. */
+function lazyInvocation(call: GuardedCall, abort: LazyAbort) {
+  return {
+    params: call.params as never,
+    callId: call.callId,
+    cwd: call.cwd,
+    get signal(): AbortSignal {
+      return abort.signal;
+    },
+  };
 }
 
 /** Waits for a tool's promise, unless its time limit or an abort ends the wait first. */

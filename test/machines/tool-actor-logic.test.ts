@@ -75,7 +75,7 @@ describe('toolActorLogic', () => {
 
   it("aborts the call's own signal when the machine stops the actor, saying so, and only that call's", () => {
     const signals: AbortSignal[] = [];
-    const logic = toolActorLogic((_input, _settle, _system, signal) => signals.push(signal));
+    const logic = toolActorLogic((_input, _settle, _system, abort) => signals.push(abort.signal));
     const machine = setup({ types: { events: {} as { type: 'STOP' } }, actors: { tool: logic } }).createMachine({
       entry: assign(({ spawn }) => {
         spawn('tool', { id: 't0', input: { call, index: 0 } });
