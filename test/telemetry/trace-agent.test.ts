@@ -29,6 +29,9 @@ class FailingTool extends Tool<typeof empty> {
 }
 
 const spans = () => exporter.getFinishedSpans();
+/** An OpenTelemetry time (seconds, nanoseconds) as one comparable number. */
+const nanos = ([seconds, nanoseconds]: readonly [number, number]) =>
+  BigInt(seconds) * 1_000_000_000n + BigInt(nanoseconds);
 const named = (prefix: string) => spans().filter((span) => span.name.startsWith(prefix));
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 const idOf = (span: ReadableSpan | undefined) => span?.spanContext().spanId;
@@ -77,7 +80,7 @@ describe('traceAgent: spans from the stream', () => {
     for (const child of [...chats, ...tools]) expect(parentOf(child)).toBe(idOf(run));
     // The request that asked for the calls ends before they start.
     const [firstChat] = chats;
-    for (const tool of tools) expect(tool.startTime >= (firstChat?.endTime ?? [0, 0])).toBe(true);
+    for (const tool of tools) expect(nanos(tool.startTime) >= nanos(firstChat?.endTime ?? [0, 0])).toBe(true);
   });
 
   it('records no message content unless asked, and all of it when asked', async () => {
