@@ -27,11 +27,23 @@ export class JournalLog {
     return this.entries.length;
   }
 
-  /** Appends one entry (frozen) and publishes it; returns its index. */
+  /**
+   * Appends one entry (frozen) and publishes it; returns its index. Every listener gets the
+   * entry even when an earlier one throws (the stream and a store must not miss it); the first
+   * error is then thrown to the appender.
+   */
   append(entry: JournalEntry): number {
     const index = this.entries.push(Object.freeze(entry)) - 1;
     const listeners = this.listeners;
-    for (let i = 0; i < listeners.length; i++) (listeners[i] as AppendListener)(entry, index);
+    let failure: { error: unknown } | undefined;
+    for (let i = 0; i < listeners.length; i++) {
+      try {
+        (listeners[i] as AppendListener)(entry, index);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure !== undefined) throw failure.error;
     return index;
   }
 

@@ -4,7 +4,7 @@ import { InspectorFeed } from '../../src/inspector/inspector-feed.js';
 import { type InspectorServer, startInspector } from '../../src/inspector/inspector-server.js';
 import type { TimelineStep } from '../../src/inspector/timeline-step.js';
 import { highlighted, launchBrowser, openInspector, screenshot } from './support/browser.js';
-import { HOSTILE_OUTPUT, RECORDED_CALLS, recordRun } from './support/recorded-run.js';
+import { HOSTILE_OUTPUT_SHOWN, RECORDED_CALLS, recordRun } from './support/recorded-run.js';
 
 let browser: Browser;
 let server: InspectorServer;
@@ -62,9 +62,9 @@ describe('inspector page for a saved journal', () => {
 
   it('renders hostile tool output as text: no <script> or <img onerror> runs or even exists', async () => {
     const html = page.locator('#steps li[data-kind="tool_call"]').nth(1);
-    await expect(html.locator('.tool-result').textContent()).resolves.toBe(HOSTILE_OUTPUT);
+    await expect(html.locator('.tool-result').textContent()).resolves.toBe(HOSTILE_OUTPUT_SHOWN);
     await html.click();
-    await expect(page.locator('#detail .tool-result').textContent()).resolves.toBe(HOSTILE_OUTPUT);
+    await expect(page.locator('#detail .tool-result').textContent()).resolves.toBe(HOSTILE_OUTPUT_SHOWN);
     await expect(page.locator('img').count()).resolves.toBe(0);
     await expect(page.locator('script').count()).resolves.toBe(1); // the page's own
     await page.waitForLoadState('networkidle');

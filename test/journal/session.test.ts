@@ -16,6 +16,18 @@ function sample(clock = () => Date.parse('2026-01-02T03:04:05Z')) {
 }
 
 describe('Session', () => {
+  it('gives every onAppend listener each entry even when an earlier listener throws, then throws its error', () => {
+    const session = new Session(config);
+    const seen: string[] = [];
+    session.onAppend(() => {
+      throw new Error('disk full');
+    });
+    session.onAppend((entry, index) => seen.push(`${index}:${entry.type}`));
+    expect(() => session.addUserMessage('hi')).toThrow('disk full');
+    expect(seen).toEqual(['0:user_message']);
+    expect(session.journal).toHaveLength(1);
+  });
+
   it('appends exactly one journal entry per mutator', () => {
     const session = new Session(config);
     const calls: (() => void)[] = [

@@ -33,8 +33,20 @@ export function byId(id) {
 export function html(tag, className, text) {
   const element = document.createElement(tag);
   if (className) element.className = className;
-  if (text !== undefined) element.textContent = text;
+  if (text !== undefined) element.textContent = visible(text);
   return element;
+}
+
+/** Bidi embeddings, overrides, isolates and marks: they can make a line read unlike what it holds. */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Untrusted text with each bidi control shown as a marker (`⟨U+202E⟩`) instead of acting.
+ * @param {string} text
+ * @returns {string}
+ */
+export function visible(text) {
+  return text.replace(BIDI, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
 }
 
 /**

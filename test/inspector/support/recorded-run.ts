@@ -13,7 +13,10 @@ import { collect, makeAgent, textTurn, usage } from '../../support/fixtures.js';
 
 /** Tool output that would run script if it were ever rendered as HTML. */
 export const HOSTILE_OUTPUT =
-  '<script>window.__pwned = "script"</script><img src="x" onerror="window.__pwned = \'img\'">';
+  '<script>window.__pwned = "script"</script><img src="x" onerror="window.__pwned = \'img\'">report\u202Efdp.exe';
+
+/** {@link HOSTILE_OUTPUT} as the page shows it: the bidi override as a visible marker, not acting. */
+export const HOSTILE_OUTPUT_SHOWN = HOSTILE_OUTPUT.replace('\u202E', '⟨U+202E⟩');
 
 /** A tool that looks words up: `fail` fails, `html` returns {@link HOSTILE_OUTPUT}. */
 export const lookupTool = () =>
