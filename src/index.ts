@@ -38,7 +38,7 @@ export {
 } from './config/config.js';
 // Data, events and errors
 export type { AgentEventDataMap, BudgetKind, StopReason } from './core/agent-event.js';
-export { AgentEvent, AgentEventType, isTerminal } from './core/agent-event.js';
+export { AgentEvent, AgentEventType, isTerminal, STOP_REASONS } from './core/agent-event.js';
 export type { HarnessErrorReason } from './core/errors.js';
 export { errorMessage, HarnessError } from './core/errors.js';
 export type {

@@ -19,19 +19,23 @@ export const AgentEventType = {
 /** One of the {@link AgentEventType} values. */
 export type AgentEventType = (typeof AgentEventType)[keyof typeof AgentEventType];
 
-/** Why a run ended without a final answer. */
-export type StopReason =
-  | 'turn_budget'
-  | 'cost_budget'
-  | 'token_budget'
-  | 'time_budget'
-  | 'aborted'
-  | 'model_error'
-  | 'internal_error'
-  | 'suspended'
-  | 'invalid_tool_calls'
-  | 'output_invalid'
-  | 'store_error';
+/** Every reason a run can end without a final answer (one list: journals are checked against it). */
+export const STOP_REASONS = [
+  'turn_budget',
+  'cost_budget',
+  'token_budget',
+  'time_budget',
+  'aborted',
+  'model_error',
+  'internal_error',
+  'suspended',
+  'invalid_tool_calls',
+  'output_invalid',
+  'store_error',
+] as const;
+
+/** Why a run ended without a final answer: one of {@link STOP_REASONS}. */
+export type StopReason = (typeof STOP_REASONS)[number];
 
 /** Which budget a warning or stop is about. */
 export type BudgetKind = 'turns' | 'cost' | 'tokens' | 'time';

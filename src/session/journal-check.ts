@@ -1,3 +1,4 @@
+import { STOP_REASONS } from '../core/agent-event.js';
 import { HarnessError } from '../core/errors.js';
 import type { JsonValue, ToolCall } from '../core/messages.js';
 import { isTokenCount, type TokenUsage } from '../core/usage.js';
@@ -5,19 +6,7 @@ import type { JournalEntry } from './journal-entry.js';
 
 type Fields = Record<string, unknown>;
 
-const STOP_REASONS = new Set([
-  'turn_budget',
-  'cost_budget',
-  'token_budget',
-  'time_budget',
-  'aborted',
-  'model_error',
-  'internal_error',
-  'suspended',
-  'invalid_tool_calls',
-  'output_invalid',
-  'store_error',
-]);
+const KNOWN_STOP_REASONS: ReadonlySet<string> = new Set(STOP_REASONS);
 
 function fail(index: number, problem: string): never {
   throw new HarnessError('invalid_journal', `journal entry ${index}: ${problem}`);
@@ -127,7 +116,7 @@ export function checkEntry(raw: unknown, index: number): JournalEntry {
         : { type: 'agent_end', response: text(entry, 'response', index), output: jsonValue(entry.output, index) };
     case 'agent_error': {
       const reason = text(entry, 'reason', index);
-      if (!STOP_REASONS.has(reason)) fail(index, `unknown stop reason '${reason}'`);
+      if (!KNOWN_STOP_REASONS.has(reason)) fail(index, `unknown stop reason '${reason}'`);
       return { type: 'agent_error', reason: reason as never, message: text(entry, 'message', index) };
     }
     case 'budget_warning': {

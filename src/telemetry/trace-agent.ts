@@ -10,7 +10,7 @@ import {
 import { Agent } from '../agent/agent.js';
 import type { AgentEvent } from '../core/agent-event.js';
 import { HarnessError } from '../core/errors.js';
-import type { TokenUsage } from '../core/usage.js';
+import { addUsage, type TokenUsage, ZERO_USAGE } from '../core/usage.js';
 import type { Unsubscribe } from '../events/event-bus.js';
 import type { JournalEntry } from '../session/journal-entry.js';
 import * as attr from './gen-ai-attributes.js';
@@ -35,8 +35,6 @@ export interface TraceAgentOptions {
   /** The parent of each run's span; default: the active context when the run starts. */
   readonly context?: Context;
 }
-
-const ZERO: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
 /** The model and provider a client says it talks to, when it says. */
 interface Described {
@@ -117,10 +115,10 @@ class SpanProjection {
         break;
       case 'usage':
         if (this.chat !== undefined) {
-          this.chat.usage = addTokens(this.chat.usage, entry.usage);
+          this.chat.usage = addUsage(this.chat.usage, entry.usage);
           this.chat.span.setAttributes(usageAttributes(this.chat.usage));
         }
-        if (this.run !== undefined) this.run.usage = addTokens(this.run.usage, entry.usage);
+        if (this.run !== undefined) this.run.usage = addUsage(this.run.usage, entry.usage);
         break;
       case 'assistant_message':
         if (this.chat !== undefined && this.options.recordContent === true)
@@ -158,7 +156,7 @@ class SpanProjection {
       },
       parent,
     );
-    this.run = { span, context: trace.setSpan(parent, span), usage: ZERO };
+    this.run = { span, context: trace.setSpan(parent, span), usage: ZERO_USAGE };
   }
 
   private startChat(): void {
@@ -169,7 +167,7 @@ class SpanProjection {
       { kind: SpanKind.CLIENT, attributes: { [attr.OPERATION]: 'chat', ...this.modelAttributes() } },
       this.run.context,
     );
-    this.chat = { span, usage: ZERO };
+    this.chat = { span, usage: ZERO_USAGE };
   }
 
   private endChat(finishReason: string | undefined, failure?: { reason: string; message: string }): void {
@@ -268,14 +266,6 @@ function fail(span: Span, reason: string, message: string): void {
 
 function usageAttributes(usage: TokenUsage): Record<string, number> {
   return { [attr.INPUT_TOKENS]: usage.promptTokens, [attr.OUTPUT_TOKENS]: usage.completionTokens };
-}
-
-function addTokens(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return {
-    promptTokens: a.promptTokens + b.promptTokens,
-    completionTokens: a.completionTokens + b.completionTokens,
-    totalTokens: a.totalTokens + b.totalTokens,
-  };
 }
 
 function jsonText(value: unknown): string {

@@ -1,20 +1,12 @@
+import { STOP_REASONS } from '../../core/agent-event.js';
 import { machineGraph } from '../../inspect/machine-graph.js';
 import { agentMachine } from '../../machines/agent-machine.js';
 import type { JournalEntry } from '../../session/journal-entry.js';
 import { entryName, type JournalRun } from './journal-runs.js';
 import { type LoopViolation, violation } from './loop-violation.js';
 
-const KNOWN_REASONS = new Set([
-  'turn_budget',
-  'cost_budget',
-  'token_budget',
-  'time_budget',
-  'aborted',
-  'model_error',
-  'suspended',
-  'invalid_tool_calls',
-  'output_invalid',
-]);
+/** Every stop reason but `internal_error`, which is a bug in the loop. */
+const KNOWN_REASONS: ReadonlySet<string> = new Set(STOP_REASONS.filter((reason) => reason !== 'internal_error'));
 
 let allowedMoves: Set<string> | undefined;
 

@@ -1,3 +1,4 @@
+import { STOP_REASONS } from '../../core/agent-event.js';
 import type {
   AgentContext,
   AgentStateName,
@@ -15,16 +16,13 @@ export interface Finding {
   readonly problem: string;
 }
 
-const STOP_REASONS = new Set([
-  'turn_budget',
-  'cost_budget',
-  'token_budget',
-  'time_budget',
-  'aborted',
-  'model_error',
-  'invalid_tool_calls',
-  'output_invalid',
-]);
+/**
+ * The stop reasons the machine may give on its own; `internal_error` needs a crash, `suspended`
+ * a SUSPEND, and `store_error` a failed store, which the explored alphabet never sends.
+ */
+const OWN_STOP_REASONS: ReadonlySet<string> = new Set(
+  STOP_REASONS.filter((reason) => reason !== 'internal_error' && reason !== 'suspended' && reason !== 'store_error'),
+);
 
 type Result = [MonitorState, Finding[]];
 
@@ -67,7 +65,7 @@ function entered(monitor: MonitorState, to: AgentStateName, context: AgentContex
     if (
       stop === undefined ||
       !(
-        STOP_REASONS.has(stop.reason) ||
+        OWN_STOP_REASONS.has(stop.reason) ||
         (crashed && stop.reason === 'internal_error') ||
         (suspended && stop.reason === 'suspended')
       )
