@@ -37,6 +37,17 @@ export {
   DEFAULT_MAX_TURNS,
 } from './config/config.js';
 // Data, events and errors
+export type { Compaction } from './context/compaction.js';
+export type { CompactionStrategy, ContextOptions, ContextSettings } from './context/context-options.js';
+export { COMPACTION_STRATEGIES } from './context/context-options.js';
+export { elisionMarker } from './context/elide-outputs.js';
+export { SUMMARY_REQUEST } from './context/summarise-turns.js';
+export {
+  estimateContextTokens,
+  estimateMessageTokens,
+  estimateTokens,
+  estimateToolTokens,
+} from './context/token-estimate.js';
 export type { AgentEventDataMap, BudgetKind, StopReason } from './core/agent-event.js';
 export { AgentEvent, AgentEventType, isTerminal, STOP_REASONS } from './core/agent-event.js';
 export type { HarnessErrorReason } from './core/errors.js';

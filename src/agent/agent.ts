@@ -3,6 +3,7 @@ import { type Actor, type AnyActorLogic, createActor, type InspectionEvent, type
 import type { z } from 'zod';
 import type { ModelClient } from '../adapters/model-client.js';
 import { Config } from '../config/config.js';
+import { estimateContextTokens, estimateToolTokens } from '../context/token-estimate.js';
 import { AgentEvent, type AgentEventDataMap, isTerminal } from '../core/agent-event.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
 import { LazyAbort } from '../core/lazy-abort.js';
@@ -32,6 +33,14 @@ import { bindAgentRun, type MachineDeps, type RunHandle } from './run-handle.js'
 type ActiveRun = RunHandle & { readonly queue: AsyncQueue<AgentEvent>; closing: Promise<void> | undefined };
 
 /** Refuses run options that cannot work, naming the option (`invalid_argument`). */
+/** The machine's context-size inputs: only when the config limits the context (estimating costs a pass over it). */
+function contextInput(config: Config, session: Session): { contextLimit?: number; contextTokens?: number } {
+  const limit = config.context?.maxTokens;
+  if (limit === undefined) return {};
+  const tools = estimateToolTokens(session.registry.definitions());
+  return { contextLimit: limit, contextTokens: estimateContextTokens(session.messages) + tools };
+}
+
 function checkRunOptions(options: RunOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new HarnessError(
@@ -373,6 +382,7 @@ export class Agent {
         // A resumed run goes on with the invalid calls it had counted; a new run starts at none.
         ...(input === undefined ? { invalidCalls: invalidCallsSoFar(this.session.journal) } : {}),
         ...(options.outputRetries !== undefined ? { outputRetries: options.outputRetries } : {}),
+        ...contextInput(this.config, this.session),
       },
       ...(this.inspect ? { inspect: this.inspect } : {}),
       ...(this.clock ? { clock: this.clock } : {}),

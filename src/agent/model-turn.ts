@@ -20,10 +20,20 @@ export interface ModelTurn {
   readonly elapsedMs: number;
   /** A final answer of a run that asked for structured output: what checking it found. */
   readonly outputCheck?: OutputCheck;
+  /**
+   * The context's size after this turn, in tokens: the request's reported prompt tokens plus
+   * the answer's, else an estimate. Only measured when the context has a size limit.
+   */
+  readonly contextTokens?: number;
+  /** Provider tokens per estimated token, as measured on this turn (with `contextTokens`). */
+  readonly tokenScale?: number;
 }
 
 /** What a stream adds up to, before the agent annotates it. */
-export type StreamedTurn = Omit<ModelTurn, 'concurrencySafe' | 'permissions' | 'elapsedMs' | 'outputCheck'>;
+export type StreamedTurn = Omit<
+  ModelTurn,
+  'concurrencySafe' | 'permissions' | 'elapsedMs' | 'outputCheck' | 'contextTokens' | 'tokenScale'
+>;
 
 function streamErrorText(error: StreamEvent['error']): string {
   if (error === undefined) return 'the model stream reported an error';

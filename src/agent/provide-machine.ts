@@ -5,6 +5,7 @@ import type { ReportParams } from '../machines/agent-machine-types.js';
 import { softLimitMessage } from '../machines/budget-message.js';
 import { toolActorLogic } from '../machines/tool-actor-logic.js';
 import { type ToolResult, toolMessageContent } from '../tools/tool-result.js';
+import { compactContext } from './compact-context.js';
 import { outputRetryMessage } from './output-check.js';
 import { requestModel } from './request-model.js';
 import { activeRun, depsOf, type MachineDeps } from './run-handle.js';
@@ -65,6 +66,14 @@ export function provideAgentMachine() {
         session.trackUsage(turn.usage);
         session.addAssistantMessage(turn.text, []);
         session.addHarnessMessage(outputRetryMessage(problem));
+      },
+      compactContext: ({ self, system }, params) => compactContext(self, system, params),
+      recordCompaction: ({ system }, { event }) => {
+        const { session } = depsOf(system);
+        if (event.compaction === undefined) return;
+        // The summary request's usage first: the compaction entry is what it paid for.
+        if (event.usage.totalTokens > 0) session.trackUsage(event.usage);
+        session.recordCompaction(event.compaction);
       },
       warnBudget: ({ context, system }) => {
         const deps = depsOf(system);

@@ -1,11 +1,14 @@
 import type { AnyActorRef } from 'xstate';
 import type { ChatCompletionOptions } from '../adapters/model-client.js';
 import { callPermissions } from '../approval/call-permissions.js';
+import { estimateContextTokens, estimateMessageTokens, estimateToolTokens } from '../context/token-estimate.js';
 import { AgentEvent } from '../core/agent-event.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
 import type { LazyAbort } from '../core/lazy-abort.js';
+import type { Message } from '../core/messages.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import type { AgentMachineEvent, ModelTurn } from '../machines/agent-machine-types.js';
+import type { ToolDefinition } from '../tools/tool-params.js';
 import { readModelStream } from './model-turn.js';
 import { checkOutput } from './output-check.js';
 import { activeRun, depsOf, type MachineDeps, type RunHandle } from './run-handle.js';
@@ -28,6 +31,26 @@ function requestOptions(abort: LazyAbort, output: ChatCompletionOptions['output'
         },
         output,
       };
+}
+
+/**
+ * The context's size after a turn: the prompt tokens the provider reported for the request plus
+ * the answer's, or, when it reported none, the estimate of both; and the provider's tokens per
+ * estimated token (1 without a report), to scale estimates of what joins the context next.
+ */
+function measureContext(
+  sent: readonly Message[],
+  tools: readonly ToolDefinition[] | undefined,
+  turn: Pick<ModelTurn, 'text' | 'toolCalls' | 'usage'>,
+): { contextTokens: number; tokenScale: number } {
+  const answer: Message =
+    turn.toolCalls.length > 0
+      ? { role: 'assistant', content: turn.text, toolCalls: turn.toolCalls }
+      : { role: 'assistant', content: turn.text };
+  const estimate = estimateContextTokens(sent) + estimateToolTokens(tools) + estimateMessageTokens(answer);
+  if (turn.usage.promptTokens <= 0) return { contextTokens: estimate, tokenScale: 1 };
+  const contextTokens = turn.usage.promptTokens + turn.usage.completionTokens;
+  return { contextTokens, tokenScale: contextTokens / estimate };
 }
 
 /** Streams one model request and annotates the turn for the machine. */
@@ -69,7 +92,9 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   const permissions = callPermissions(session.config.permissions, session.registry, toolCalls);
   // A final answer of a run that asked for structured output: checked here, decided by the machine.
   const outputCheck = output !== undefined && toolCalls.length === 0 ? checkOutput(text, output.schema) : undefined;
-  if (permissions !== undefined || outputCheck !== undefined) {
+  const context =
+    session.config.context === undefined ? undefined : measureContext(messages, tools, { text, toolCalls, usage });
+  if (permissions !== undefined || outputCheck !== undefined || context !== undefined) {
     return {
       text,
       toolCalls,
@@ -78,6 +103,7 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
       elapsedMs,
       ...(permissions !== undefined ? { permissions } : {}),
       ...(outputCheck !== undefined ? { outputCheck } : {}),
+      ...context,
       ...(finishReason ? { finishReason } : {}),
     };
   }

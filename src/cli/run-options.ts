@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { PermissionPolicy } from '../approval/permission-policy.js';
+import { COMPACTION_STRATEGIES, type CompactionStrategy } from '../context/context-options.js';
 import type { InspectorServerOptions } from '../inspector/inspector-server.js';
 import { serveOptions } from './commands/inspect.js';
 import { journalPath } from './journal-path.js';
@@ -54,6 +55,8 @@ export interface RunCliOptions {
   readonly store: string;
   /** From `--session`: the stored session to continue (or to start under this id). */
   readonly session: string | undefined;
+  /** From `--context-tokens` and `--context-strategy`: compact older turns past this size. */
+  readonly context: { readonly maxTokens: number; readonly strategy: CompactionStrategy } | undefined;
 }
 
 /** The built-in tool sets of `run`. */
@@ -75,6 +78,8 @@ const FLAGS = {
   'base-url': { type: 'string' },
   'max-turns': { type: 'string' },
   'max-cost': { type: 'string' },
+  'context-tokens': { type: 'string' },
+  'context-strategy': { type: 'string' },
   timeout: { type: 'string' },
   cwd: { type: 'string' },
   journal: { type: 'string' },
@@ -91,12 +96,25 @@ const FLAGS = {
 } as const;
 
 /** The flags of `run` that take a number (a negative one is ours to refuse, not parseArgs'). */
-const NUMERIC_FLAGS = ['max-turns', 'max-cost', 'timeout', 'port'];
+const NUMERIC_FLAGS = ['max-turns', 'max-cost', 'timeout', 'port', 'context-tokens'];
 
 function provider(text: string | undefined): Provider {
   if (text === undefined) return 'openai';
   if ((PROVIDERS as readonly string[]).includes(text)) return text as Provider;
   throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}, got '${text}'`);
+}
+
+function contextFlags(tokens: string | undefined, strategy: string | undefined): RunCliOptions['context'] {
+  const maxTokens = positiveInteger(tokens, '--context-tokens');
+  if (maxTokens === undefined) {
+    if (strategy !== undefined) throw new UsageError('--context-strategy needs --context-tokens N');
+    return undefined;
+  }
+  const chosen = strategy === 'summarize' ? 'summarise' : (strategy ?? 'elide');
+  if (!(COMPACTION_STRATEGIES as readonly string[]).includes(chosen)) {
+    throw new UsageError(`--context-strategy must be one of ${COMPACTION_STRATEGIES.join(', ')}, got '${strategy}'`);
+  }
+  return { maxTokens, strategy: chosen as CompactionStrategy };
 }
 
 function existingFile(text: string, flag: string): string {
@@ -149,5 +167,6 @@ export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
     tools: toolSet(values.tools),
     store,
     session,
+    context: contextFlags(values['context-tokens'], values['context-strategy']),
   };
 }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { checkPermissions, type PermissionPolicy } from '../approval/permission-policy.js';
+import { type ContextOptions, type ContextSettings, checkContextOptions } from '../context/context-options.js';
 import { HarnessError } from '../core/errors.js';
 import { BUDGET_KEYS, Budget, type BudgetOptions } from './budget.js';
 import { refuseMisspelledKeys } from './option-keys.js';
@@ -23,6 +24,7 @@ const CONFIG_KEYS = [
   'permissions',
   'maxParallelTools',
   'maxInvalidToolCalls',
+  'context',
   ...BUDGET_KEYS,
 ] as const;
 
@@ -55,6 +57,12 @@ export interface ConfigOptions extends BudgetOptions {
    * tool, arguments that fail validation) to one tool without a call to it succeeding. Default 3.
    */
   readonly maxInvalidToolCalls?: number;
+  /**
+   * Context management: before a request whose context would exceed `maxTokens`, older turns
+   * are compacted (tool outputs elided, or turns summarised) by a journaled step. None by
+   * default: every request sends the whole history. See docs/context.md.
+   */
+  readonly context?: ContextOptions;
 }
 
 /** Immutable configuration shared by the session, the registry, the tools and the agent. */
@@ -75,6 +83,8 @@ export class Config {
   readonly maxParallelTools: number;
   /** Invalid calls to one tool, without a success between them, that end a run. */
   readonly maxInvalidToolCalls: number;
+  /** Context management settings, every default filled; undefined when the context is never compacted. */
+  readonly context: ContextSettings | undefined;
 
   constructor(options: ConfigOptions = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -97,6 +107,7 @@ export class Config {
     this.maxParallelTools = positiveInteger(options.maxParallelTools, 'maxParallelTools') ?? DEFAULT_MAX_PARALLEL_TOOLS;
     this.maxInvalidToolCalls =
       positiveInteger(options.maxInvalidToolCalls, 'maxInvalidToolCalls') ?? DEFAULT_MAX_INVALID_TOOL_CALLS;
+    this.context = checkContextOptions(options.context);
   }
 
   /** The turn limit (`budget.maxTurns`). */

@@ -32,6 +32,7 @@ export const STOP_REASONS = [
   'invalid_tool_calls',
   'output_invalid',
   'store_error',
+  'context_overflow',
 ] as const;
 
 /** Why a run ended without a final answer: one of {@link STOP_REASONS}. */

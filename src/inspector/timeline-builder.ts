@@ -3,7 +3,7 @@ import type { AgentEvent } from '../core/agent-event.js';
 import type { ToolCall } from '../core/messages.js';
 import { addUsage, type TokenUsage, ZERO_USAGE } from '../core/usage.js';
 import { eventLabel } from '../inspect/edge-label.js';
-import type { JournalEntry } from '../session/journal-entry.js';
+import type { CompactionEntry, JournalEntry } from '../session/journal-entry.js';
 import type { TimelineStep, TimelineToolCall } from './timeline-step.js';
 import type { ToolTiming } from './tool-timings.js';
 
@@ -23,6 +23,17 @@ const ERROR_PREFIX = 'Error: ';
 
 function argumentsText(call: ToolCall): string {
   return typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+}
+
+/** What a compaction replaced, and by what, for its timeline step. */
+function compactionText(entry: CompactionEntry): string {
+  const count = entry.to - entry.from;
+  const what = `messages ${entry.from}–${entry.to - 1} (${count})`;
+  if (entry.strategy === 'summarise') return `${what} replaced by a summary:\n${entry.messages[0]?.content ?? ''}`;
+  const elided = entry.messages.filter(
+    (message) => message.role === 'tool' && message.content.startsWith('[elided '),
+  ).length;
+  return `${elided} tool output(s) of ${what} elided`;
 }
 
 /**
@@ -109,6 +120,12 @@ export class TimelineBuilder {
         const percent = Math.round(entry.used * 100);
         return this.push({ kind: 'budget_warning', title: `budget warning: ${entry.budget} ${percent}% used` });
       }
+      case 'compaction':
+        return this.push({
+          kind: 'compaction',
+          title: `context compacted (${entry.strategy}): ${entry.tokensBefore} → ${entry.tokensAfter} tokens`,
+          text: compactionText(entry),
+        });
       case 'reset':
         this.state = null;
         this.pendingCalls = [];

@@ -12,6 +12,8 @@ export type TimelineStepKind =
   | 'answer'
   | 'error'
   | 'reset'
+  /** The context was compacted before a request (old tool outputs elided, or turns summarised). */
+  | 'compaction'
   /** A call waits for approval, or was approved or denied. */
   | 'approval'
   /** An event sent to an inspected XState actor (WebSocket inspection). */

@@ -1,5 +1,6 @@
 import type { ModelTurn } from '../agent/model-turn.js';
 import type { Budget } from '../config/budget.js';
+import type { Compaction } from '../context/compaction.js';
 import type { StopReason } from '../core/agent-event.js';
 import type { ToolCall } from '../core/messages.js';
 import type { TokenUsage } from '../core/usage.js';
@@ -14,6 +15,7 @@ export type AgentStateName =
   | 'awaitingApproval'
   | 'observing'
   | 'budgetCheck'
+  | 'compacting'
   | 'done'
   | 'error';
 
@@ -34,6 +36,10 @@ export interface AgentMachineInput {
   readonly outputRetries?: number;
   /** Resume an interrupted run: these recorded calls have no result yet; run them first. */
   readonly resume?: PendingCalls;
+  /** Compact the context before a request whose context would exceed this many tokens (`Config.context.maxTokens`). */
+  readonly contextLimit?: number;
+  /** The context's size when the run starts, in tokens (estimated). */
+  readonly contextTokens?: number;
 }
 
 /** Tool calls to run without asking the model first (see {@link AgentMachineInput.resume}). */
@@ -112,6 +118,15 @@ export interface AgentContext {
   readonly stop: StopInfo | undefined;
   /** The final answer (in `done`). */
   readonly response: string | undefined;
+  /** Before a request whose context would exceed this many tokens, the context is compacted; none when undefined. */
+  readonly contextLimit: number | undefined;
+  /**
+   * The context's size in tokens as of now (kept only with a `contextLimit`): the last turn's
+   * reported or estimated size, plus the estimated size of the results since.
+   */
+  readonly contextTokens: number;
+  /** Provider tokens per estimated token, from the last turn that reported usage (1 until then). */
+  readonly tokenScale: number;
 }
 
 /** Stops the run: `agent.abort()` sends `aborted`, the wall-clock timer `time_budget`, a failed store `store_error`. */
@@ -143,6 +158,17 @@ export interface ModelErrorEvent {
   readonly message: string;
 }
 
+/** The compaction started on entering `compacting` finished. */
+export interface CompactedEvent {
+  readonly type: 'COMPACTED';
+  /** What was replaced, and by what; undefined when nothing old enough was left to compact. */
+  readonly compaction: Compaction | undefined;
+  /** Usage of the summary request (zero for elision): it counts against the budgets. */
+  readonly usage: TokenUsage;
+  /** Milliseconds since the run started. */
+  readonly elapsedMs: number;
+}
+
 /** Something inside the loop broke (an effect threw): the run ends with `internal_error`. */
 export interface InternalErrorEvent {
   readonly type: 'INTERNAL_ERROR';
@@ -153,6 +179,7 @@ export interface InternalErrorEvent {
 export type AgentMachineEvent =
   | ModelTurnEvent
   | ModelErrorEvent
+  | CompactedEvent
   | ToolSettledEvent
   | AbortEvent
   | InternalErrorEvent
@@ -171,6 +198,14 @@ export interface CancelToolEvent {
 export interface ModelRequestParams {
   /** True once a soft limit withheld tools: send no tool definitions. */
   readonly toolsWithheld: boolean;
+}
+
+/** Parameters of the `compactContext` effect. */
+export interface CompactParams {
+  /** The context's size now, in tokens. */
+  readonly tokens: number;
+  /** Provider tokens per estimated token (see {@link AgentContext.tokenScale}): scales estimated savings. */
+  readonly tokenScale: number;
 }
 
 /** Input of one tool actor. */

@@ -10,6 +10,8 @@ import type {
   AgentMachineEvent,
   AgentMachineInput,
   AgentStateName,
+  CompactedEvent,
+  CompactParams,
   ModelRequestParams,
   ModelTurn,
   RejectOutputParams,
@@ -21,6 +23,7 @@ import { answerFor, blockedOnApproval, gateCalls, gateEnd, waitingCalls, waiting
 import type { ApprovalDecision, ApprovalRequestParams, DecisionParams } from './approval-types.js';
 import { TOOLS_WITHHELD_ERROR } from './budget-message.js';
 import { budgetStop, hardStop } from './budget-rules.js';
+import { contextOverflowStop, contextOverLimit, resultTokens, tokensAfterRetry } from './context-rules.js';
 import { countResults, invalidCallsStop, NO_INVALID_CALLS } from './invalid-calls.js';
 import { DEFAULT_OUTPUT_RETRIES, outputInvalidStop, outputRetryLeft, rejectedOutput } from './output-rules.js';
 import { toolActorLogic } from './tool-actor-logic.js';
@@ -83,6 +86,13 @@ const machineSetup = setup({
      * agent journals its usage, the answer and a harness message with the problem).
      */
     rejectOutput: (_, _params: RejectOutputParams) => {},
+    /**
+     * Effect: compact the context (elide old tool outputs, or ask the model for a summary); it
+     * answers with `COMPACTED` or, when a summary request fails, `MODEL_ERROR`.
+     */
+    compactContext: (_, _params: CompactParams) => {},
+    /** Effect: journal a compaction (and the usage of its summary request). */
+    recordCompaction: (_, _params: { event: CompactedEvent }) => {},
     /** Effect: a soft limit was crossed; warn and ask for a final answer. */
     warnBudget: () => {},
     /** Effect: abort the model request in flight. */
@@ -110,6 +120,8 @@ const machineSetup = setup({
       (event.type === 'APPROVE' || event.type === 'DENY') && waitingIndex(context, event.callId) >= 0,
     invalidCallsExceeded: ({ context }) => invalidCallsStop(context.invalidCalls, context.maxInvalidToolCalls) !== null,
     hardLimitReached: ({ context }) => hardStop(context) !== null,
+    contextOverLimit: ({ context }) => contextOverLimit(context),
+    compactionMadeRoom: ({ event }) => event.type === 'COMPACTED' && event.compaction !== undefined,
     softLimitReached: ({ context }) =>
       !context.toolsWithheld && context.budget.softLimit(context.turns, context.usage, context.elapsedMs) !== null,
   },
@@ -269,7 +281,15 @@ const settleTool = machineSetup.enqueueActions(({ context, event, enqueue }) => 
   progress.results[event.index] = event.result;
   progress.settled += 1;
   progress.running -= 1;
-  advanceTools(context, progress, enqueue, { elapsedMs: Math.max(context.elapsedMs, event.elapsedMs) });
+  const elapsedMs = Math.max(context.elapsedMs, event.elapsedMs);
+  advanceTools(
+    context,
+    progress,
+    enqueue,
+    context.contextLimit === undefined
+      ? { elapsedMs }
+      : { elapsedMs, contextTokens: context.contextTokens + resultTokens(event.result, context.tokenScale) },
+  );
 });
 
 /**
@@ -300,9 +320,24 @@ const suspend = machineSetup.assign(({ context }) => {
   };
 });
 
-/** Starts a model request, unless the run resumes with pending tool calls. */
+/**
+ * Starts a model request, unless the run resumes with pending tool calls or the context must
+ * be compacted first (the state's `always` transitions take over).
+ */
 const startTurn = machineSetup.enqueueActions(({ context, enqueue }) => {
-  if (!context.resuming) enqueue({ type: 'requestModel', params: { toolsWithheld: context.toolsWithheld } });
+  if (context.resuming || contextOverLimit(context)) return;
+  enqueue({ type: 'requestModel', params: { toolsWithheld: context.toolsWithheld } });
+});
+
+/** A compaction made room: journal it, count its summary's usage, and take the context's new size. */
+const acceptCompaction = machineSetup.enqueueActions(({ context, event, enqueue }) => {
+  if (event.type !== 'COMPACTED' || event.compaction === undefined) return;
+  enqueue({ type: 'recordCompaction', params: { event } });
+  enqueue.assign({
+    usage: addUsage(context.usage, event.usage),
+    elapsedMs: Math.max(context.elapsedMs, event.elapsedMs),
+    contextTokens: event.compaction.tokensAfter,
+  });
 });
 
 /**
@@ -321,6 +356,8 @@ const acceptToolTurn = machineSetup.enqueueActions(({ context, event, enqueue })
     turns: context.turns + 1,
     usage: addUsage(context.usage, turn.usage),
     elapsedMs: turn.elapsedMs,
+    contextTokens: turn.contextTokens ?? context.contextTokens,
+    tokenScale: turn.tokenScale ?? context.tokenScale,
     ...gated,
   };
   enqueue({ type: 'recordModelTurn', params: { turn } });
@@ -336,6 +373,8 @@ const acceptToolTurn = machineSetup.enqueueActions(({ context, event, enqueue })
     turns: adopted.turns,
     usage: adopted.usage,
     elapsedMs: adopted.elapsedMs,
+    contextTokens: adopted.contextTokens,
+    tokenScale: adopted.tokenScale,
     calls: adopted.calls,
     concurrencySafe: adopted.concurrencySafe,
     answers: adopted.answers,
@@ -369,6 +408,7 @@ const retryOutput = machineSetup.enqueueActions(({ context, event, enqueue }) =>
     usage: addUsage(context.usage, turn.usage),
     elapsedMs: turn.elapsedMs,
     outputRetriesUsed: context.outputRetriesUsed + 1,
+    contextTokens: tokensAfterRetry(context, turn, problem),
   });
 });
 
@@ -419,6 +459,9 @@ export const agentMachine = machineSetup.createMachine({
     aborting: undefined,
     stop: undefined,
     response: undefined,
+    contextLimit: input?.contextLimit,
+    contextTokens: input?.contextTokens ?? 0,
+    tokenScale: 1,
   }),
   entry: enqueueActions(({ context, enqueue }) => {
     const limit = context.budget.maxWallClockMs;
@@ -440,7 +483,11 @@ export const agentMachine = machineSetup.createMachine({
   states: {
     awaitingModel: {
       entry: [enter('awaitingModel'), startTurn],
-      always: { guard: 'isResuming', target: 'executingTools', actions: startPendingCalls },
+      always: [
+        { guard: 'isResuming', target: 'executingTools', actions: startPendingCalls },
+        // The request would exceed the context limit: compact first (no request was started).
+        { guard: 'contextOverLimit', target: 'compacting' },
+      ],
       on: {
         MODEL_TURN: [
           { guard: 'turnAskedForTools', target: 'executingTools', actions: acceptToolTurn },
@@ -521,6 +568,28 @@ export const agentMachine = machineSetup.createMachine({
         },
         { target: 'awaitingModel' },
       ],
+    },
+    compacting: {
+      // The context is over its limit: older turns are compacted (a journaled step), then the
+      // budgets are checked again (a summary request has usage) before the next request.
+      entry: [
+        enter('compacting'),
+        {
+          type: 'compactContext',
+          params: ({ context }) => ({ tokens: context.contextTokens, tokenScale: context.tokenScale }),
+        },
+      ],
+      on: {
+        COMPACTED: [
+          { guard: 'compactionMadeRoom', target: 'budgetCheck', actions: acceptCompaction },
+          // Nothing old enough is left to compact: a request would exceed the limit.
+          { target: 'error', actions: assign({ stop: ({ context }) => contextOverflowStop(context) }) },
+        ],
+        MODEL_ERROR: {
+          target: 'error',
+          actions: assign({ stop: ({ event }) => ({ reason: 'model_error', message: event.message }) }),
+        },
+      },
     },
     done: {
       type: 'final',

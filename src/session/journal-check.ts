@@ -1,6 +1,7 @@
+import { COMPACTION_STRATEGIES } from '../context/context-options.js';
 import { STOP_REASONS } from '../core/agent-event.js';
 import { HarnessError } from '../core/errors.js';
-import type { JsonValue, ToolCall } from '../core/messages.js';
+import type { JsonValue, Message, ToolCall } from '../core/messages.js';
 import { isTokenCount, type TokenUsage } from '../core/usage.js';
 import type { JournalEntry } from './journal-entry.js';
 
@@ -64,6 +65,48 @@ function jsonValue(value: unknown, index: number): JsonValue {
   return JSON.parse(text) as JsonValue;
 }
 
+function messagesOf(value: unknown, index: number): Message[] {
+  if (!Array.isArray(value)) fail(index, `'messages' must be an array`);
+  return value.map((raw: unknown, i): Message => {
+    if (typeof raw !== 'object' || raw === null) fail(index, `messages[${i}] must be an object`);
+    const message = raw as Fields;
+    const content = text(message, 'content', index);
+    switch (message.role) {
+      case 'system':
+        return { role: 'system', content };
+      case 'user':
+        return message.author === 'harness' ? { role: 'user', content, author: 'harness' } : { role: 'user', content };
+      case 'assistant':
+        return message.toolCalls === undefined
+          ? { role: 'assistant', content }
+          : { role: 'assistant', content, toolCalls: toolCallsOf(message.toolCalls, index) };
+      case 'tool':
+        return { role: 'tool', callId: text(message, 'callId', index), content };
+      default:
+        return fail(index, `messages[${i}].role must be system, user, assistant or tool`);
+    }
+  });
+}
+
+function compactionOf(entry: Fields, index: number): JournalEntry {
+  const strategy = entry.strategy;
+  if (!COMPACTION_STRATEGIES.includes(strategy as never)) {
+    fail(index, `'strategy' must be one of ${COMPACTION_STRATEGIES.join(', ')}`);
+  }
+  const from = count(entry.from, 'from', index);
+  const to = count(entry.to, 'to', index);
+  if (to < from) fail(index, `'to' (${to}) is before 'from' (${from})`);
+  return {
+    type: 'compaction',
+    strategy: strategy as (typeof COMPACTION_STRATEGIES)[number],
+    from,
+    to,
+    messages: messagesOf(entry.messages, index),
+    tokensBefore: count(entry.tokensBefore, 'tokensBefore', index),
+    tokensAfter: count(entry.tokensAfter, 'tokensAfter', index),
+  };
+}
+
 /**
  * Checks one journal entry read from outside and returns a clean copy of it.
  * Throws a {@link HarnessError} (`invalid_journal`) naming the entry and the field.
@@ -124,6 +167,8 @@ export function checkEntry(raw: unknown, index: number): JournalEntry {
       if (typeof used !== 'number' || !Number.isFinite(used)) fail(index, `'used' must be a number`);
       return { type: 'budget_warning', budget: text(entry, 'budget', index), used };
     }
+    case 'compaction':
+      return compactionOf(entry, index);
     default:
       return fail(index, `unknown entry type ${JSON.stringify(entry.type)}`);
   }

@@ -1,5 +1,6 @@
+import type { CompactionStrategy } from '../context/context-options.js';
 import type { StopReason } from '../core/agent-event.js';
-import type { JsonValue, ToolCall } from '../core/messages.js';
+import type { JsonValue, Message, ToolCall } from '../core/messages.js';
 import type { TokenUsage } from '../core/usage.js';
 
 /** A model request began (one turn = one request). */
@@ -96,6 +97,26 @@ export interface BudgetWarningEntry {
   readonly used: number;
 }
 
+/**
+ * The context was compacted before a request (journal version 4): `messages[from, to)` were
+ * replaced by `messages` (old tool outputs elided, or turns summarised). Replay applies it, so
+ * the rebuilt context is the one the model saw.
+ */
+export interface CompactionEntry {
+  readonly type: 'compaction';
+  readonly strategy: CompactionStrategy;
+  /** Index of the first replaced message of the context. */
+  readonly from: number;
+  /** Index after the last replaced message. */
+  readonly to: number;
+  /** What replaced them. */
+  readonly messages: readonly Message[];
+  /** The context's size before, in tokens (reported by the provider, or estimated). */
+  readonly tokensBefore: number;
+  /** Its estimated size after. */
+  readonly tokensAfter: number;
+}
+
 /** One append-only journal record. Plain JSON. */
 export type JournalEntry =
   | TurnStartEntry
@@ -110,7 +131,8 @@ export type JournalEntry =
   | TransitionEntry
   | AgentEndEntry
   | AgentErrorEntry
-  | BudgetWarningEntry;
+  | BudgetWarningEntry
+  | CompactionEntry;
 
 /** The `type` of a {@link JournalEntry}. */
 export type JournalEntryType = JournalEntry['type'];

@@ -1,7 +1,8 @@
+import { HarnessError } from '../core/errors.js';
 import type { Message, ToolCall } from '../core/messages.js';
 import { addUsage, type TokenUsage, ZERO_USAGE } from '../core/usage.js';
 import type { ApprovalDecision } from '../machines/approval-types.js';
-import type { JournalEntry } from './journal-entry.js';
+import type { CompactionEntry, JournalEntry } from './journal-entry.js';
 
 /** What a session knows, as a fold over its journal. Mutated in place for speed. */
 export interface SessionState {
@@ -107,6 +108,20 @@ function addResult(state: SessionState, callId: string, content: string): void {
   pushResult(state, callId, content);
 }
 
+/**
+ * Replaces `messages[from, to)` with the compaction's messages. The open turn's bookkeeping is
+ * by callId, not by index, so it is untouched (compaction never reaches the open turn).
+ */
+function compact(state: SessionState, entry: CompactionEntry): void {
+  if (entry.to > state.messages.length) {
+    throw new HarnessError(
+      'journal_corrupt',
+      `a compaction replaces messages ${entry.from} to ${entry.to}, but the context holds ${state.messages.length}`,
+    );
+  }
+  state.messages.splice(entry.from, entry.to - entry.from, ...entry.messages.map((message) => Object.freeze(message)));
+}
+
 /** Applies one journal entry to the state: the single place where session state changes. */
 export function applyEntry(state: SessionState, entry: JournalEntry, systemPrompt: string | undefined): void {
   switch (entry.type) {
@@ -154,6 +169,9 @@ export function applyEntry(state: SessionState, entry: JournalEntry, systemPromp
     case 'agent_end':
       closeTurn(state);
       state.pendingAnswer = entry.response;
+      return;
+    case 'compaction':
+      compact(state, entry);
       return;
     case 'transition':
     case 'approval_request':

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Observable } from 'rxjs';
 import type { ModelClient } from '../adapters/model-client.js';
 import { Config } from '../config/config.js';
+import type { Compaction } from '../context/compaction.js';
 import type { StopReason } from '../core/agent-event.js';
 import { HarnessError } from '../core/errors.js';
 import type { JsonObject, JsonValue, Message, ToolCall, ToolResultMessage } from '../core/messages.js';
@@ -487,6 +488,20 @@ export class Session {
   /** Records that a soft budget limit was crossed. */
   recordBudgetWarning(budget: string, used: number): void {
     this.append({ type: 'budget_warning', budget, used });
+  }
+
+  /** Records a compaction of the context: the messages it names are replaced from now on (the agent calls this). */
+  recordCompaction(compaction: Compaction): void {
+    const { strategy, from, to, messages, tokensBefore, tokensAfter } = compaction;
+    this.append({
+      type: 'compaction',
+      strategy,
+      from,
+      to,
+      messages: Object.freeze(messages.slice()),
+      tokensBefore,
+      tokensAfter,
+    });
   }
 
   /** A snapshot for saving: the journal, its version, and the wall-clock time of saving. */

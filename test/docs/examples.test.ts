@@ -55,10 +55,25 @@ describe('examples/', () => {
     expect(lines).toContain('journaled output: {"biggest":"Lyon","thousands":522}');
   });
 
-  it('check-the-machine.ts lists the seven states and finds no violation', async () => {
+  it('long-run-compaction.ts keeps 60 turns under its context limit and replays the compacted context', async () => {
+    const lines = await printedBy('long-run-compaction.ts');
+    expect(lines).toContain('answer: The manual is about a fox.');
+    const [, compactions, elided] =
+      lines.find((l) => l.startsWith('compactions:'))?.match(/(\d+); tool outputs elided: (\d+)/) ?? [];
+    expect(Number(compactions)).toBeGreaterThan(5);
+    expect(Number(elided)).toBeGreaterThan(50);
+    const largest = Number(lines.find((l) => l.startsWith('largest request:'))?.match(/(\d+) tokens/)?.[1]);
+    expect(largest).toBeGreaterThan(2_000);
+    expect(largest).toBeLessThanOrEqual(4_000);
+    const whole = Number(lines.find((l) => l.startsWith('without compaction:'))?.match(/(\d+) tokens/)?.[1]);
+    expect(whole).toBeGreaterThan(34_000);
+    expect(lines).toContain('replayed context equals the live one: true');
+  });
+
+  it('check-the-machine.ts lists the eight states and finds no violation', async () => {
     const lines = await printedBy('check-the-machine.ts');
     expect(lines).toContain(
-      'states: awaitingModel, executingTools, awaitingApproval, observing, budgetCheck, done, error',
+      'states: awaitingModel, executingTools, awaitingApproval, observing, budgetCheck, compacting, done, error',
     );
     expect(lines).toContain('violations: 0');
     expect(lines.find((line) => line.startsWith('stop reasons reached:'))).toContain('turn_budget');

@@ -37,6 +37,7 @@ describe('machineGraph(agentMachine)', () => {
       'awaitingApproval->awaitingApproval',
       'observing->error',
       'budgetCheck->error',
+      'compacting->error',
     ]);
   });
 });

@@ -35,6 +35,7 @@ describe('inspector page for a saved journal', () => {
       'awaitingApproval',
       'observing',
       'budgetCheck',
+      'compacting',
       'done',
       'error',
     ]);

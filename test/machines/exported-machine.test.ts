@@ -4,9 +4,18 @@ import { toMermaid } from '../../src/diagram.js';
 import { agentMachine, Budget, tokenUsage } from '../../src/index.js';
 
 describe('contract §5 the exported machine', () => {
-  it('has exactly the states awaitingModel, executingTools, awaitingApproval, observing, budgetCheck, done and error', () => {
+  it('has exactly the states awaitingModel, executingTools, awaitingApproval, observing, budgetCheck, compacting, done and error', () => {
     expect(Object.keys(agentMachine.config.states ?? {}).sort()).toEqual(
-      ['awaitingModel', 'awaitingApproval', 'budgetCheck', 'done', 'error', 'executingTools', 'observing'].sort(),
+      [
+        'awaitingModel',
+        'awaitingApproval',
+        'budgetCheck',
+        'compacting',
+        'done',
+        'error',
+        'executingTools',
+        'observing',
+      ].sort(),
     );
     expect(agentMachine.config.initial).toBe('awaitingModel');
   });

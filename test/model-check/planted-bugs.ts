@@ -10,7 +10,7 @@ import {
   type TokenUsage,
 } from '../../src/index.js';
 import type { MachineRule, ModelCheckOptions } from '../../src/testing/index.js';
-import { listOf, on, variant, withOn, without, withoutEffect } from './machine-variants.js';
+import { listOf, on, type StateConfig, variant, withOn, without, withoutEffect } from './machine-variants.js';
 
 /** A bug planted in the machine, and what the model checker must say about it. */
 export interface PlantedBug {
@@ -306,6 +306,38 @@ export const turnNotCounted = variant(({ awaitingModel }) => {
 
 /** Bugs planted in the machine's definition: dropped effects, transitions in another order, extra actions. */
 export const VARIANT_BUGS: readonly PlantedBug[] = [
+  {
+    bug: 'awaitingModel requests the model without checking the context limit (compaction never runs)',
+    check: {
+      budget: { maxTurns: 2 },
+      ...oneCall,
+      context: true,
+      machine: variant(({ awaitingModel }) => ({
+        awaitingModel: {
+          ...awaitingModel,
+          entry: [listOf(awaitingModel, 'entry')[0], { type: 'requestModel', params: { toolsWithheld: false } }],
+          always: listOf(awaitingModel, 'always').filter((t) => (t as StateConfig).guard !== 'contextOverLimit'),
+        },
+      })),
+    },
+    reported: [['context_limit', /a model request was made with the context at 1\d\d tokens, over its limit of 100/]],
+  },
+  {
+    bug: 'compacting goes straight back to awaitingModel (a summary that crossed a budget is not checked)',
+    check: {
+      budget: { maxTurns: 3, maxTotalTokens: 100 },
+      ...oneCall,
+      context: true,
+      machine: variant(({ compacting }) => ({
+        compacting: withOn(
+          compacting,
+          'COMPACTED',
+          on(compacting, 'COMPACTED').map((t) => (t.target === 'budgetCheck' ? { ...t, target: 'awaitingModel' } : t)),
+        ),
+      })),
+    },
+    reported: [['hard_limit', /token/]],
+  },
   {
     bug: 'awaitingModel takes a structured answer that fails its schema as the final answer',
     check: {

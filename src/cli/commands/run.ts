@@ -45,6 +45,11 @@ Options:
   --max-turns N    stop after N model requests (default 10)
   --max-cost USD   stop once the run costs more than this (from the model's list price)
   --timeout T      wall-clock budget of the run: 90s, 5m, 1500ms (a bare number is seconds)
+  --context-tokens N
+                   compact older turns before a request whose context would exceed N tokens
+  --context-strategy S
+                   elide (default: old tool outputs become a marker) or summarise (the model
+                   summarises old turns; its tokens count against --max-cost)
   --cwd DIR        the workspace the tools may read (default: the current directory)
 ${STORE_HELP}
                    Every entry is stored as it happens: a run killed at any instant
@@ -130,6 +135,7 @@ async function setUp(
       ...(options.timeoutMs !== undefined ? { maxWallClockMs: options.timeoutMs } : {}),
       ...rates,
     },
+    ...(options.context !== undefined ? { context: options.context } : {}),
   });
   const registry = new ToolRegistry(config).register(
     ...(options.tools === 'workspace' ? workspaceTools(config) : [new ReadFileTool(config)]),

@@ -1,5 +1,6 @@
 import type { OutputCheck } from '../../agent/output-check.js';
 import type { Permission } from '../../approval/permission-policy.js';
+import type { Compaction } from '../../context/compaction.js';
 import type { ToolCall } from '../../core/messages.js';
 import type { TokenUsage } from '../../core/usage.js';
 import type {
@@ -52,7 +53,17 @@ export interface AlphabetOptions {
    * times. Off by default.
    */
   readonly structuredOutput?: boolean;
+  /**
+   * Explore context compaction: the machine runs with a context limit of
+   * {@link EXPLORED_CONTEXT_LIMIT} tokens, model turns may leave the context over it, and in
+   * `compacting` a compaction makes room, finds nothing to compact, or its summary request
+   * fails. Off by default.
+   */
+  readonly context?: boolean;
 }
+
+/** The context limit a model check with `context: true` explores (tokens). */
+export const EXPLORED_CONTEXT_LIMIT = 100;
 
 /** How a call's permission shows in a label: nothing for `allow`, `?` for `ask`, `!` for `deny`. */
 const PERMISSION_MARK: Readonly<Record<Permission, string>> = { allow: '', ask: '?', deny: '!' };
@@ -164,8 +175,47 @@ function modelEvents(options: AlphabetOptions, context: AgentContext): LabelledE
       events.push({ label: `model(answer ${kind})`, role: 'matters', event: { type: 'MODEL_TURN', turn } });
     }
   }
+  if (options.context) events.push(...overfullTurns(options, context));
   const error: ModelErrorEvent = { type: 'MODEL_ERROR', message: 'model stream failed' };
   events.push({ label: 'model(error)', role: 'matters', event: error });
+  return events;
+}
+
+/** Model turns (text, one safe call, one unsafe call) after which the context is over its limit. */
+function overfullTurns(options: AlphabetOptions, context: AgentContext): LabelledEvent[] {
+  const usage = options.usages[0] ?? zero;
+  const ms = reachableTimes(options, context)[0] ?? context.elapsedMs;
+  const patterns: CallPattern[][] = [[], [{ safe: true, permission: 'allow' }], [{ safe: false, permission: 'allow' }]];
+  return patterns.map((pattern) => {
+    const event = modelTurn(pattern, usage, ms);
+    const turn: ModelTurn = { ...event.turn, contextTokens: EXPLORED_CONTEXT_LIMIT + 50, tokenScale: 1 };
+    const label = `model(${pattern.length === 0 ? 'text' : patternLabel(pattern)} over context)`;
+    return { label, role: 'matters', event: { type: 'MODEL_TURN', turn } };
+  });
+}
+
+/** In `compacting`: a compaction that makes room (with each usage), one that finds nothing, a failed summary. */
+function compactionEvents(options: AlphabetOptions, context: AgentContext): LabelledEvent[] {
+  const ms = reachableTimes(options, context)[0] ?? context.elapsedMs;
+  const compaction: Compaction = {
+    strategy: 'summarise',
+    from: 1,
+    to: 3,
+    messages: [{ role: 'assistant', content: 'summary' }],
+    tokensBefore: context.contextTokens,
+    tokensAfter: Math.floor(EXPLORED_CONTEXT_LIMIT / 2),
+  };
+  const events: LabelledEvent[] = options.usages.map((usage) => ({
+    label: `compacted(u${usage.promptTokens}+${usage.completionTokens})`,
+    role: 'matters',
+    event: { type: 'COMPACTED', compaction, usage, elapsedMs: ms },
+  }));
+  events.push({
+    label: 'compacted(nothing)',
+    role: 'matters',
+    event: { type: 'COMPACTED', compaction: undefined, usage: zero, elapsedMs: ms },
+  });
+  events.push({ label: 'summary(error)', role: 'matters', event: { type: 'MODEL_ERROR', message: 'summary failed' } });
   return events;
 }
 
@@ -245,6 +295,8 @@ export function alphabetFor(options: AlphabetOptions, state: string, context: Ag
   const own =
     state === 'awaitingModel'
       ? modelEvents(options, context)
-      : [...toolEvents(options, context), ...decisionEvents(context, state)];
+      : state === 'compacting'
+        ? compactionEvents(options, context)
+        : [...toolEvents(options, context), ...decisionEvents(context, state)];
   return [...own, ...aborts(context), internalError(), ...noiseEvents(context, state)];
 }

@@ -106,6 +106,7 @@ export const MACHINE_RULES = [
   'suspend_pending',
   'invalid_calls',
   'output_retries',
+  'context_limit',
   'result_index',
   'report_order',
   'nothing_after_end',

@@ -5,7 +5,7 @@ import { agentMachine } from '../../machines/agent-machine.js';
 import type { AgentStateName } from '../../machines/agent-machine-types.js';
 import { gateCalls } from '../../machines/approval-gate.js';
 import { DEFAULT_OUTPUT_RETRIES } from '../../machines/output-rules.js';
-import type { AlphabetOptions } from './alphabet.js';
+import { type AlphabetOptions, EXPLORED_CONTEXT_LIMIT } from './alphabet.js';
 import { boundaryUsages, SMALL_USAGE } from './boundary-usages.js';
 import { limitsOf } from './budget-oracle.js';
 import { type Findings, newFindings, note } from './findings.js';
@@ -33,12 +33,20 @@ function collectOutcomes(findings: Findings, budget: Budget, trace: readonly Tra
 /**
  * Events after which every run of a correct machine has ended: each allowed turn is one model
  * answer plus at most one result per call, a resumed run first settles its pending calls, and
- * one abort may come on top (later aborts change nothing).
+ * one abort may come on top (later aborts change nothing). With `compacts`, each turn may also
+ * be preceded by one compaction, and the run may end on one that finds nothing.
  */
-export function stepBound(maxTurns: number, maxToolCalls: number, resumedCalls: number, asks = false): number {
+export function stepBound(
+  maxTurns: number,
+  maxToolCalls: number,
+  resumedCalls: number,
+  asks = false,
+  compacts = false,
+): number {
   // A call that asks may take one decision before its result; a waiting run one suspend at the end.
   const perCall = asks ? 2 : 1;
-  return resumedCalls * perCall + maxTurns * (1 + perCall * maxToolCalls) + 1 + (asks ? 1 : 0);
+  const compactions = compacts ? maxTurns + 1 : 0;
+  return resumedCalls * perCall + maxTurns * (1 + perCall * maxToolCalls) + 1 + (asks ? 1 : 0) + compactions;
 }
 
 function startMonitor(options: ModelCheckOptions): MonitorState {
@@ -83,14 +91,21 @@ export function modelCheckAgentMachine(options: ModelCheckOptions): ModelCheckRe
     permissions: options.permissions ?? ['allow'],
     invalidCalls: options.invalidCalls ?? false,
     structuredOutput: options.structuredOutput ?? false,
+    context: options.context ?? false,
   };
   const asks = explorationAsks(options);
   const maxSteps =
-    options.maxSteps ?? stepBound(budget.maxTurns, alphabet.maxToolCalls, options.resume?.calls.length ?? 0, asks);
+    options.maxSteps ??
+    stepBound(budget.maxTurns, alphabet.maxToolCalls, options.resume?.calls.length ?? 0, asks, alphabet.context);
   const maxParallelTools = options.maxParallelTools ?? DEFAULT_MAX_PARALLEL_TOOLS;
   const maxInvalidToolCalls = options.maxInvalidToolCalls ?? DEFAULT_MAX_INVALID_TOOL_CALLS;
   const outputRetries = options.outputRetries ?? DEFAULT_OUTPUT_RETRIES;
-  const caps = { maxParallelTools, maxInvalidToolCalls, outputRetries };
+  const caps = {
+    maxParallelTools,
+    maxInvalidToolCalls,
+    outputRetries,
+    ...(alphabet.context ? { contextLimit: EXPLORED_CONTEXT_LIMIT } : {}),
+  };
   const input = options.resume === undefined ? { budget, ...caps } : { budget, ...caps, resume: options.resume };
   const graph = buildStateGraph(machine, input, alphabet, { maxSteps, maxStates: options.limit ?? 500_000 });
   const findings = newFindings();
@@ -111,6 +126,8 @@ export function modelCheckAgentMachine(options: ModelCheckOptions): ModelCheckRe
   for (const name of Object.keys(machine.root.states) as AgentStateName[]) {
     // Without a call that asks, nothing can wait for approval.
     if (name === 'awaitingApproval' && !asks) continue;
+    // Without a context limit, nothing is ever compacted.
+    if (name === 'compacting' && !alphabet.context) continue;
     if (!findings.visited.has(name)) note(findings, 'unreachable_state', `state '${name}' is unreachable`, () => []);
   }
   return {

@@ -81,6 +81,9 @@ export function stopPrecedence(monitor: MonitorState, actual: StopReason, scope:
   } else if (monitor.outputFailed && monitor.at === 'awaitingModel' && scope.transition?.event?.type === 'MODEL_TURN') {
     expected = 'output_invalid';
     why = 'the last structured answer failed its schema with no retry left';
+  } else if (scope.transition?.event?.type === 'COMPACTED') {
+    expected = 'context_overflow';
+    why = 'the context was over its limit and compaction found nothing to compact';
   } else if (scope.transition?.event?.type === 'MODEL_ERROR') {
     expected = 'model_error';
     why = 'the model request failed';

@@ -121,6 +121,13 @@ function requested(monitor: MonitorState, step: TraceStep, scope: TransitionScop
       problem: `request ${requests} but the context counts ${context.turns} completed turns`,
     });
   }
+  const limit = scope.limits.contextLimit;
+  if (limit !== undefined && context.contextTokens > limit) {
+    problems.push({
+      rule: 'context_limit',
+      problem: `a model request was made with the context at ${context.contextTokens} tokens, over its limit of ${limit}`,
+    });
+  }
   problems.push(...requestBudgetRules(monitor, requests, scope.limits.budget));
   problems.push(...requestInvalidRules(monitor, requests, scope.limits.maxInvalidToolCalls));
   if (monitor.outputRejections > scope.limits.outputRetries) {
@@ -173,6 +180,9 @@ export function stateRules(monitor: MonitorState, step: TraceStep, scope: Transi
       const calls = (step.params as { turn: ModelTurn }).turn.toolCalls.length;
       return [{ ...monitor, pendingCalls: calls, lastTurnHadTools: calls > 0 }, []];
     }
+    case 'compactContext':
+      // A summary request may be in flight: its answer is `COMPACTED`, or `MODEL_ERROR` when it fails.
+      return [{ ...monitor, requestOpen: true }, []];
     case 'warnBudget':
       return [{ ...monitor, warned: true }, warningRules(monitor, scope.limits.budget)];
     case 'finish': {

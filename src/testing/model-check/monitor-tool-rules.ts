@@ -94,6 +94,15 @@ export function eventRules(monitor: MonitorState, transition: MonitoredTransitio
       return transition.role === 'matters' && monitor.abort === null
         ? [{ ...monitor, abort: event.reason }, []]
         : [monitor, []];
+    case 'COMPACTED': {
+      // A summary request's usage counts against the budgets like a turn's (it is not a turn).
+      const tally = {
+        ...monitor.tally,
+        usage: addUsage(monitor.tally.usage, event.usage),
+        elapsedMs: Math.max(monitor.tally.elapsedMs, event.elapsedMs),
+      };
+      return [{ ...monitor, tally, requestOpen: false }, []];
+    }
     case 'INTERNAL_ERROR':
       return [monitor, []];
   }

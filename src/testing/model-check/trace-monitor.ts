@@ -102,6 +102,8 @@ export interface MonitorLimits {
   readonly maxInvalidToolCalls: number;
   /** At most this many failing structured answers are sent back. */
   readonly outputRetries: number;
+  /** No request may be made while the context is over this many tokens (when explored). */
+  readonly contextLimit?: number;
 }
 
 /** Pseudo-action for a child actor a microstep spawned. */

@@ -1,0 +1,76 @@
+import type { AnyActorRef } from 'xstate';
+import type { Compaction } from '../context/compaction.js';
+import type { ContextSettings } from '../context/context-options.js';
+import { elideOldOutputs } from '../context/elide-outputs.js';
+import { summaryCompaction, summaryRegion, summaryRequest } from '../context/summarise-turns.js';
+import { errorMessage, HarnessError } from '../core/errors.js';
+import { isPromiseLike } from '../core/promise-like.js';
+import { type TokenUsage, ZERO_USAGE } from '../core/usage.js';
+import type { AgentMachineEvent, CompactParams } from '../machines/agent-machine-types.js';
+import { readModelStream } from './model-turn.js';
+import { activeRun, depsOf, type MachineDeps, type RunHandle } from './run-handle.js';
+
+/** What compacting found: the compaction (none when nothing was left to compact) and the usage it cost. */
+interface Outcome {
+  readonly compaction: Compaction | undefined;
+  readonly usage: TokenUsage;
+}
+
+/**
+ * Asks the model for a summary of the old turns: the context up to the kept turns, verbatim,
+ * and the harness's request, with no tools. Its deltas are not streamed to the run's reader:
+ * the summary is the harness's own request, not a turn of the agent.
+ */
+async function summarise(
+  deps: MachineDeps,
+  run: RunHandle,
+  settings: ContextSettings,
+  params: CompactParams,
+): Promise<Outcome> {
+  const { session } = deps;
+  const messages = session.messages;
+  const region = summaryRegion(messages, settings.keepTurns);
+  if (region === undefined) return { compaction: undefined, usage: ZERO_USAGE };
+  const client = settings.client ?? session.client;
+  if (client === undefined) throw new HarnessError('no_client', 'the session has no model client to summarise with');
+  const abort = run.modelAbort;
+  const requested = client.chatCompletion(summaryRequest(messages, region), undefined, {
+    get signal(): AbortSignal {
+      return abort.signal;
+    },
+  });
+  const events = isPromiseLike(requested) ? await requested : requested;
+  const turn = await readModelStream(events, async () => {
+    if (abort.aborted) throw new HarnessError('model_error', 'the summary request was aborted');
+  });
+  if (abort.aborted) throw new HarnessError('model_error', 'the summary request was aborted');
+  if (turn.toolCalls.length > 0 || turn.text.trim() === '') {
+    throw new HarnessError('model_error', 'the summary request got no text back (tools were not offered)');
+  }
+  return { compaction: summaryCompaction(messages, region, turn.text, params), usage: turn.usage };
+}
+
+async function compact(deps: MachineDeps, run: RunHandle, params: CompactParams): Promise<Outcome> {
+  const settings = deps.session.config.context;
+  if (settings === undefined) throw new Error('compacting without Config.context');
+  await deps.bus.idle(); // as before a model request: subscribers catch up first
+  if (settings.strategy === 'summarise') return summarise(deps, run, settings, params);
+  const goal = { ...params, targetTokens: settings.targetTokens, keepTurns: settings.keepTurns };
+  return { compaction: elideOldOutputs(deps.session.messages, goal), usage: ZERO_USAGE };
+}
+
+function answer(self: AnyActorRef, event: AgentMachineEvent): void {
+  if (self.getSnapshot().status === 'active') self.send(event);
+}
+
+/** The `compactContext` effect: compacts in the background and answers `COMPACTED` (or `MODEL_ERROR`). */
+export function compactContext(self: AnyActorRef, system: object, params: CompactParams): void {
+  const deps = depsOf(system);
+  const run = activeRun(deps);
+  compact(deps, run, params).then(
+    ({ compaction, usage }) =>
+      answer(self, { type: 'COMPACTED', compaction, usage, elapsedMs: deps.now() - run.startedAt }),
+    (error: unknown) =>
+      answer(self, { type: 'MODEL_ERROR', message: `context compaction failed: ${errorMessage(error)}` }),
+  );
+}

@@ -1,0 +1,62 @@
+import type { Message } from '../core/messages.js';
+import { type Compaction, keptFrom } from './compaction.js';
+import type { CompactionGoal } from './elide-outputs.js';
+import { estimateContextTokens, estimateMessageTokens } from './token-estimate.js';
+
+/** The harness's request for a summary, sent after the turns to summarise. */
+export const SUMMARY_REQUEST =
+  'Context is running out. Summarise the conversation above for your own later use: the task, ' +
+  'what you have done, what you found (facts, names, numbers, paths) and what is left to do. ' +
+  'Reply with the summary only.';
+
+/** The span of the context a summary replaces: after the first user message, before the kept turns. */
+export interface SummaryRegion {
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * Which messages a summary would replace: from just after the first user message (the task
+ * stays verbatim, as do system messages before it) to the kept turns. Undefined when fewer than
+ * two messages lie between: a summary would not shorten anything.
+ */
+export function summaryRegion(messages: readonly Message[], keepTurns: number): SummaryRegion | undefined {
+  const firstUser = messages.findIndex((message) => message.role === 'user');
+  const from = firstUser + 1;
+  const to = keptFrom(messages, keepTurns);
+  if (firstUser < 0 || to - from < 2) return undefined;
+  return { from, to };
+}
+
+/**
+ * The harness-authored summary request: the context up to the kept turns, verbatim (tool
+ * outputs stay `tool` messages), then {@link SUMMARY_REQUEST} as a harness note. Sent without tools.
+ */
+export function summaryRequest(messages: readonly Message[], region: SummaryRegion): Message[] {
+  return [...messages.slice(0, region.to), { role: 'user', content: SUMMARY_REQUEST, author: 'harness' }];
+}
+
+/** The message that stands for the summarised turns: the model's own words, as an assistant message. */
+export function summaryMessage(summary: string, count: number): Message {
+  return { role: 'assistant', content: `[summary of ${count} earlier messages]\n${summary}` };
+}
+
+/** The compaction a summary makes of `region`. */
+export function summaryCompaction(
+  messages: readonly Message[],
+  region: SummaryRegion,
+  summary: string,
+  goal: Pick<CompactionGoal, 'tokens' | 'tokenScale'>,
+): Compaction {
+  const by = summaryMessage(summary, region.to - region.from);
+  const removed = estimateContextTokens(messages.slice(region.from, region.to));
+  const tokensAfter = Math.max(0, Math.ceil(goal.tokens - (removed - estimateMessageTokens(by)) * goal.tokenScale));
+  return {
+    strategy: 'summarise',
+    from: region.from,
+    to: region.to,
+    messages: [by],
+    tokensBefore: goal.tokens,
+    tokensAfter,
+  };
+}

@@ -1,0 +1,31 @@
+import type { ModelTurn } from '../agent/model-turn.js';
+import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from '../context/token-estimate.js';
+import { type ToolResult, toolMessageContent } from '../tools/tool-result.js';
+import type { AgentContext, StopInfo } from './agent-machine-types.js';
+
+/** Whether the next request's context would exceed the run's context limit. */
+export function contextOverLimit(context: AgentContext): boolean {
+  return context.contextLimit !== undefined && context.contextTokens > context.contextLimit;
+}
+
+/** Estimated tokens a tool result adds to the context (its `tool` message), in the provider's unit. */
+export function resultTokens(result: ToolResult, tokenScale: number): number {
+  return Math.ceil((MESSAGE_OVERHEAD_TOKENS + estimateTokens(toolMessageContent(result))) * tokenScale);
+}
+
+/** The context's size after a failing structured answer and the harness's note about it. */
+export function tokensAfterRetry(context: AgentContext, turn: ModelTurn, problem: string): number {
+  if (context.contextLimit === undefined) return context.contextTokens;
+  const note = Math.ceil((MESSAGE_OVERHEAD_TOKENS + estimateTokens(problem)) * (turn.tokenScale ?? context.tokenScale));
+  return (turn.contextTokens ?? context.contextTokens) + note;
+}
+
+/** The stop when the context is over its limit and nothing old enough is left to compact. */
+export function contextOverflowStop(context: AgentContext): StopInfo {
+  return {
+    reason: 'context_overflow',
+    message:
+      `the context needs about ${context.contextTokens} tokens, above context.maxTokens ${context.contextLimit}, ` +
+      'and nothing older is left to compact (the most recent turns are kept): raise maxTokens or lower keepTurns',
+  };
+}
