@@ -1,6 +1,6 @@
-import type { CompactionStrategy } from '../context/context-options.js';
+import type { Compaction } from '../context/compaction.js';
 import type { StopReason } from '../core/agent-event.js';
-import type { JsonValue, Message, ToolCall } from '../core/messages.js';
+import type { JsonValue, ToolCall } from '../core/messages.js';
 import type { TokenUsage } from '../core/usage.js';
 
 /** A model request began (one turn = one request). */
@@ -102,19 +102,8 @@ export interface BudgetWarningEntry {
  * replaced by `messages` (old tool outputs elided, or turns summarised). Replay applies it, so
  * the rebuilt context is the one the model saw.
  */
-export interface CompactionEntry {
+export interface CompactionEntry extends Compaction {
   readonly type: 'compaction';
-  readonly strategy: CompactionStrategy;
-  /** Index of the first replaced message of the context. */
-  readonly from: number;
-  /** Index after the last replaced message. */
-  readonly to: number;
-  /** What replaced them. */
-  readonly messages: readonly Message[];
-  /** The context's size before, in tokens (reported by the provider, or estimated). */
-  readonly tokensBefore: number;
-  /** Its estimated size after. */
-  readonly tokensAfter: number;
 }
 
 /** One append-only journal record. Plain JSON. */
