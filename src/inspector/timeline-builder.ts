@@ -17,7 +17,7 @@ export interface TimelineBuilderOptions {
   readonly timings?: readonly ToolTiming[];
 }
 
-type StepFields = Omit<TimelineStep, 'id' | 'index' | 'state' | 'turn' | 'usage' | 'cost'>;
+type StepFields = Omit<TimelineStep, 'id' | 'index' | 'state' | 'turn' | 'usage' | 'cost' | 'entries'>;
 
 const ERROR_PREFIX = 'Error: ';
 
@@ -36,6 +36,8 @@ export class TimelineBuilder {
   private readonly initialState: string;
   private readonly timings = new Map<string, number[]>();
   private state: string | null = null;
+  /** Journal entries added so far. */
+  private entryCount = 0;
   private turn = 0;
   private usage: TokenUsage = ZERO_USAGE;
   private pendingCalls: readonly ToolCall[] = [];
@@ -61,6 +63,7 @@ export class TimelineBuilder {
 
   /** Adds one journal entry. */
   addEntry(entry: JournalEntry): TimelineStep[] {
+    this.entryCount++;
     switch (entry.type) {
       case 'user_message':
         return entry.author === 'harness'
@@ -218,6 +221,7 @@ export class TimelineBuilder {
       turn: this.turn,
       usage,
       cost: this.budget.usageCost(usage),
+      entries: this.entryCount,
     };
     this.list.push(step);
     this.byId.set(id, step);

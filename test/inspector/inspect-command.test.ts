@@ -111,7 +111,7 @@ describe('agent-harness inspect ID', () => {
     const serving = inspectCommand(['s1', '--store', 'memory:inspect-by-id'], out, stop.signal);
     const [, url = ''] = await out.line(URL_LINE);
     expect(out.text()).toContain(
-      `inspector: session s1, ${journal.length} entries; to go on from an earlier point: agent-harness fork s1 --at N\n`,
+      `inspector: session s1, ${journal.length} entries; "fork here" on a step (or agent-harness fork s1 --at N) goes on from an earlier point\n`,
     );
     const snapshot = await snapshotAt(url);
     expect(snapshot.title).toBe('session s1 (m-1)');
