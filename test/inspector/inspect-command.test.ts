@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,22 @@ describe('agent-harness inspect', () => {
     expect(err.text()).toContain('give exactly one journal file');
     expect(await main(['inspect', 'a.jsonl', '--port', 'http'], capture(), err)).toBe(2);
     expect(err.text()).toContain("--port must be a number from 0 to 65535, got 'http'");
+  });
+
+  it('shows a journal whose last line is torn (a run killed mid-append), with a warning', async () => {
+    const { journal } = await recordRun();
+    const path = join(dir, 'torn.jsonl');
+    await writeJournalFile(path, journal);
+    appendFileSync(path, '{"type":"tool_result","callId":"c');
+    const out = capture();
+    const err = capture();
+    const stop = new AbortController();
+    const serving = inspectCommand([path], out, stop.signal, err);
+    const [, url = ''] = await out.line(URL_LINE);
+    expect(err.text()).toContain(`warning: ${path}: dropped a torn last line (line ${journal.length + 2}`);
+    expect((await snapshotAt(url)).steps.at(-1)?.entries).toBe(journal.length);
+    stop.abort();
+    expect(await serving).toBe(0);
   });
 
   it('fails with the journal error for an unreadable or missing journal (bad usage, exit 2)', async () => {

@@ -91,9 +91,11 @@ function isStored(file: string, store: string | undefined): boolean {
   return store !== undefined || (!existsSync(file) && isSessionId(file));
 }
 
-async function journalFeed(file: string): Promise<InspectorFeed> {
+async function journalFeed(file: string, err: Output): Promise<InspectorFeed> {
   const path = resolve(file);
-  const journal = await readJournalFile(path);
+  const journal = await readJournalFile(path, {
+    onWarning: (message) => err.write(`warning: ${printableLine(message)}\n`),
+  });
   // Priced as `run` priced it when the journal's header names the model's rates.
   const budget = storedBudget(journalMeta(await readFile(path, 'utf8')));
   return InspectorFeed.fromJournal(journal, {
@@ -140,7 +142,7 @@ export async function inspectCommand(
     }
     return 0;
   }
-  const feed = file === undefined ? new InspectionFeed() : await journalFeed(file);
+  const feed = file === undefined ? new InspectionFeed() : await journalFeed(file, err);
   warnIfExposed(serve, err);
   const server = await startInspector(feed, { ...serve, onWarning });
   out.write(`inspector: ${server.url}\n`);

@@ -103,6 +103,10 @@ export interface RunDeps {
   readonly storeEnv?: NodeJS.ProcessEnv;
 }
 
+function warningLine(err: Output): (message: string) => void {
+  return (message) => err.write(`warning: ${printableLine(message)}\n`);
+}
+
 function retryLine(err: Output): (notice: RetryNotice) => void {
   return ({ retry, delayMs, error }) =>
     err.write(`retry ${retry} in ${(delayMs / 1000).toFixed(1)} s after: ${printableLine(error.message)}\n`);
@@ -150,7 +154,7 @@ async function setUp(
   const session =
     options.resume === undefined
       ? await openRunSession(store, options.session, options.task, { config, client, registry, meta })
-      : Session.replay(await readJournalFile(options.resume), config, {
+      : Session.replay(await readJournalFile(options.resume, { onWarning: warningLine(err) }), config, {
           client,
           registry,
           store,
