@@ -200,7 +200,7 @@ describe('agent-harness run: approval on a terminal', { timeout: 120_000 }, () =
         .output()
         .split('\n')
         .find((line) => line.includes('? allow shell')) ?? '';
-    expect(prompt).toContain('abcevil');
+    expect(prompt).toContain('a⟨U+001B⟩]0;pwned⟨U+0007⟩b⟨U+001B⟩[2Jc⟨U+202E⟩evil⟨U+009B⟩31m');
     expect(prompt.replace(/\r/g, '')).not.toMatch(TERMINAL_CONTROL);
     run.type('n\n\n');
     expect(await run.done).toBe(0);
