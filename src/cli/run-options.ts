@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { PermissionPolicy } from '../approval/permission-policy.js';
 import type { InspectorServerOptions } from '../inspector/inspector-server.js';
-import { serveOptions } from './commands/inspect.js';
+import { requireInspect, serveOptions } from './commands/inspect.js';
 import { journalPath } from './journal-path.js';
 import { MCP_FLAGS, type McpFlags, mcpFlags } from './mcp-flags.js';
 import { joinNegativeValues, positiveDecimal, positiveInteger } from './numeric-flags.js';
@@ -118,6 +118,7 @@ function workspace(text: string | undefined): string {
 export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): RunCliOptions {
   const args = joinNegativeValues(argv, NUMERIC_FLAGS);
   const { values, positionals } = parseArgs({ args, options: FLAGS, allowPositionals: true, strict: true });
+  requireInspect(argv, values.inspect);
   const task = positionals.join(' ').trim();
   const resume = values.resume === undefined ? undefined : existingFile(values.resume, '--resume');
   const session = values.session === undefined ? undefined : sessionIdArg(values.session, '--session');

@@ -77,6 +77,18 @@ export function serveOptions(values: {
   return { host: values.host, port: portOption(values.port), allowedHosts };
 }
 
+/**
+ * Refuses `--port`, `--host` or `--allow-host` given without `--inspect` (a {@link UsageError}
+ * naming the flag): they choose where the inspector listens, and were silently ignored.
+ */
+export function requireInspect(argv: readonly string[], inspect: boolean): void {
+  if (inspect) return;
+  const flag = argv.find((arg) => /^--(port|host|allow-host)(=|$)/.test(arg))?.replace(/=.*$/, '');
+  if (flag !== undefined) {
+    throw new UsageError(`${flag} chooses where the inspector listens: it goes with --inspect`);
+  }
+}
+
 /** Says on `err` that a server bound beyond loopback shows the run to anyone who reaches it. */
 export function warnIfExposed(serve: InspectorServerOptions, err: Output): void {
   const host = serve.host ?? '127.0.0.1';
