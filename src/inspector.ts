@@ -12,3 +12,5 @@ export type {
 } from './inspector/inspector-server.js';
 export { startInspector } from './inspector/inspector-server.js';
 export type { TimelineStep, TimelineStepKind, TimelineToolCall, ToolCallStatus } from './inspector/timeline-step.js';
+export type { ReadTimingsOptions, ToolTiming } from './inspector/tool-timings.js';
+export { readTimingFile, timingPath, writeTimingFile } from './inspector/tool-timings.js';

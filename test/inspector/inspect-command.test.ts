@@ -62,6 +62,24 @@ describe('agent-harness inspect', () => {
     expect(err.text()).toContain("--port must be a number from 0 to 65535, got 'http'");
   });
 
+  it('shows a journal whose timing sidecar has a bad line, skipping that line with a warning', async () => {
+    const { journal, timings } = await recordRun();
+    const path = join(dir, 'bad-timing.jsonl');
+    await writeJournalFile(path, journal);
+    await writeTimingFile(path, timings);
+    appendFileSync(timingPath(path), '{"callId":\n');
+    const out = capture();
+    const err = capture();
+    const stop = new AbortController();
+    const serving = inspectCommand([path], out, stop.signal, err);
+    const [, url = ''] = await out.line(URL_LINE);
+    expect(err.text()).toBe(`warning: ${timingPath(path)}: skipped line ${timings.length + 2}: not JSON\n`);
+    const durations = (await snapshotAt(url)).steps.flatMap((s) => (s.tool ? [s.tool.durationMs] : []));
+    expect(durations).toEqual(timings.map((t) => t.durationMs));
+    stop.abort();
+    expect(await serving).toBe(0);
+  });
+
   it('shows a journal whose last line is torn (a run killed mid-append), with a warning', async () => {
     const { journal } = await recordRun();
     const path = join(dir, 'torn.jsonl');

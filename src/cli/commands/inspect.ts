@@ -105,14 +105,13 @@ function isStored(file: string, store: string | undefined): boolean {
 
 async function journalFeed(file: string, err: Output): Promise<InspectorFeed> {
   const path = resolve(file);
-  const journal = await readJournalFile(path, {
-    onWarning: (message) => err.write(`warning: ${printableLine(message)}\n`),
-  });
+  const onWarning = (message: string): void => err.write(`warning: ${printableLine(message)}\n`);
+  const journal = await readJournalFile(path, { onWarning });
   // Priced as `run` priced it when the journal's header names the model's rates.
   const budget = storedBudget(journalMeta(await readFile(path, 'utf8')));
   return InspectorFeed.fromJournal(journal, {
     title: basename(path),
-    timings: await readTimingFile(path),
+    timings: await readTimingFile(path, { onWarning }),
     ...(budget === undefined ? {} : { budget }),
   });
 }
