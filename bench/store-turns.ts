@@ -6,6 +6,8 @@ export interface TurnCase {
   readonly label: string;
   readonly url: string | undefined;
   readonly options?: StoreOptions;
+  /** Opens the store instead of `openStore(url, options)` (e.g. another build of a store, for an A/B run). */
+  readonly open?: () => Promise<JournalStore>;
 }
 
 /** Per-turn CPU of each case (medians of interleaved samples) and the per-round ratio to the reference case. */
@@ -40,7 +42,10 @@ export async function measureStoreTurns(
 ): Promise<TurnRow[]> {
   const shared = sharedSetup(toolTurns);
   const stores = new Map<string, JournalStore>();
-  for (const c of cases) if (c.url !== undefined) stores.set(c.label, await openStore(c.url, c.options ?? {}));
+  for (const c of cases) {
+    if (c.open !== undefined) stores.set(c.label, await c.open());
+    else if (c.url !== undefined) stores.set(c.label, await openStore(c.url, c.options ?? {}));
+  }
   let serial = 0;
   const oneRun = async (label: string): Promise<string | undefined> => {
     const store = stores.get(label);

@@ -103,6 +103,11 @@ async function main(): Promise<void> {
         { label: 'no store', url: undefined },
         { label: 'memory:', url: 'memory:' },
         { label: 'sqlite: synchronous normal', url: `sqlite:${join(dir, 'turns.db')}` },
+        {
+          label: 'sqlite: synchronous full',
+          url: `sqlite:${join(dir, 'turns-full.db')}`,
+          options: { synchronous: 'full' },
+        },
         { label: 'jsonl: fsync batch', url: `jsonl:${join(dir, 'turns')}` },
         ...(postgres === undefined ? [] : [{ label: 'postgres', url: `${postgres}?schema=turns_${process.pid}` }]),
       ],

@@ -94,7 +94,7 @@ export type {
 } from './mcp/index.js';
 export { closeAll, connectMcp, connectMcpServers, McpSource, parseMcpConfig, readMcpConfig } from './mcp/index.js';
 export type * from './session/journal-entry.js';
-export type { JournalHeader } from './session/journal-file.js';
+export type { JournalHeader, ReadJournalOptions } from './session/journal-file.js';
 export { parseJournal, serializeJournal } from './session/journal-file.js';
 export type { AppendListener, LogRecord } from './session/journal-log.js';
 export type { PairingProblem } from './session/journal-pairing.js';

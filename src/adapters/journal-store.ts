@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { JournalEntry } from '../session/journal-entry.js';
-import { parseJournal, serializeJournal } from '../session/journal-file.js';
+import { parseJournal, type ReadJournalOptions, serializeJournal } from '../session/journal-file.js';
 import { writePrivateFile } from './private-file.js';
 
 /**
@@ -16,7 +16,12 @@ export async function writeJournalFile(
   await writePrivateFile(path, serializeJournal(journal, meta));
 }
 
-/** Reads and checks a journal file written by {@link writeJournalFile}. */
-export async function readJournalFile(path: string): Promise<JournalEntry[]> {
-  return parseJournal(await readFile(path, 'utf8'));
+/**
+ * Reads and checks a journal file written by {@link writeJournalFile} or appended as a run went
+ * (`run --journal`): a torn last line (a crash mid-append) is dropped with a warning
+ * (`options.onWarning`); a line that is not JSON elsewhere is `journal_corrupt` naming the file
+ * and the line. See {@link parseJournal}.
+ */
+export async function readJournalFile(path: string, options: ReadJournalOptions = {}): Promise<JournalEntry[]> {
+  return parseJournal(await readFile(path, 'utf8'), { source: path, ...options });
 }

@@ -4,7 +4,9 @@ import type { Agent } from '../agent/agent.js';
 import type { AgentEvent } from '../core/agent-event.js';
 import type { ToolCall } from '../core/messages.js';
 import { excerpt, printableLine } from '../core/printable.js';
+import { redactUrl } from '../stores/redact-url.js';
 import type { Output } from './render-human.js';
+import { DEFAULT_STORE } from './store-flags.js';
 
 /** Where the questions are asked: a terminal's input, and where the question is written. */
 export interface PromptIo {
@@ -155,19 +157,48 @@ export function suspendingApprovals(agent: Agent, undecided: ToolCall[] = []): C
   };
 }
 
-/** What to tell the user after a suspended run: which calls wait, and how to go on. */
-export function resumeHint(undecided: readonly ToolCall[], journal: string | undefined): string {
+/** Where a suspended run can be resumed from, for {@link resumeHint}. */
+export interface ResumeFrom {
+  /** The `--journal` file the run went on in, if any. */
+  readonly journal?: string | undefined;
+  /** The stored session's id and its store's URL, when the store outlives the process (not `memory:`). */
+  readonly session?: { readonly id: string; readonly store: string } | undefined;
+  /** Flags the resumed run needs to see the same tools (`--tools workspace`, `--cwd DIR`). */
+  readonly flags?: readonly string[];
+}
+
+/** `text` as one shell word: unchanged when it is plain, else in single quotes. */
+export function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * What to tell the user after a suspended run: which calls wait, and how to go on — with
+ * `agent-harness resume ID` when the session is in a lasting store, with `run --resume FILE` when
+ * a journal file was written, or how to keep it next time when neither.
+ */
+export function resumeHint(undecided: readonly ToolCall[], from: ResumeFrom): string {
   const calls = undecided.map((call) => `${printableLine(call.name)} (${printableLine(call.callId)})`).join(', ');
-  const names = [...new Set(undecided.map((call) => printableLine(call.name)))];
-  const allow = names.map((name) => `--allow ${name}`).join(' ');
+  const names = [...new Set(undecided.map((call) => call.name))];
+  const allow = names.map((name) => `--allow ${shellWord(name)}`).join(' ');
+  const flags = (from.flags ?? []).map(shellWord);
   const lines = [`waiting for approval: ${calls || 'none'}`];
-  if (journal === undefined) {
+  const commands: string[] = [];
+  if (from.session !== undefined) {
+    const store = from.session.store === DEFAULT_STORE ? [] : ['--store', shellWord(redactUrl(from.session.store))];
+    commands.push(['agent-harness resume', shellWord(from.session.id), ...store, ...flags].join(' '));
+  }
+  if (from.journal !== undefined) {
+    commands.push(['agent-harness run --resume', shellWord(from.journal), ...flags].join(' '));
+  }
+  if (commands.length === 0) {
     lines.push(
-      'the session was not saved: run again with --journal FILE to keep it, or decide up front with --allow/--deny/--yes',
+      'the session was not saved: run again with --store sqlite:FILE or --journal FILE to keep it, or decide up front with --allow/--deny/--yes',
     );
-  } else {
-    lines.push(`to resume on a terminal (you will be asked): agent-harness run --resume ${printableLine(journal)}`);
-    lines.push(`to resume allowing them: agent-harness run --resume ${printableLine(journal)} ${allow}`);
+  }
+  for (const command of commands) {
+    lines.push(`to resume on a terminal (you will be asked): ${printableLine(command)}`);
+    lines.push(`to resume allowing them: ${printableLine(`${command} ${allow}`)}`);
   }
   return `${lines.join('\n')}\n`;
 }

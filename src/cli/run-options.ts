@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { PermissionPolicy } from '../approval/permission-policy.js';
 import { COMPACTION_STRATEGIES, type CompactionStrategy } from '../context/context-options.js';
 import type { InspectorServerOptions } from '../inspector/inspector-server.js';
-import { serveOptions } from './commands/inspect.js';
+import { requireInspect, serveOptions } from './commands/inspect.js';
 import { journalPath } from './journal-path.js';
 import { MCP_FLAGS, type McpFlags, mcpFlags } from './mcp-flags.js';
 import { joinNegativeValues, positiveDecimal, positiveInteger } from './numeric-flags.js';
@@ -136,6 +136,7 @@ function workspace(text: string | undefined): string {
 export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): RunCliOptions {
   const args = joinNegativeValues(argv, NUMERIC_FLAGS);
   const { values, positionals } = parseArgs({ args, options: FLAGS, allowPositionals: true, strict: true });
+  requireInspect(argv, values.inspect);
   const task = positionals.join(' ').trim();
   const resume = values.resume === undefined ? undefined : existingFile(values.resume, '--resume');
   const session = values.session === undefined ? undefined : sessionIdArg(values.session, '--session');

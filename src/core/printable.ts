@@ -1,21 +1,28 @@
 // Text from a server, a model, a tool or a journal is untrusted: on a terminal, escape sequences
 // can rewrite the screen, change the title or hide text, and bidi overrides can make a line read
 // differently from what it holds. Everything the CLI prints that quotes such text goes through
-// these functions.
+// these functions, which show each such character as a visible marker rather than drop it.
 
 // biome-ignore-start lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-/** Whole escape sequences: CSI (7- and 8-bit), and OSC/DCS/SOS/PM/APC strings up to their terminator. */
-const SEQUENCES =
-  /\u001b\[[0-?]*[ -/]*[@-~]?|\u009b[0-?]*[ -/]*[@-~]?|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d-\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?/g;
 /** C0 and C1 controls other than tab and newline, DEL, bidi embeddings, overrides and isolates, line separators. */
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 // biome-ignore-end lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 /** What {@link jsonLine} escapes beyond what `JSON.stringify` already does. */
 const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** Text safe to print on a terminal: escape sequences and control characters removed, tabs and newlines kept. */
+/** The visible stand-in of a control character: `⟨U+001B⟩` (as the inspector page shows bidi controls). */
+export function controlMarker(c: string): string {
+  return `⟨U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`;
+}
+
+/**
+ * Text safe to print on a terminal: every control character (escape, C0/C1, DEL, bidi controls,
+ * line separators) is shown as a marker such as `⟨U+001B⟩` instead of acting, so that nothing is
+ * hidden (a tool name `wri\0te_file` does not print as `write_file`) and what is left of an
+ * escape sequence is plain text (`⟨U+001B⟩[2J`). Tabs and newlines are kept; `\r\n` is a newline.
+ */
 export function printable(text: string): string {
-  return text.replace(SEQUENCES, '').replace(CONTROLS, '');
+  return text.replace(/\r\n/g, '\n').replace(CONTROLS, controlMarker);
 }
 
 /** {@link printable} text on one line: every run of whitespace (newlines included) becomes one space. */

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { printableLine } from '../core/printable.js';
+import { type ForkHandler, handleFork, newForkToken } from './fork-route.js';
 import type { InspectorSnapshot, StepListener } from './inspector-feed.js';
 import { nestedDeeperThan } from './json-depth.js';
 import { loadPageAssets, type PageAsset } from './page-assets.js';
@@ -35,7 +36,16 @@ export interface InspectorServerOptions {
    * JSON, or one the feed could not take), as one line already filtered for a terminal.
    */
   readonly onWarning?: (message: string) => void;
+  /**
+   * Offers "fork here" on every step of a journal's timeline: the page posts the step's entry
+   * count to `POST /api/fork`, served to this machine only, to pages of this server holding the
+   * token of their snapshot. Without it there is no such endpoint (404).
+   */
+  readonly fork?: ForkHandler;
 }
+
+/** The snapshot the page gets: the feed's, plus the token of "fork here" when the server offers it. */
+export type ServedSnapshot = InspectorSnapshot & { readonly fork?: { readonly token: string } };
 
 /** A running inspector server. */
 export interface InspectorServer {
@@ -102,14 +112,15 @@ function sameOrigin(origin: string | undefined, host: string | undefined, port: 
   return from === host?.toLowerCase() || [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(from);
 }
 
-function streamEvents(feed: InspectorSource, request: IncomingMessage, response: ServerResponse): void {
+function streamEvents(routes: Routes, request: IncomingMessage, response: ServerResponse): void {
+  const { feed, served } = routes;
   response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream', connection: 'keep-alive' });
   const write = (event: string, data: unknown): void => {
     response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
-  write('snapshot', feed.snapshot());
+  write('snapshot', served(feed.snapshot()));
   const unsubscribe = feed.subscribe((steps) => write('steps', steps));
-  const unsubscribeSnapshots = feed.subscribeSnapshots?.((snapshot) => write('snapshot', snapshot));
+  const unsubscribeSnapshots = feed.subscribeSnapshots?.((snapshot) => write('snapshot', served(snapshot)));
   request.on('close', () => {
     unsubscribe();
     unsubscribeSnapshots?.();
@@ -125,26 +136,34 @@ interface Routes {
   readonly assets: Map<string, PageAsset>;
   readonly allowedHost: (host: string | undefined, port: number) => boolean;
   readonly port: () => number;
+  /** The snapshot as served (with the fork token when forking is offered). */
+  readonly served: (snapshot: InspectorSnapshot) => ServedSnapshot;
+  readonly fork: { readonly handler: ForkHandler; readonly token: string } | undefined;
 }
 
-function handle({
-  feed,
-  assets,
-  allowedHost,
-  port,
-}: Routes): (request: IncomingMessage, response: ServerResponse) => void {
+function handle(routes: Routes): (request: IncomingMessage, response: ServerResponse) => void {
+  const { feed, assets, allowedHost, port, served, fork } = routes;
   return (request, response) => {
     if (!allowedHost(request.headers.host, port())) {
       send(response, 403, 'text/plain; charset=utf-8', 'forbidden: unexpected Host header\n');
+      return;
+    }
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (path === '/api/fork' && fork !== undefined) {
+      const guard = {
+        token: fork.token,
+        sameOrigin: (origin: string | undefined) => sameOrigin(origin, request.headers.host, port()),
+      };
+      handleFork(request, response, fork.handler, guard, SECURITY_HEADERS).catch(() => response.destroy());
       return;
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       send(response, 405, 'text/plain; charset=utf-8', 'method not allowed\n');
       return;
     }
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    if (path === '/api/events') return streamEvents(feed, request, response);
-    if (path === '/api/snapshot') return send(response, 200, 'application/json', JSON.stringify(feed.snapshot()));
+    if (path === '/api/events') return streamEvents(routes, request, response);
+    if (path === '/api/snapshot')
+      return send(response, 200, 'application/json', JSON.stringify(served(feed.snapshot())));
     const asset = assets.get(path);
     if (asset === undefined) return send(response, 404, 'text/plain; charset=utf-8', `not found: ${path}\n`);
     send(response, 200, asset.contentType, asset.body);
@@ -181,7 +200,8 @@ function upgrade({ feed, allowedHost, port, warn }: Routes): (request: IncomingM
 
 /**
  * Serves the inspector page for a feed: the page, `/api/snapshot` (JSON) and `/api/events`
- * (Server-Sent Events: one `snapshot`, then `steps` as they change). Binds 127.0.0.1 by default.
+ * (Server-Sent Events: one `snapshot`, then `steps` as they change), and `POST /api/fork` when
+ * `options.fork` is given. Binds 127.0.0.1 by default.
  */
 export async function startInspector(
   feed: InspectorSource,
@@ -191,12 +211,15 @@ export async function startInspector(
   const assets = await loadPageAssets();
   let port = 0;
   const warn = options.onWarning ?? (() => {});
+  const fork = options.fork === undefined ? undefined : { handler: options.fork, token: newForkToken() };
   const routes: Routes = {
     feed,
     assets,
     warn,
     allowedHost: hostCheck(host, options.allowedHosts ?? []),
     port: () => port,
+    served: (snapshot) => (fork === undefined ? snapshot : { ...snapshot, fork: { token: fork.token } }),
+    fork,
   };
   const server = createServer(handle(routes));
   const upgraded = new Set<Duplex>();

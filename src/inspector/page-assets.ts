@@ -12,6 +12,7 @@ const FILES: Readonly<Record<string, string>> = {
   '/diagram.js': 'diagram.js',
   '/timeline.js': 'timeline.js',
   '/dom.js': 'dom.js',
+  '/fork.js': 'fork.js',
   '/inspector.css': 'inspector.css',
 };
 

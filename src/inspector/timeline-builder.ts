@@ -17,7 +17,7 @@ export interface TimelineBuilderOptions {
   readonly timings?: readonly ToolTiming[];
 }
 
-type StepFields = Omit<TimelineStep, 'id' | 'index' | 'state' | 'turn' | 'usage' | 'cost'>;
+type StepFields = Omit<TimelineStep, 'id' | 'index' | 'state' | 'turn' | 'usage' | 'cost' | 'entries'>;
 
 const ERROR_PREFIX = 'Error: ';
 
@@ -47,6 +47,8 @@ export class TimelineBuilder {
   private readonly initialState: string;
   private readonly timings = new Map<string, number[]>();
   private state: string | null = null;
+  /** Journal entries added so far. */
+  private entryCount = 0;
   private turn = 0;
   private usage: TokenUsage = ZERO_USAGE;
   private pendingCalls: readonly ToolCall[] = [];
@@ -72,6 +74,7 @@ export class TimelineBuilder {
 
   /** Adds one journal entry. */
   addEntry(entry: JournalEntry): TimelineStep[] {
+    this.entryCount++;
     switch (entry.type) {
       case 'user_message':
         return entry.author === 'harness'
@@ -235,6 +238,7 @@ export class TimelineBuilder {
       turn: this.turn,
       usage,
       cost: this.budget.usageCost(usage),
+      entries: this.entryCount,
     };
     this.list.push(step);
     this.byId.set(id, step);

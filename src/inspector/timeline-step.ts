@@ -66,4 +66,10 @@ export interface TimelineStep {
   readonly usage: TokenUsage;
   /** Cost of `usage` at the budget's rates. */
   readonly cost: number;
+  /**
+   * How many journal entries lead up to this step, the entry that made it included: a fork "here"
+   * keeps that many (`session.fork({ at: entries })`). Absent on steps that come from no journal
+   * (WebSocket inspection).
+   */
+  readonly entries?: number;
 }

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Observable } from 'rxjs';
 import { writePrivateFile } from '../adapters/private-file.js';
-import { HarnessError } from '../core/errors.js';
 import type { StreamRecord } from '../events/event-bus.js';
 
 /** How long one tool call ran. Kept beside a journal, never in it (contract §3: no wall-clock in entries). */
@@ -50,40 +49,65 @@ function isTiming(value: unknown): value is ToolTiming {
   return typeof callId === 'string' && typeof durationMs === 'number' && Number.isFinite(durationMs);
 }
 
-/** Reads {@link serializeTimings} output; `invalid_journal` names the bad line. */
-export function parseTimings(text: string, name = 'timing file'): ToolTiming[] {
-  const lines = text.split('\n').filter((line) => line.trim() !== '');
-  return lines.flatMap((line, i) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new HarnessError('invalid_journal', `${name}: line ${i + 1} is not JSON`);
-    }
-    if (i === 0) {
-      const header = value as { format?: unknown; version?: unknown } | null;
-      if (header?.format !== HEADER.format || header.version !== HEADER.version) {
-        throw new HarnessError('invalid_journal', `${name}: line 1 is not a version ${HEADER.version} timing header`);
-      }
-      return [];
-    }
-    if (!isTiming(value))
-      throw new HarnessError('invalid_journal', `${name}: line ${i + 1} is not {callId, durationMs}`);
-    return [{ callId: value.callId, durationMs: value.durationMs }];
-  });
+/** Options of {@link parseTimings} and {@link readTimingFile}. */
+export interface ReadTimingsOptions {
+  /** Told of each line skipped (and of a sidecar skipped whole); default `process.emitWarning`. */
+  readonly onWarning?: (message: string) => void;
 }
 
-/** The timings saved beside a journal, or none when there is no sidecar. */
-export async function readTimingFile(journalPath: string): Promise<ToolTiming[]> {
+function emitWarning(message: string): void {
+  process.emitWarning(message, { type: 'AgentHarnessWarning' });
+}
+
+/**
+ * Reads {@link serializeTimings} output. The sidecar is advisory (durations to show, nothing to
+ * replay): a line that is not JSON or not `{callId, durationMs}` is skipped with a warning naming
+ * it (that call shows no duration), and a file without a version 1 timing header gives no timings,
+ * with a warning. It never refuses the journal it sits beside.
+ */
+export function parseTimings(text: string, name = 'timing file', options: ReadTimingsOptions = {}): ToolTiming[] {
+  const warn = options.onWarning ?? emitWarning;
+  const lines = text.split('\n');
+  const header = parseJson(lines[0] ?? '') as { format?: unknown; version?: unknown } | null | undefined;
+  if (header?.format !== HEADER.format || header.version !== HEADER.version) {
+    warn(`${name}: line 1 is not a version ${HEADER.version} timing header; tool durations are not shown`);
+    return [];
+  }
+  const timings: ToolTiming[] = [];
+  for (const [i, line] of lines.entries()) {
+    if (i === 0 || line.trim() === '') continue;
+    const value = parseJson(line);
+    if (isTiming(value)) timings.push({ callId: value.callId, durationMs: value.durationMs });
+    else warn(`${name}: skipped line ${i + 1}: ${value === undefined ? 'not JSON' : 'not {callId, durationMs}'}`);
+  }
+  return timings;
+}
+
+/** The parsed line, or undefined when it is not JSON. */
+function parseJson(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The timings saved beside a journal: none when there is no sidecar, or (with a warning) when
+ * it cannot be read; bad lines are skipped with a warning ({@link parseTimings}).
+ */
+export async function readTimingFile(journalPath: string, options: ReadTimingsOptions = {}): Promise<ToolTiming[]> {
   const path = timingPath(journalPath);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return [];
-    throw error;
+    const why = error instanceof Error ? error.message : String(error);
+    (options.onWarning ?? emitWarning)(`${path}: cannot be read (${why}); tool durations are not shown`);
+    return [];
   }
-  return parseTimings(text, path);
+  return parseTimings(text, path, options);
 }
 
 /** Writes the timing sidecar of a journal ({@link timingPath}), atomically and mode 0600 like the journal. */

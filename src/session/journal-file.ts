@@ -25,28 +25,73 @@ export function serializeJournal(journal: readonly JournalEntry[], meta?: Readon
   return `${lines.join('\n')}\n`;
 }
 
-/**
- * Reads {@link serializeJournal} output. Refuses unknown versions (`unsupported_journal_version`)
- * and malformed lines (`invalid_journal`, naming the line).
- */
-export function parseJournal(text: string): JournalEntry[] {
-  const lines = text.split('\n').filter((line) => line.trim() !== '');
-  const [first, ...rest] = lines;
-  if (first === undefined) throw new HarnessError('invalid_journal', 'the journal is empty: no header line');
-  const header = parseLine(first, 1) as Partial<JournalHeader> | null;
-  if (typeof header !== 'object' || header === null || header.format !== 'agent-harness-journal') {
-    throw new HarnessError('invalid_journal', 'line 1 is not a journal header ({"format":"agent-harness-journal",…})');
-  }
-  checkJournalVersion(header.version);
-  return rest.map((line, i) => checkEntry(parseLine(line, i + 2), i));
+/** Options of {@link parseJournal} and `readJournalFile`. */
+export interface ReadJournalOptions {
+  /** Names the journal in messages (its path); default `the journal`. */
+  readonly source?: string;
+  /**
+   * Told when a torn last line is dropped; default `process.emitWarning` (an
+   * `AgentHarnessWarning` on stderr).
+   */
+  readonly onWarning?: (message: string) => void;
 }
 
-function parseLine(line: string, lineNumber: number): unknown {
+function emitWarning(message: string): void {
+  process.emitWarning(message, { type: 'AgentHarnessWarning' });
+}
+
+/**
+ * Reads {@link serializeJournal} output, or a journal appended line by line (`run --journal`).
+ * A torn last line (no newline after it and not JSON: a write cut short by a crash, never
+ * complete) is dropped with a warning. Refuses unknown versions (`unsupported_journal_version`),
+ * a line that is not JSON anywhere else (`journal_corrupt`, naming the line), a missing header
+ * and entries of the wrong shape (`invalid_journal`).
+ */
+export function parseJournal(text: string, options: ReadJournalOptions = {}): JournalEntry[] {
+  const source = options.source ?? 'the journal';
+  const lines = text.split('\n');
+  const numbered = lines.map((line, i) => ({ line, number: i + 1 })).filter(({ line }) => line.trim() !== '');
+  const last = numbered.at(-1);
+  // Only the last line can be torn, and only when nothing (no newline) follows it.
+  if (last !== undefined && numbered.length > 1 && !text.endsWith('\n') && !isJson(last.line)) {
+    numbered.pop();
+    (options.onWarning ?? emitWarning)(
+      `${source}: dropped a torn last line (line ${last.number}, ${Buffer.byteLength(last.line)} bytes without a newline): a write cut short, never complete`,
+    );
+  }
+  const [first, ...rest] = numbered;
+  if (first === undefined) throw new HarnessError('invalid_journal', `${source} is empty: no header line`);
+  const header = parseLine(first.line, first.number, source, 'invalid_journal') as Partial<JournalHeader> | null;
+  if (typeof header !== 'object' || header === null || header.format !== 'agent-harness-journal') {
+    throw new HarnessError(
+      'invalid_journal',
+      `${source}: line 1 is not a journal header ({"format":"agent-harness-journal",…})`,
+    );
+  }
+  checkJournalVersion(header.version);
+  return rest.map(({ line, number }, i) => checkEntry(parseLine(line, number, source, 'journal_corrupt'), i));
+}
+
+function isJson(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function parseLine(
+  line: string,
+  lineNumber: number,
+  source: string,
+  reason: 'invalid_journal' | 'journal_corrupt',
+): unknown {
   try {
     return JSON.parse(line);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new HarnessError('invalid_journal', `line ${lineNumber} is not JSON (${why})`);
+    throw new HarnessError(reason, `${source}: line ${lineNumber} is not JSON (${why})`);
   }
 }
 

@@ -67,7 +67,9 @@ describe('agent-harness run: approval without a terminal', { timeout: 120_000 },
     expect(first.stdout).toContain('⏸ write_file {"path":"out.txt","content":"hello"}: waits for approval');
     expect(first.stdout).toContain('✗ stopped (suspended)');
     expect(first.stdout).toContain('waiting for approval: write_file (call_W)');
-    expect(first.stdout).toContain(`agent-harness run --resume ${journal} --allow write_file`);
+    expect(first.stdout).toContain(
+      `to resume allowing them: agent-harness run --resume ${journal} --tools workspace --cwd ${cwd} --allow write_file`,
+    );
     expect(existsSync(join(cwd, 'out.txt'))).toBe(false);
     expect(server.requests).toHaveLength(1);
 
@@ -80,6 +82,35 @@ describe('agent-harness run: approval without a terminal', { timeout: 120_000 },
     expect(second.code).toBe(0);
     expect(readFileSync(join(cwd, 'out.txt'), 'utf8')).toBe('hello');
     expect(lastMessage(1)).toMatchObject({ role: 'tool', content: 'Wrote 5 bytes to out.txt (created)' });
+  });
+
+  it('with a sqlite store, prints `agent-harness resume ID …`, and that command runs exactly the approved call in a fresh process', async () => {
+    server = await startFakeServer([writeCall(), textAnswer('written')]);
+    const cwd = tempWorkspace();
+    const store = `sqlite:${join(tempWorkspace(), 'sessions.db')}`;
+    const env = { OPENAI_BASE_URL: `${server.url}/v1` };
+    const first = await spawnCli(['run', 'write it', '--tools', 'workspace', '--cwd', cwd, '--store', store], env, SLOW)
+      .done;
+    expect(first.code).toBe(1);
+    expect(first.stdout).toContain('waiting for approval: write_file (call_W)');
+    const id = /session: (\S+) \(/.exec(first.stdout)?.[1] ?? '';
+    const hint = first.stdout.split('\n').find((line) => line.startsWith('to resume allowing them: ')) ?? '';
+    expect(hint).toBe(
+      `to resume allowing them: agent-harness resume ${id} --store ${store} --tools workspace --cwd ${cwd} --allow write_file`,
+    );
+    expect(existsSync(join(cwd, 'out.txt'))).toBe(false);
+
+    // The printed command, as the user would paste it.
+    const args = hint.replace('to resume allowing them: agent-harness ', '').split(' ');
+    const second = await spawnCli(args, env, SLOW).done;
+    expect(second.stderr).toBe('');
+    expect(second.code).toBe(0);
+    expect(readFileSync(join(cwd, 'out.txt'), 'utf8')).toBe('hello');
+    expect(server.requests).toHaveLength(2);
+    expect(lastMessage(1)).toMatchObject({ role: 'tool', content: 'Wrote 5 bytes to out.txt (created)' });
+
+    const sessions = await spawnCli(['sessions', '--store', store], env, SLOW).done;
+    expect(sessions.stdout).toMatch(new RegExp(`${id}.*done`));
   });
 
   it('--deny answers the call without asking; --json shows requests and decisions as events', async () => {
@@ -169,7 +200,7 @@ describe('agent-harness run: approval on a terminal', { timeout: 120_000 }, () =
         .output()
         .split('\n')
         .find((line) => line.includes('? allow shell')) ?? '';
-    expect(prompt).toContain('abcevil');
+    expect(prompt).toContain('a⟨U+001B⟩]0;pwned⟨U+0007⟩b⟨U+001B⟩[2Jc⟨U+202E⟩evil⟨U+009B⟩31m');
     expect(prompt.replace(/\r/g, '')).not.toMatch(TERMINAL_CONTROL);
     run.type('n\n\n');
     expect(await run.done).toBe(0);

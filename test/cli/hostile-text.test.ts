@@ -33,15 +33,14 @@ describe('server text on the terminal', () => {
     const retries = err.text().trimEnd().split('\n');
     expect(retries).toHaveLength(2);
     for (const line of retries) {
-      expect(line).toMatch(/^retry \d in [\d.]+ s after: openai at .*: server error \(HTTP 503\): busy /);
+      expect(line).toMatch(/^retry \d in [\d.]+ s after: openai at .*: server error \(HTTP 503\): busy⟨U\+001B⟩/);
       expect(line).not.toMatch(TERMINAL_CONTROL);
-      expect(line).not.toContain('pwned');
-      expect(line).not.toContain('[2J');
-      expect(line).toContain('red evil x end');
+      // Each control is a visible marker; what followed it is plain text.
+      expect(line).toContain('⟨U+001B⟩]0;pwned⟨U+0007⟩');
+      expect(line).toContain('⟨U+202E⟩evil⟨U+202C⟩');
     }
     expect(out.text()).toContain('✗ stopped (model_error)');
     expect(out.text()).not.toMatch(TERMINAL_CONTROL);
-    expect(out.text()).not.toContain('pwned');
   });
 
   it('keeps NDJSON lines free of raw C1 controls and bidi overrides, escaped but intact', async () => {
@@ -62,6 +61,8 @@ describe('server text on the terminal', () => {
   it('prints a usage error quoting a hostile value without its control characters', async () => {
     const err = captured();
     expect(await main(['run', 'hi', '--provider', 'x\u001b]0;pwned\u0007\u202e'], captured(), err)).toBe(2);
-    expect(err.text()).toMatch(/^agent-harness run: --provider must be one of openai, anthropic, got 'x'\n$/);
+    expect(err.text()).toBe(
+      "agent-harness run: --provider must be one of openai, anthropic, got 'x⟨U+001B⟩]0;pwned⟨U+0007⟩⟨U+202E⟩'\n",
+    );
   });
 });

@@ -46,10 +46,29 @@ describe('numeric flags take plain decimal numbers only, with our own one-line m
     expect(err.trimEnd().split('\n')).toHaveLength(1);
   });
 
-  it.each([['inspect', 'run.jsonl'], ['demo']])('%s --port -1', async (...command) => {
+  it.each([
+    ['inspect', 'run.jsonl'],
+    ['demo', '--inspect'],
+  ])('%s --port -1', async (...command) => {
     const { code, err } = await usage([...command, '--port', '-1']);
     expect(code).toBe(2);
     expect(err).toBe(`agent-harness ${command[0]}: --port must be a number from 0 to 65535, got '-1'\n`);
+  });
+
+  it.each([
+    ['demo', '--port', '4400'],
+    ['demo', '--port=4400'],
+    ['demo', '--host', '0.0.0.0'],
+    ['demo', '--allow-host', 'box.lan'],
+    ['run', 'hi', '--port', '4400'],
+  ])('%s %s %s without --inspect is bad usage (it was silently ignored)', async (...command) => {
+    const { code, out, err } = await usage(command);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    const flag = (command.find((arg) => arg.startsWith('--')) ?? '').replace(/=.*$/, '');
+    expect(err).toBe(
+      `agent-harness ${command[0]}: ${flag} chooses where the inspector listens: it goes with --inspect\n`,
+    );
   });
 
   it('accepts the same values written as --flag=value', async () => {

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -46,6 +47,26 @@ describe('agent-harness run --resume', () => {
     expect(after.slice(0, before.length)).toEqual(before);
     expect(after.at(-1)?.type).toBe('agent_end');
     expect(second.requests[0]?.body).toMatchObject({ messages: [{ role: 'user', content: 'Read app.py' }] });
+  });
+
+  it('drops a torn last line of the journal (a run killed mid-append) with a warning, and resumes', async () => {
+    const cwd = cliWorkspace();
+    const file = join(cwd, 'run.jsonl');
+    const first = await cli(
+      ['Read app.py', '--journal', file],
+      [{ chunks: [fixture('openai/cut.sse')], cut: true }],
+      cwd,
+    );
+    expect(first.code).toBe(1);
+    const before = await readJournalFile(file);
+    appendFileSync(file, '{"content":"half a li');
+
+    const second = await cli(['--resume', file], [{ chunks: [fixture('openai/text.sse')] }], cwd);
+    expect(second.err).toContain(`warning: ${file}: dropped a torn last line (line ${before.length + 2}, 21 bytes`);
+    expect(second.code).toBe(0);
+    const after = await readJournalFile(file, { onWarning: (message) => expect.fail(message) });
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.at(-1)?.type).toBe('agent_end');
   });
 
   it('asks a follow-up on a finished session, and refuses to resume it without one (exit 2)', async () => {

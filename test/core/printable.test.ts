@@ -3,16 +3,20 @@ import { excerpt, jsonLine, printable, printableLine } from '../../src/core/prin
 import { TERMINAL_CONTROL } from '../support/terminal.js';
 
 describe('printable', () => {
-  it('removes whole escape sequences: CSI, OSC ended by BEL or ST, 8-bit CSI and OSC', () => {
-    expect(printable('a\u001b[2Jb\u001b[1;31mc\u001b[0m')).toBe('abc');
-    expect(printable('a\u001b]0;title\u0007b\u001b]8;;http://x\u001b\\c')).toBe('abc');
-    expect(printable('a\u009b2Jb\u009d0;t\u009cc')).toBe('abc');
-    expect(printable('a\u001bPdevice\u001b\\b')).toBe('ab');
+  it('shows the escape of every sequence as a marker, leaving the rest as plain text: CSI, OSC, 8-bit CSI and OSC', () => {
+    expect(printable('a\u001b[2Jb\u001b[1;31mc\u001b[0m')).toBe('a⟨U+001B⟩[2Jb⟨U+001B⟩[1;31mc⟨U+001B⟩[0m');
+    expect(printable('a\u001b]0;title\u0007b')).toBe('a⟨U+001B⟩]0;title⟨U+0007⟩b');
+    expect(printable('a\u009b2Jb\u009d0;t\u009cc')).toBe('a⟨U+009B⟩2Jb⟨U+009D⟩0;t⟨U+009C⟩c');
+    for (const text of ['a\u001b[2J', 'a\u001b]8;;http://x\u001b\\c', 'a\u001bPdevice\u001b\\b'])
+      expect(printable(text)).not.toMatch(TERMINAL_CONTROL);
   });
 
-  it('removes C0/C1 controls, DEL and bidi controls, keeps tabs, newlines and other text', () => {
-    expect(printable('a\u0000\u0008\r\u007f\u0085\u202eb\u2066c\u2069\u200fd')).toBe('abcd');
+  it('shows C0/C1 controls, DEL and bidi controls as markers, keeps tabs, newlines (also CRLF) and other text', () => {
+    expect(printable('a\u0000\u0008\r\u007f\u0085\u202eb\u2066c\u2069\u200fd')).toBe(
+      'a⟨U+0000⟩⟨U+0008⟩⟨U+000D⟩⟨U+007F⟩⟨U+0085⟩⟨U+202E⟩b⟨U+2066⟩c⟨U+2069⟩⟨U+200F⟩d',
+    );
     expect(printable('tab\tand\nnewline · 日本語 ✓')).toBe('tab\tand\nnewline · 日本語 ✓');
+    expect(printable('one\r\ntwo')).toBe('one\ntwo');
   });
 
   it('printableLine flattens whitespace; excerpt cuts with an ellipsis', () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -62,6 +62,40 @@ describe('agent-harness inspect', () => {
     expect(err.text()).toContain("--port must be a number from 0 to 65535, got 'http'");
   });
 
+  it('shows a journal whose timing sidecar has a bad line, skipping that line with a warning', async () => {
+    const { journal, timings } = await recordRun();
+    const path = join(dir, 'bad-timing.jsonl');
+    await writeJournalFile(path, journal);
+    await writeTimingFile(path, timings);
+    appendFileSync(timingPath(path), '{"callId":\n');
+    const out = capture();
+    const err = capture();
+    const stop = new AbortController();
+    const serving = inspectCommand([path], out, stop.signal, err);
+    const [, url = ''] = await out.line(URL_LINE);
+    expect(err.text()).toBe(`warning: ${timingPath(path)}: skipped line ${timings.length + 2}: not JSON\n`);
+    const durations = (await snapshotAt(url)).steps.flatMap((s) => (s.tool ? [s.tool.durationMs] : []));
+    expect(durations).toEqual(timings.map((t) => t.durationMs));
+    stop.abort();
+    expect(await serving).toBe(0);
+  });
+
+  it('shows a journal whose last line is torn (a run killed mid-append), with a warning', async () => {
+    const { journal } = await recordRun();
+    const path = join(dir, 'torn.jsonl');
+    await writeJournalFile(path, journal);
+    appendFileSync(path, '{"type":"tool_result","callId":"c');
+    const out = capture();
+    const err = capture();
+    const stop = new AbortController();
+    const serving = inspectCommand([path], out, stop.signal, err);
+    const [, url = ''] = await out.line(URL_LINE);
+    expect(err.text()).toContain(`warning: ${path}: dropped a torn last line (line ${journal.length + 2}`);
+    expect((await snapshotAt(url)).steps.at(-1)?.entries).toBe(journal.length);
+    stop.abort();
+    expect(await serving).toBe(0);
+  });
+
   it('fails with the journal error for an unreadable or missing journal (bad usage, exit 2)', async () => {
     const path = join(dir, 'bad.jsonl');
     writeFileSync(path, 'not a journal\n');
@@ -111,7 +145,7 @@ describe('agent-harness inspect ID', () => {
     const serving = inspectCommand(['s1', '--store', 'memory:inspect-by-id'], out, stop.signal);
     const [, url = ''] = await out.line(URL_LINE);
     expect(out.text()).toContain(
-      `inspector: session s1, ${journal.length} entries; to go on from an earlier point: agent-harness fork s1 --at N\n`,
+      `inspector: session s1, ${journal.length} entries; "fork here" on a step (or agent-harness fork s1 --at N) goes on from an earlier point\n`,
     );
     const snapshot = await snapshotAt(url);
     expect(snapshot.title).toBe('session s1 (m-1)');

@@ -29,10 +29,25 @@ describe('tool timing sidecar', () => {
     expect(await readTimingFile(join(dir, 'none.jsonl'))).toEqual([]);
   });
 
-  it('refuses a missing header and bad lines, naming the line', () => {
-    expect(() => parseTimings('{"callId":"c1","durationMs":1}\n')).toThrow(/line 1 is not a version 1 timing header/);
+  it('skips bad lines with a warning naming each (the sidecar is advisory), and keeps the good ones', () => {
+    const warnings: string[] = [];
+    const onWarning = (message: string) => warnings.push(message);
     const text = serializeTimings([{ callId: 'c1', durationMs: 1 }]);
-    expect(() => parseTimings(`${text}{"callId":3}\n`)).toThrow(/line 3 is not \{callId, durationMs\}/);
-    expect(() => parseTimings(`${text}nope\n`, 'x.timing.jsonl')).toThrow(/x.timing.jsonl: line 3 is not JSON/);
+    expect(
+      parseTimings(`${text}{"callId":3}\nnope\n{"callId":"c2","durationMs":2}\n`, 'x.timing.jsonl', { onWarning }),
+    ).toEqual([
+      { callId: 'c1', durationMs: 1 },
+      { callId: 'c2', durationMs: 2 },
+    ]);
+    expect(warnings).toEqual([
+      'x.timing.jsonl: skipped line 3: not {callId, durationMs}',
+      'x.timing.jsonl: skipped line 4: not JSON',
+    ]);
+  });
+
+  it('gives no timings, with a warning, for a file without the header', () => {
+    const warnings: string[] = [];
+    expect(parseTimings('{"callId":"c1","durationMs":1}\n', 'x', { onWarning: (m) => warnings.push(m) })).toEqual([]);
+    expect(warnings).toEqual(['x: line 1 is not a version 1 timing header; tool durations are not shown']);
   });
 });

@@ -64,7 +64,7 @@ describe('inspect --listen with hostile WebSocket clients', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('closed a WebSocket client (1011): bad');
     expect(warnings[0]).not.toMatch(TERMINAL_CONTROL);
-    expect(warnings[0]).not.toContain('pwned');
+    expect(warnings[0]).toContain('bad ⟨U+001B⟩]0;pwned⟨U+0007⟩⟨U+202E⟩thing'); // shown, not acting
   });
 
   it('closes a client that sends text that is not JSON (1007), and keeps a normal nesting', async () => {

@@ -17,7 +17,7 @@ import { journalPath } from '../journal-path.js';
 import { joinNegativeValues } from '../numeric-flags.js';
 import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
-import { SERVE_OPTIONS, serveOptions } from './inspect.js';
+import { requireInspect, SERVE_OPTIONS, serveOptions } from './inspect.js';
 import { type LiveInspector, serveAgentLive } from './live-inspector.js';
 
 /** Help text of `agent-harness demo`. */
@@ -31,8 +31,9 @@ Options:
   --journal FILE  where to save the journal (default: demo-journal.jsonl; written over)
   --json          print events as NDJSON instead of text
   --inspect       serve the live inspector page during the run, and after it until Ctrl-C
-  --port N        the inspector's port (default: a free one); --host H to bind elsewhere
-                  (with --allow-host NAME for each host name the page may be opened by)
+  --port N        with --inspect: the inspector's port (default: a free one); --host H to bind
+                  elsewhere (with --allow-host NAME for each host name the page may be opened by).
+                  Without --inspect they are a usage error
 `;
 
 /** Runs the demo; returns the exit code (0 answer, 1 agent error). */
@@ -52,6 +53,7 @@ export async function demoCommand(
     },
     strict: true,
   });
+  requireInspect(argv, values.inspect);
   const serve = serveOptions(values);
   const journal = journalPath(values.journal);
   // The demo's journal is its output: written over on each run, but still never by two at once.

@@ -3,8 +3,6 @@ import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readJournalFile } from '../../adapters/journal-store.js';
-import { Budget } from '../../config/budget.js';
-import { Config } from '../../config/config.js';
 import { printableLine } from '../../core/printable.js';
 import { InspectionFeed } from '../../inspector/inspection-feed.js';
 import { InspectorFeed } from '../../inspector/inspector-feed.js';
@@ -12,11 +10,11 @@ import { type InspectorServerOptions, isLoopback, startInspector } from '../../i
 import { readTimingFile } from '../../inspector/tool-timings.js';
 import { waitForStop } from '../../inspector/wait-for-stop.js';
 import { journalMeta } from '../../session/journal-file.js';
-import { Session } from '../../session/session.js';
 import { isSessionId } from '../../stores/session-id.js';
 import { joinNegativeValues } from '../numeric-flags.js';
 import type { Output } from '../render-human.js';
-import { openCliStore, STORE_HELP, sessionIdArg, storeUrl } from '../store-flags.js';
+import { STORE_HELP, sessionIdArg, storeUrl } from '../store-flags.js';
+import { StoredInspectors, storedBudget } from '../stored-inspector.js';
 import { UsageError } from '../usage-error.js';
 
 /** Help text of `agent-harness inspect`. */
@@ -31,7 +29,8 @@ the highlighted state. Nothing leaves this machine; stop with Ctrl-C.
 
 Tool durations come from JOURNAL.timing.jsonl when it exists (the demo writes one).
 An argument that is not a file is a session id, read from the store (costs at the rates of the
-model the session was started with).
+model the session was started with). Its page offers "fork here" on each step: a new session in
+the store holding the journal up to that step, served on a page of its own.
 
 With --listen, no journal: the server speaks the @statelyai/inspect WebSocket protocol, so any
 XState app (an Agent too, through its inspect option) can be inspected live with
@@ -78,6 +77,18 @@ export function serveOptions(values: {
   return { host: values.host, port: portOption(values.port), allowedHosts };
 }
 
+/**
+ * Refuses `--port`, `--host` or `--allow-host` given without `--inspect` (a {@link UsageError}
+ * naming the flag): they choose where the inspector listens, and were silently ignored.
+ */
+export function requireInspect(argv: readonly string[], inspect: boolean): void {
+  if (inspect) return;
+  const flag = argv.find((arg) => /^--(port|host|allow-host)(=|$)/.test(arg))?.replace(/=.*$/, '');
+  if (flag !== undefined) {
+    throw new UsageError(`${flag} chooses where the inspector listens: it goes with --inspect`);
+  }
+}
+
 /** Says on `err` that a server bound beyond loopback shows the run to anyone who reaches it. */
 export function warnIfExposed(serve: InspectorServerOptions, err: Output): void {
   const host = serve.host ?? '127.0.0.1';
@@ -87,44 +98,20 @@ export function warnIfExposed(serve: InspectorServerOptions, err: Output): void 
   );
 }
 
-/** A session's rates, from the meta `run` stores with it, when it has them. */
-function storedBudget(meta: Readonly<Record<string, string>>): Budget | undefined {
-  const input = Number(meta.inputRatePer1k);
-  const output = Number(meta.outputRatePer1k);
-  if (meta.inputRatePer1k === undefined || !(input >= 0) || !(output >= 0)) return undefined;
-  return new Budget({ inputRatePer1k: input, outputRatePer1k: output });
+/** Whether `inspect`'s argument names a stored session rather than a journal file. */
+function isStored(file: string, store: string | undefined): boolean {
+  return store !== undefined || (!existsSync(file) && isSessionId(file));
 }
 
-async function storedFeed(id: string, url: string, out: Output): Promise<InspectorFeed> {
-  const store = await openCliStore(url);
-  try {
-    const { entries, meta } = await store.read(id);
-    out.write(
-      `inspector: session ${printableLine(id)}, ${entries.length} entries; to go on from an earlier point: agent-harness fork ${printableLine(id)} --at N\n`,
-    );
-    const budget = storedBudget(meta);
-    const model = meta.model === undefined ? '' : ` (${meta.model})`;
-    // Replayed for its checks (entry shapes, call/result pairing) before it is shown.
-    return InspectorFeed.fromJournal(Session.replay(entries, new Config()).journal, {
-      title: `session ${id}${model}`,
-      ...(budget === undefined ? {} : { budget }),
-    });
-  } finally {
-    await store.close();
-  }
-}
-
-async function journalFeed(file: string, store: string | undefined, out: Output): Promise<InspectorFeed> {
-  if (store !== undefined || (!existsSync(file) && isSessionId(file))) {
-    return storedFeed(sessionIdArg(file, 'inspect: a journal file or session id'), storeUrl(store), out);
-  }
+async function journalFeed(file: string, err: Output): Promise<InspectorFeed> {
   const path = resolve(file);
-  const journal = await readJournalFile(path);
+  const onWarning = (message: string): void => err.write(`warning: ${printableLine(message)}\n`);
+  const journal = await readJournalFile(path, { onWarning });
   // Priced as `run` priced it when the journal's header names the model's rates.
   const budget = storedBudget(journalMeta(await readFile(path, 'utf8')));
   return InspectorFeed.fromJournal(journal, {
     title: basename(path),
-    timings: await readTimingFile(path),
+    timings: await readTimingFile(path, { onWarning }),
     ...(budget === undefined ? {} : { budget }),
   });
 }
@@ -149,9 +136,25 @@ export async function inspectCommand(
     throw new UsageError(values.listen ? '--listen takes no journal file' : 'give exactly one journal file to inspect');
   }
   const serve = serveOptions(values);
-  const feed = file === undefined ? new InspectionFeed() : await journalFeed(file, values.store, out);
-  warnIfExposed(serve, err);
   const onWarning = (message: string): void => err.write(`inspector: ${printableLine(message)}\n`);
+  if (file !== undefined && isStored(file, values.store)) {
+    const id = sessionIdArg(file, 'inspect: a journal file or session id');
+    warnIfExposed(serve, err);
+    const pages = new StoredInspectors(storeUrl(values.store), { ...serve, onWarning });
+    try {
+      const { server, entries } = await pages.open(id, serve.port);
+      out.write(
+        `inspector: session ${printableLine(id)}, ${entries} entries; "fork here" on a step (or agent-harness fork ${printableLine(id)} --at N) goes on from an earlier point\n`,
+      );
+      out.write(`inspector: ${server.url}\n`);
+      await waitForStop(signal);
+    } finally {
+      await pages.close();
+    }
+    return 0;
+  }
+  const feed = file === undefined ? new InspectionFeed() : await journalFeed(file, err);
+  warnIfExposed(serve, err);
   const server = await startInspector(feed, { ...serve, onWarning });
   out.write(`inspector: ${server.url}\n`);
   if (values.listen) {

@@ -15,7 +15,13 @@ import type { JournalStore } from '../../stores/journal-store.js';
 import { ReadFileTool } from '../../tools/read-file.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { workspaceTools } from '../../tools/workspace/index.js';
-import { type CliApprovals, resumeHint, suspendingApprovals, terminalApprovals } from '../approval-prompt.js';
+import {
+  type CliApprovals,
+  type ResumeFrom,
+  resumeHint,
+  suspendingApprovals,
+  terminalApprovals,
+} from '../approval-prompt.js';
 import { JournalAppender } from '../journal-appender.js';
 import { claimJournal } from '../journal-claim.js';
 import { type Env, makeClient } from '../make-client.js';
@@ -102,6 +108,10 @@ export interface RunDeps {
   readonly storeEnv?: NodeJS.ProcessEnv;
 }
 
+function warningLine(err: Output): (message: string) => void {
+  return (message) => err.write(`warning: ${printableLine(message)}\n`);
+}
+
 function retryLine(err: Output): (notice: RetryNotice) => void {
   return ({ retry, delayMs, error }) =>
     err.write(`retry ${retry} in ${(delayMs / 1000).toFixed(1)} s after: ${printableLine(error.message)}\n`);
@@ -150,7 +160,7 @@ async function setUp(
   const session =
     options.resume === undefined
       ? await openRunSession(store, options.session, options.task, { config, client, registry, meta })
-      : Session.replay(await readJournalFile(options.resume), config, {
+      : Session.replay(await readJournalFile(options.resume, { onWarning: warningLine(err) }), config, {
           client,
           registry,
           store,
@@ -247,7 +257,7 @@ async function runAgent(
       err,
     );
     if (last?.type === 'agent_error' && last.data.reason === 'suspended') {
-      (options.json ? err : out).write(resumeHint(approvals.undecided, journal));
+      (options.json ? err : out).write(resumeHint(approvals.undecided, resumeFrom(agent, options)));
     }
     await live?.keepServing(signal);
     return code;
@@ -256,6 +266,17 @@ async function runAgent(
     timing.stop();
     await live?.close();
   }
+}
+
+/** Where the hint of a suspended run says to resume it from, with the flags that give the same tools. */
+function resumeFrom(agent: Agent, options: RunCliOptions): ResumeFrom {
+  const { id, store } = agent.session;
+  const lasting = id !== undefined && store !== undefined && !options.store.startsWith('memory:');
+  const flags = [
+    ...(options.tools === 'workspace' ? ['--tools', 'workspace'] : []),
+    ...(options.cwd === process.cwd() ? [] : ['--cwd', options.cwd]),
+  ];
+  return { journal: options.journal, flags, ...(lasting ? { session: { id, store: options.store } } : {}) };
 }
 
 /** Builds the `run` command with its surroundings. */

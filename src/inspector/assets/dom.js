@@ -8,9 +8,9 @@
 /** @typedef {{ callId: string, name: string, arguments: string, status: string, result?: string, source?: string, durationMs?: number }} ToolCall */
 /**
  * @typedef {{ id: string, index: number, kind: string, state: string | null, from?: string, event?: string,
- *   title: string, text?: string, tool?: ToolCall, turn: number, usage: Usage, cost: number }} Step
+ *   title: string, text?: string, tool?: ToolCall, turn: number, usage: Usage, cost: number, entries?: number }} Step
  */
-/** @typedef {{ title: string, live: boolean, graph: Graph, steps: Step[] }} Snapshot */
+/** @typedef {{ title: string, live: boolean, graph: Graph, steps: Step[], fork?: { token: string } }} Snapshot */
 
 const SVG = 'http://www.w3.org/2000/svg';
 

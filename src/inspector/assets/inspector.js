@@ -4,14 +4,15 @@
 
 import { drawDiagram, highlight } from './diagram.js';
 import { byId, usageText } from './dom.js';
+import { forkControls } from './fork.js';
 import { renderStep, showDetail } from './timeline.js';
 
 /** @typedef {import('./dom.js').Graph} Graph */
 /** @typedef {import('./dom.js').Step} Step */
 /** @typedef {import('./dom.js').Snapshot} Snapshot */
 
-/** @type {{ graph: Graph | null, steps: Step[], selected: number, follow: boolean, live: boolean }} */
-const view = { graph: null, steps: [], selected: -1, follow: true, live: false };
+/** @type {{ graph: Graph | null, steps: Step[], selected: number, follow: boolean, live: boolean, forkToken: string | null }} */
+const view = { graph: null, steps: [], selected: -1, follow: true, live: false, forkToken: null };
 
 /** @param {Step} step */
 function upsertStep(step) {
@@ -42,6 +43,9 @@ function select(index, keepFollowing) {
   byId('position').textContent = count === 0 ? 'no steps' : `step ${view.selected + 1} of ${count}`;
   highlight(step);
   showDetail(step);
+  if (view.forkToken !== null && step?.entries !== undefined) {
+    byId('detail').append(forkControls({ ...step, entries: step.entries }, view.forkToken));
+  }
 }
 
 /** @param {boolean} on */
@@ -60,6 +64,7 @@ function showTotals() {
 function loadSnapshot(snapshot) {
   view.graph = snapshot.graph;
   view.live = snapshot.live;
+  view.forkToken = snapshot.fork?.token ?? null;
   view.steps = [];
   byId('title').textContent = snapshot.title;
   document.title = `${snapshot.title} · agent-harness inspector`;

@@ -186,20 +186,25 @@ export class SqliteStore implements JournalStore {
 
   /**
    * The append of one writer: a transaction (made once: `db.transaction` per call costs) that
-   * checks the lock is still this writer's, inserts the entries and moves the session row on.
+   * moves the session row on only while the lock is still this writer's and the session holds
+   * `from` entries (one statement for both checks), then inserts the entries. Which check failed
+   * is looked up only when one did.
    */
   #appender(sessionId: string, token: string) {
     const lockOf = this.#sql('SELECT token FROM locks WHERE session = ?');
     const insert = this.#sql('INSERT INTO entries (session, seq, body) VALUES (?, ?, ?)');
     const update = this.#sql(
-      'UPDATE sessions SET entries = ?, updated_at = ?, status = ? WHERE id = ? AND entries = ?',
+      `UPDATE sessions SET entries = ?, updated_at = ?, status = ? WHERE id = ? AND entries = ?
+         AND EXISTS (SELECT 1 FROM locks WHERE session = ? AND token = ?)`,
     );
     const transaction = this.db.transaction((bodies: readonly string[], from: number, next: SessionStatus) => {
-      const lock = lockOf.get(sessionId) as { token: string } | undefined;
-      if (lock?.token !== token) throw new Error('the writer lost its lock to another writer');
+      const moved = update.run(from + bodies.length, this.now().toISOString(), next, sessionId, from, sessionId, token);
+      if (moved.changes !== 1) {
+        const lock = lockOf.get(sessionId) as { token: string } | undefined;
+        if (lock?.token !== token) throw new Error('the writer lost its lock to another writer');
+        throw new Error(`the session does not hold ${from} entries any more`);
+      }
       for (let i = 0; i < bodies.length; i++) insert.run(sessionId, from + i, bodies[i]);
-      const updated = update.run(from + bodies.length, this.now().toISOString(), next, sessionId, from);
-      if (updated.changes !== 1) throw new Error(`the session does not hold ${from} entries any more`);
     });
     return (bodies: readonly string[], entries: readonly StoredEntry[], from: number, status: SessionStatus) => {
       if (!this.db.open) throw new Error('the store is closed');

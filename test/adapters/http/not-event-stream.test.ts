@@ -49,7 +49,7 @@ describe.each(['openai', 'anthropic'])('%s: a 200 answer that is not an event st
     expect(error).toMatchObject({ reason: 'model_error', kind: 'stream' });
     expect(error.message).toMatch(
       new RegExp(
-        `^${provider} at http://127\\.0\\.0\\.1:\\d+(/v1)?: the server answered 200 with text/html; charset=utf-8 instead of an event stream: <!doctype html> <html><head><title>Sign in</title>.*…$`,
+        `^${provider} at http://127\\.0\\.0\\.1:\\d+(/v1)?: the server answered 200 with text/html; charset=utf-8 instead of an event stream: <!doctype html> <html><head><title>Sign in⟨U\\+001B⟩\\]0;pwned⟨U\\+0007⟩</title>.*…$`,
       ),
     );
     expect(error.message).not.toMatch(TERMINAL_CONTROL);
