@@ -5,6 +5,7 @@ import type { ForkedSession, ForkHandler } from '../inspector/fork-route.js';
 import { InspectorFeed } from '../inspector/inspector-feed.js';
 import { type InspectorServer, type InspectorServerOptions, startInspector } from '../inspector/inspector-server.js';
 import { JOURNAL_VERSION_META, Session } from '../session/session.js';
+import type { JournalStore, StoredEntry } from '../stores/journal-store.js';
 import { newSessionId } from './run-session.js';
 import { openCliStore } from './store-flags.js';
 
@@ -35,6 +36,22 @@ export async function storedFeed(url: string, id: string): Promise<{ feed: Inspe
 }
 
 /**
+ * Stores `entries` as the new session `id`, with the source's metadata (its model and rates; the
+ * journal version is the fork's own), durably.
+ */
+export async function writeFork(
+  store: JournalStore,
+  entries: readonly StoredEntry[],
+  meta: Readonly<Record<string, string>>,
+  id: string,
+): Promise<void> {
+  const { [JOURNAL_VERSION_META]: _version, ...kept } = meta;
+  const fork = Session.replay(entries, new Config(), { store, id, meta: kept });
+  await fork.durable();
+  await fork.close();
+}
+
+/**
  * Makes a new session in the store at `url` from the first `at` entries of session `from`, with
  * its metadata (the model and its rates), read without the writer's lock (a run may go on in
  * it). Throws `invalid_argument` for an `at` past the end, naming the session and its length.
@@ -49,10 +66,7 @@ export async function forkStored(url: string, from: string, at: number, id = new
         `at ${at} is past the end of session '${from}' (${entries.length} entries)`,
       );
     }
-    const { [JOURNAL_VERSION_META]: _version, ...kept } = meta;
-    const fork = Session.replay(entries.slice(0, at), new Config(), { store, id, meta: kept });
-    await fork.durable();
-    await fork.close();
+    await writeFork(store, entries.slice(0, at), meta, id);
     return id;
   } finally {
     await store.close();

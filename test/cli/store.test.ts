@@ -103,7 +103,11 @@ describe('agent-harness run --store URL --session ID', () => {
     expect(again.code).toBe(0);
     const check = await openStore(store);
     expect((await check.read('cut')).entries).toEqual(original);
-    const fork = (await check.read('other')).entries;
+    const { entries: fork, meta } = await check.read('other');
+    // The fork keeps the model and its rates, so `inspect other` prices it as the original.
+    const { journalVersion: _, ...kept } = (await check.read('cut')).meta;
+    expect(kept.model).toBe('gpt-4.1-mini');
+    expect(meta).toMatchObject(kept);
     await check.close();
     expect(fork.slice(0, at)).toEqual(original.slice(0, at));
     expect(fork.at(-1)).toMatchObject({ type: 'agent_end' });

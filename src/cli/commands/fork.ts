@@ -1,11 +1,10 @@
 import { parseArgs } from 'node:util';
-import { Config } from '../../config/config.js';
 import { jsonLine, printableLine } from '../../core/printable.js';
-import { Session } from '../../session/session.js';
 import { joinNegativeValues } from '../numeric-flags.js';
 import type { Output } from '../render-human.js';
 import { hasSession, newSessionId } from '../run-session.js';
 import { openCliStore, STORE_HELP, sessionIdArg, storeUrl } from '../store-flags.js';
+import { writeFork } from '../stored-inspector.js';
 import { UsageError } from '../usage-error.js';
 
 /** Help text of `agent-harness fork`. */
@@ -51,14 +50,13 @@ export async function forkCommand(argv: readonly string[], out: Output): Promise
   const store = await openCliStore(storeUrl(values.store));
   try {
     // Read without the writer's lock: a session may be forked while a run goes on in it.
-    const { entries } = await store.read(from);
+    const { entries, meta } = await store.read(from);
     if (at > entries.length) {
       throw new UsageError(`--at ${at} is past the end of session '${from}' (${entries.length} entries)`);
     }
     if (await hasSession(store, id)) throw new UsageError(`--id: session '${id}' already exists in ${store.location}`);
-    const original = Session.replay(entries, new Config());
-    const fork = await original.fork({ at, id, store });
-    await fork.close();
+    // The fork keeps the session's model and rates, so `inspect NEW` prices it as the source.
+    await writeFork(store, entries.slice(0, at), meta, id);
     if (values.json) out.write(`${jsonLine({ session: id, from, at })}\n`);
     else {
       out.write(`forked ${printableLine(from)} at entry ${at} into ${printableLine(id)}\n`);
