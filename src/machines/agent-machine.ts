@@ -23,7 +23,13 @@ import { answerFor, blockedOnApproval, gateCalls, gateEnd, waitingCalls, waiting
 import type { ApprovalDecision, ApprovalRequestParams, DecisionParams } from './approval-types.js';
 import { TOOLS_WITHHELD_ERROR } from './budget-message.js';
 import { budgetStop, hardStop } from './budget-rules.js';
-import { contextOverflowStop, contextOverLimit, resultTokens, tokensAfterRetry } from './context-rules.js';
+import {
+  contextOverflowStop,
+  contextOverLimit,
+  resultTokens,
+  tokensAfterRetry,
+  tokensAfterWarning,
+} from './context-rules.js';
 import { countResults, invalidCallsStop, NO_INVALID_CALLS } from './invalid-calls.js';
 import { DEFAULT_OUTPUT_RETRIES, outputInvalidStop, outputRetryLeft, rejectedOutput } from './output-rules.js';
 import { toolActorLogic } from './tool-actor-logic.js';
@@ -564,7 +570,11 @@ export const agentMachine = machineSetup.createMachine({
         {
           guard: 'softLimitReached',
           target: 'awaitingModel',
-          actions: [assign({ toolsWithheld: true }), 'warnBudget'],
+          // The warning is a note in the context: its size counts before the next request.
+          actions: [
+            assign(({ context }) => ({ toolsWithheld: true, contextTokens: tokensAfterWarning(context) })),
+            'warnBudget',
+          ],
         },
         { target: 'awaitingModel' },
       ],
