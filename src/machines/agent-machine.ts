@@ -149,24 +149,28 @@ interface ToolProgress {
 /**
  * Answers calls that will not run (tools withheld, or the run aborting) from `nextToStart` to
  * the end, without starting them: each gets its error result, journaled and reported like any
- * other. Updates `progress` in place (the caller's own copy).
+ * other. Updates `progress` in place (the caller's own copy). Returns the tokens the results
+ * add to the context (0 without a context limit).
  */
 function answerUnstarted(
   context: AgentContext,
   progress: ToolProgress,
   result: (call: ToolCall) => ToolResult,
   enqueue: Enqueue,
-): void {
+): number {
   const { results } = progress;
   const total = context.calls.length;
+  let tokens = 0;
   for (let index = progress.nextToStart; index < total; index++) {
     const call = context.calls[index] as ToolCall;
     const answer = result(call);
     results[index] = answer;
     enqueue({ type: 'recordResult', params: { call, result: answer } });
+    if (context.contextLimit !== undefined) tokens += resultTokens(answer, context.tokenScale);
   }
   progress.settled += total - progress.nextToStart;
   progress.nextToStart = total;
+  return tokens;
 }
 
 /**
@@ -188,8 +192,9 @@ function advanceTools(
 ): void {
   let from = progress.nextToStart;
   let to = from;
+  let unstartedTokens = 0;
   if (context.toolsWithheld) {
-    answerUnstarted(context, progress, () => ToolResult.error(TOOLS_WITHHELD_ERROR), enqueue);
+    unstartedTokens = answerUnstarted(context, progress, () => ToolResult.error(TOOLS_WITHHELD_ERROR), enqueue);
   } else if (context.aborting !== undefined) {
     const why = context.aborting.message;
     answerUnstarted(context, progress, (call) => ToolResult.error(abortedBeforeStart(call.name, why)), enqueue);
@@ -215,6 +220,8 @@ function advanceTools(
     progress.reported = reported;
   }
   const update: ContextUpdate = also ?? {};
+  // Results answered without running join the context too (an aborting run makes no more requests).
+  if (unstartedTokens > 0) update.contextTokens = (update.contextTokens ?? context.contextTokens) + unstartedTokens;
   update.results = results;
   update.settled = progress.settled;
   update.nextToStart = progress.nextToStart;
