@@ -8,7 +8,6 @@ import type { LazyAbort } from '../core/lazy-abort.js';
 import type { Message } from '../core/messages.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import type { AgentMachineEvent, ModelTurn } from '../machines/agent-machine-types.js';
-import type { ToolDefinition } from '../tools/tool-params.js';
 import { readModelStream } from './model-turn.js';
 import { checkOutput } from './output-check.js';
 import { activeRun, depsOf, type MachineDeps, type RunHandle } from './run-handle.js';
@@ -35,19 +34,19 @@ function requestOptions(abort: LazyAbort, output: ChatCompletionOptions['output'
 
 /**
  * The context's size after a turn: the prompt tokens the provider reported for the request plus
- * the answer's, or, when it reported none, the estimate of both; and the provider's tokens per
+ * the answer's, or, when it reported none, the estimate of both (`sentTokens`: the request's
+ * messages and tools, estimated before it was sent); and the provider's tokens per
  * estimated token (1 without a report), to scale estimates of what joins the context next.
  */
 function measureContext(
-  sent: readonly Message[],
-  tools: readonly ToolDefinition[] | undefined,
+  sentTokens: number,
   turn: Pick<ModelTurn, 'text' | 'toolCalls' | 'usage'>,
 ): { contextTokens: number; tokenScale: number } {
   const answer: Message =
     turn.toolCalls.length > 0
       ? { role: 'assistant', content: turn.text, toolCalls: turn.toolCalls }
       : { role: 'assistant', content: turn.text };
-  const estimate = estimateContextTokens(sent) + estimateToolTokens(tools) + estimateMessageTokens(answer);
+  const estimate = sentTokens + estimateMessageTokens(answer);
   if (turn.usage.promptTokens <= 0) return { contextTokens: estimate, tokenScale: 1 };
   const contextTokens = turn.usage.promptTokens + turn.usage.completionTokens;
   return { contextTokens, tokenScale: contextTokens / estimate };
@@ -71,6 +70,9 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   const messages = session.messagesForRequest();
   // An `async chatCompletion` returns a promise of the stream: await it, so that its rejection
   // is this request's failure (a model_error with its message), never an unhandled rejection.
+  // The estimate of what is sent is taken before sending: a client may empty or change the copy.
+  const sentTokens =
+    session.config.context === undefined ? 0 : estimateContextTokens(messages) + estimateToolTokens(tools);
   const output = run.output;
   const requested = client.chatCompletion(messages, tools, requestOptions(abort, output?.request));
   const events = isPromiseLike(requested) ? await requested : requested;
@@ -93,7 +95,7 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   // A final answer of a run that asked for structured output: checked here, decided by the machine.
   const outputCheck = output !== undefined && toolCalls.length === 0 ? checkOutput(text, output.schema) : undefined;
   const context =
-    session.config.context === undefined ? undefined : measureContext(messages, tools, { text, toolCalls, usage });
+    session.config.context === undefined ? undefined : measureContext(sentTokens, { text, toolCalls, usage });
   if (permissions !== undefined || outputCheck !== undefined || context !== undefined) {
     return {
       text,

@@ -9,23 +9,33 @@ export const SUMMARY_REQUEST =
   'what you have done, what you found (facts, names, numbers, paths) and what is left to do. ' +
   'Reply with the summary only.';
 
-/** The span of the context a summary replaces: after the first user message, before the kept turns. */
+/** The span of the context a summary replaces: between two of the user's messages (or after the last), before the kept turns. */
 export interface SummaryRegion {
   readonly from: number;
   readonly to: number;
 }
 
+/** A user's own message (not a harness note): it stays verbatim, a summary never replaces it. */
+function isUsersMessage(message: Message): boolean {
+  return message.role === 'user' && message.author !== 'harness';
+}
+
 /**
- * Which messages a summary would replace: from just after the first user message (the task
- * stays verbatim, as do system messages before it) to the kept turns. Undefined when fewer than
- * two messages lie between: a summary would not shorten anything.
+ * Which messages a summary would replace: the oldest run of at least two messages between two
+ * of the user's messages (or after the last one) and before the kept turns. The user's messages
+ * stay verbatim: the first (the task), and each later task of a conversation that goes on over
+ * several runs. Undefined when no such run of two messages is left: a summary would not shorten
+ * anything.
  */
 export function summaryRegion(messages: readonly Message[], keepTurns: number): SummaryRegion | undefined {
-  const firstUser = messages.findIndex((message) => message.role === 'user');
-  const from = firstUser + 1;
-  const to = keptFrom(messages, keepTurns);
-  if (firstUser < 0 || to - from < 2) return undefined;
-  return { from, to };
+  const end = keptFrom(messages, keepTurns);
+  let from = -1; // just after the last user's message seen; -1 before the first
+  for (let index = 0; index < end; index++) {
+    if (!isUsersMessage(messages[index] as Message)) continue;
+    if (from >= 0 && index - from >= 2) return { from, to: index };
+    from = index + 1;
+  }
+  return from >= 0 && end - from >= 2 ? { from, to: end } : undefined;
 }
 
 /**

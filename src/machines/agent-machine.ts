@@ -23,7 +23,13 @@ import { answerFor, blockedOnApproval, gateCalls, gateEnd, waitingCalls, waiting
 import type { ApprovalDecision, ApprovalRequestParams, DecisionParams } from './approval-types.js';
 import { TOOLS_WITHHELD_ERROR } from './budget-message.js';
 import { budgetStop, hardStop } from './budget-rules.js';
-import { contextOverflowStop, contextOverLimit, resultTokens, tokensAfterRetry } from './context-rules.js';
+import {
+  contextOverflowStop,
+  contextOverLimit,
+  resultTokens,
+  tokensAfterRetry,
+  tokensAfterWarning,
+} from './context-rules.js';
 import { countResults, invalidCallsStop, NO_INVALID_CALLS } from './invalid-calls.js';
 import { DEFAULT_OUTPUT_RETRIES, outputInvalidStop, outputRetryLeft, rejectedOutput } from './output-rules.js';
 import { toolActorLogic } from './tool-actor-logic.js';
@@ -143,24 +149,28 @@ interface ToolProgress {
 /**
  * Answers calls that will not run (tools withheld, or the run aborting) from `nextToStart` to
  * the end, without starting them: each gets its error result, journaled and reported like any
- * other. Updates `progress` in place (the caller's own copy).
+ * other. Updates `progress` in place (the caller's own copy). Returns the tokens the results
+ * add to the context (0 without a context limit).
  */
 function answerUnstarted(
   context: AgentContext,
   progress: ToolProgress,
   result: (call: ToolCall) => ToolResult,
   enqueue: Enqueue,
-): void {
+): number {
   const { results } = progress;
   const total = context.calls.length;
+  let tokens = 0;
   for (let index = progress.nextToStart; index < total; index++) {
     const call = context.calls[index] as ToolCall;
     const answer = result(call);
     results[index] = answer;
     enqueue({ type: 'recordResult', params: { call, result: answer } });
+    if (context.contextLimit !== undefined) tokens += resultTokens(answer, context.tokenScale);
   }
   progress.settled += total - progress.nextToStart;
   progress.nextToStart = total;
+  return tokens;
 }
 
 /**
@@ -182,8 +192,9 @@ function advanceTools(
 ): void {
   let from = progress.nextToStart;
   let to = from;
+  let unstartedTokens = 0;
   if (context.toolsWithheld) {
-    answerUnstarted(context, progress, () => ToolResult.error(TOOLS_WITHHELD_ERROR), enqueue);
+    unstartedTokens = answerUnstarted(context, progress, () => ToolResult.error(TOOLS_WITHHELD_ERROR), enqueue);
   } else if (context.aborting !== undefined) {
     const why = context.aborting.message;
     answerUnstarted(context, progress, (call) => ToolResult.error(abortedBeforeStart(call.name, why)), enqueue);
@@ -209,6 +220,8 @@ function advanceTools(
     progress.reported = reported;
   }
   const update: ContextUpdate = also ?? {};
+  // Results answered without running join the context too (an aborting run makes no more requests).
+  if (unstartedTokens > 0) update.contextTokens = (update.contextTokens ?? context.contextTokens) + unstartedTokens;
   update.results = results;
   update.settled = progress.settled;
   update.nextToStart = progress.nextToStart;
@@ -564,7 +577,11 @@ export const agentMachine = machineSetup.createMachine({
         {
           guard: 'softLimitReached',
           target: 'awaitingModel',
-          actions: [assign({ toolsWithheld: true }), 'warnBudget'],
+          // The warning is a note in the context: its size counts before the next request.
+          actions: [
+            assign(({ context }) => ({ toolsWithheld: true, contextTokens: tokensAfterWarning(context) })),
+            'warnBudget',
+          ],
         },
         { target: 'awaitingModel' },
       ],

@@ -2,6 +2,7 @@ import type { ModelTurn } from '../agent/model-turn.js';
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from '../context/token-estimate.js';
 import { type ToolResult, toolMessageContent } from '../tools/tool-result.js';
 import type { AgentContext, StopInfo } from './agent-machine-types.js';
+import { softLimitMessage } from './budget-message.js';
 
 /** Whether the next request's context would exceed the run's context limit. */
 export function contextOverLimit(context: AgentContext): boolean {
@@ -18,6 +19,18 @@ export function tokensAfterRetry(context: AgentContext, turn: ModelTurn, problem
   if (context.contextLimit === undefined) return context.contextTokens;
   const note = Math.ceil((MESSAGE_OVERHEAD_TOKENS + estimateTokens(problem)) * (turn.tokenScale ?? context.tokenScale));
   return (turn.contextTokens ?? context.contextTokens) + note;
+}
+
+/**
+ * The context's size after the harness's soft-limit warning (a note the next request carries),
+ * so that a note which tips the context over its limit is compacted for like any other message.
+ */
+export function tokensAfterWarning(context: AgentContext): number {
+  if (context.contextLimit === undefined) return context.contextTokens;
+  const hit = context.budget.softLimit(context.turns, context.usage, context.elapsedMs);
+  if (hit === null) return context.contextTokens;
+  const note = Math.ceil((MESSAGE_OVERHEAD_TOKENS + estimateTokens(softLimitMessage(hit))) * context.tokenScale);
+  return context.contextTokens + note;
 }
 
 /** The stop when the context is over its limit and nothing old enough is left to compact. */

@@ -1,5 +1,6 @@
 import { HarnessError } from '../core/errors.js';
 import type { Message, ToolCall } from '../core/messages.js';
+import { stableJson } from '../core/stable-json.js';
 import { addUsage, type TokenUsage, ZERO_USAGE } from '../core/usage.js';
 import type { ApprovalDecision } from '../machines/approval-types.js';
 import type { CompactionEntry, JournalEntry } from './journal-entry.js';
@@ -108,15 +109,49 @@ function addResult(state: SessionState, callId: string, content: string): void {
   pushResult(state, callId, content);
 }
 
+/** Why a compaction cannot apply to `messages`, or undefined when it keeps every call paired with its result. */
+function compactionProblem(messages: readonly Message[], entry: CompactionEntry): string | undefined {
+  const { from, to } = entry;
+  if (to > messages.length) return `the context holds ${messages.length}`;
+  // The newest turn is never compacted: its calls may still be owed results.
+  let lastAssistant = messages.length - 1;
+  while (lastAssistant >= 0 && (messages[lastAssistant] as Message).role !== 'assistant') lastAssistant--;
+  if (to > lastAssistant) return 'the newest turn is never compacted';
+  if (entry.strategy === 'elide') {
+    // The same messages, in place: only tool outputs may change, each still answering its call.
+    if (entry.messages.length !== to - from) return `an elision keeps its ${to - from} messages`;
+    for (let i = 0; i < entry.messages.length; i++) {
+      const was = messages[from + i] as Message;
+      const by = entry.messages[i] as Message;
+      const same =
+        was.role === 'tool' && by.role === 'tool' ? was.callId === by.callId : stableJson(was) === stableJson(by);
+      if (!same) return `message ${from + i} may only have its tool output elided`;
+    }
+    return undefined;
+  }
+  // A summary: one assistant message without calls, in place of whole turns (no call split from its result).
+  const [by, ...more] = entry.messages;
+  if (by === undefined || more.length > 0 || by.role !== 'assistant' || by.toolCalls !== undefined) {
+    return 'a summary is one assistant message without tool calls';
+  }
+  if (messages[from]?.role === 'tool' || messages[to]?.role === 'tool') {
+    return 'a summary replaces whole turns, never a call without its result';
+  }
+  return undefined;
+}
+
 /**
  * Replaces `messages[from, to)` with the compaction's messages. The open turn's bookkeeping is
- * by callId, not by index, so it is untouched (compaction never reaches the open turn).
+ * by callId, not by index, so it is untouched (compaction never reaches the open turn). A
+ * compaction that would break the pairing of calls and results, or reach the newest turn, is
+ * refused with `journal_corrupt` (a hostile or damaged journal), before anything changes.
  */
 function compact(state: SessionState, entry: CompactionEntry): void {
-  if (entry.to > state.messages.length) {
+  const problem = compactionProblem(state.messages, entry);
+  if (problem !== undefined) {
     throw new HarnessError(
       'journal_corrupt',
-      `a compaction replaces messages ${entry.from} to ${entry.to}, but the context holds ${state.messages.length}`,
+      `a compaction replaces messages ${entry.from} to ${entry.to}, but ${problem}`,
     );
   }
   state.messages.splice(entry.from, entry.to - entry.from, ...entry.messages.map((message) => Object.freeze(message)));
