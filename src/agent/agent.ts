@@ -32,15 +32,23 @@ import { bindAgentRun, type MachineDeps, type RunHandle } from './run-handle.js'
 /** A run in progress, with the queue its event stream reads from. */
 type ActiveRun = RunHandle & { readonly queue: AsyncQueue<AgentEvent>; closing: Promise<void> | undefined };
 
-/** Refuses run options that cannot work, naming the option (`invalid_argument`). */
-/** The machine's context-size inputs: only when the config limits the context (estimating costs a pass over it). */
-function contextInput(config: Config, session: Session): { contextLimit?: number; contextTokens?: number } {
+/**
+ * The machine's context-size inputs: only when the config limits the context (estimating costs
+ * a pass over it). `tokenScale` is the provider's tokens per estimated token from the agent's
+ * last run, so a follow-up run's first request is measured as that provider counts.
+ */
+function contextInput(
+  config: Config,
+  session: Session,
+  tokenScale: number,
+): { contextLimit?: number; contextTokens?: number; tokenScale?: number } {
   const limit = config.context?.maxTokens;
   if (limit === undefined) return {};
-  const tools = estimateToolTokens(session.registry.definitions());
-  return { contextLimit: limit, contextTokens: estimateContextTokens(session.messages) + tools };
+  const estimate = estimateContextTokens(session.messages) + estimateToolTokens(session.registry.definitions());
+  return { contextLimit: limit, contextTokens: Math.ceil(estimate * tokenScale), tokenScale };
 }
 
+/** Refuses run options that cannot work, naming the option (`invalid_argument`). */
 function checkRunOptions(options: RunOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new HarnessError(
@@ -172,6 +180,8 @@ export class Agent {
   private readonly clock: MachineClock | undefined;
   private readonly now: () => number;
   private active: RunHandle | undefined;
+  /** Provider tokens per estimated token, as the last run measured it (context compaction). */
+  private tokenScale = 1;
   private readonly deps: MachineDeps;
   /** The events this agent's runs emitted (a shared bus carries other agents' too). */
   private readonly ownEvents = new WeakSet<AgentEvent>();
@@ -382,7 +392,7 @@ export class Agent {
         // A resumed run goes on with the invalid calls it had counted; a new run starts at none.
         ...(input === undefined ? { invalidCalls: invalidCallsSoFar(this.session.journal) } : {}),
         ...(options.outputRetries !== undefined ? { outputRetries: options.outputRetries } : {}),
-        ...contextInput(this.config, this.session),
+        ...contextInput(this.config, this.session, this.tokenScale),
       },
       ...(this.inspect ? { inspect: this.inspect } : {}),
       ...(this.clock ? { clock: this.clock } : {}),
@@ -483,6 +493,8 @@ export class Agent {
         await run.settled; // tools answer an abort at once, so this is prompt
       }
       await this.events.idle();
+      const { tokenScale } = (run.actor.getSnapshot() as { context?: { tokenScale?: unknown } }).context ?? {};
+      if (typeof tokenScale === 'number' && tokenScale > 0) this.tokenScale = tokenScale;
       run.actor.stop();
       run.release();
       run.queue.close();

@@ -40,6 +40,8 @@ export interface AgentMachineInput {
   readonly contextLimit?: number;
   /** The context's size when the run starts, in tokens (estimated). */
   readonly contextTokens?: number;
+  /** Provider tokens per estimated token, as an earlier run measured it (default 1). */
+  readonly tokenScale?: number;
 }
 
 /** Tool calls to run without asking the model first (see {@link AgentMachineInput.resume}). */

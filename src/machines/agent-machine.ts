@@ -474,7 +474,7 @@ export const agentMachine = machineSetup.createMachine({
     response: undefined,
     contextLimit: input?.contextLimit,
     contextTokens: input?.contextTokens ?? 0,
-    tokenScale: 1,
+    tokenScale: input?.tokenScale ?? 1,
   }),
   entry: enqueueActions(({ context, enqueue }) => {
     const limit = context.budget.maxWallClockMs;
