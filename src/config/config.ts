@@ -13,6 +13,8 @@ export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 100_000;
 export const DEFAULT_MAX_PARALLEL_TOOLS = 8;
 /** Default number of invalid calls to one tool, in a row within a run, that ends the run. */
 export const DEFAULT_MAX_INVALID_TOOL_CALLS = 3;
+/** Default bound on how deeply agents started by `agentTool` nest (a top-level agent is at depth 0). */
+export const DEFAULT_MAX_AGENT_DEPTH = 3;
 
 const CONFIG_KEYS = [
   'cwd',
@@ -23,6 +25,7 @@ const CONFIG_KEYS = [
   'permissions',
   'maxParallelTools',
   'maxInvalidToolCalls',
+  'maxAgentDepth',
   ...BUDGET_KEYS,
 ] as const;
 
@@ -55,6 +58,12 @@ export interface ConfigOptions extends BudgetOptions {
    * tool, arguments that fail validation) to one tool without a call to it succeeding. Default 3.
    */
   readonly maxInvalidToolCalls?: number;
+  /**
+   * How deeply the agents this agent starts (`agentTool`) may nest: its children run at its
+   * depth + 1, and a call that would start one deeper than this answers `Error: agent_depth: …`.
+   * A top-level agent is at depth 0. Default 3.
+   */
+  readonly maxAgentDepth?: number;
 }
 
 /** Immutable configuration shared by the session, the registry, the tools and the agent. */
@@ -75,6 +84,8 @@ export class Config {
   readonly maxParallelTools: number;
   /** Invalid calls to one tool, without a success between them, that end a run. */
   readonly maxInvalidToolCalls: number;
+  /** The deepest nesting of agents started by `agentTool` (see {@link ConfigOptions.maxAgentDepth}). */
+  readonly maxAgentDepth: number;
 
   constructor(options: ConfigOptions = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -97,6 +108,25 @@ export class Config {
     this.maxParallelTools = positiveInteger(options.maxParallelTools, 'maxParallelTools') ?? DEFAULT_MAX_PARALLEL_TOOLS;
     this.maxInvalidToolCalls =
       positiveInteger(options.maxInvalidToolCalls, 'maxInvalidToolCalls') ?? DEFAULT_MAX_INVALID_TOOL_CALLS;
+    this.maxAgentDepth = positiveInteger(options.maxAgentDepth, 'maxAgentDepth') ?? DEFAULT_MAX_AGENT_DEPTH;
+  }
+
+  /**
+   * The same configuration with another system prompt (an agent's own instructions); every
+   * other option is kept.
+   */
+  withSystemPrompt(systemPrompt: string | undefined): Config {
+    return new Config({
+      cwd: this.cwd,
+      budget: this.budget,
+      ...(this.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: this.toolTimeoutMs }),
+      ...(systemPrompt === undefined ? {} : { systemPrompt }),
+      maxToolOutputChars: this.maxToolOutputChars,
+      permissions: this.permissions,
+      maxParallelTools: this.maxParallelTools,
+      maxInvalidToolCalls: this.maxInvalidToolCalls,
+      maxAgentDepth: this.maxAgentDepth,
+    });
   }
 
   /** The turn limit (`budget.maxTurns`). */

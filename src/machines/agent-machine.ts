@@ -10,6 +10,7 @@ import type {
   AgentMachineEvent,
   AgentMachineInput,
   AgentStateName,
+  HandoffParams,
   ModelRequestParams,
   ModelTurn,
   RejectOutputParams,
@@ -25,6 +26,9 @@ import { countResults, invalidCallsStop, NO_INVALID_CALLS } from './invalid-call
 import { DEFAULT_OUTPUT_RETRIES, outputInvalidStop, outputRetryLeft, rejectedOutput } from './output-rules.js';
 import { toolActorLogic } from './tool-actor-logic.js';
 import { readyRange } from './tool-schedule.js';
+
+/** The name of a session's own agent, before any handoff. */
+export const MAIN_AGENT = 'main';
 
 function notProvided(name: string): never {
   throw new Error(`agentMachine: the '${name}' actor is not provided; run it through Agent or machine.provide()`);
@@ -72,6 +76,8 @@ const machineSetup = setup({
     recordModelTurn: (_, _params: { turn: ModelTurn }) => {},
     /** Effect: journal one call's result, as it settles. */
     recordResult: (_, _params: ToolResultParams) => {},
+    /** Effect: the conversation was handed to another agent (the agent journals it). */
+    recordHandoff: (_, _params: HandoffParams) => {},
     /** Effect: report results in the model's order (`tool_call_complete`), announcing calls that never ran. */
     reportResults: (_, _params: ReportParams) => {},
     /** Effect: calls wait for a decision (the agent emits `tool_approval_request` for each). */
@@ -97,6 +103,8 @@ const machineSetup = setup({
   guards: {
     turnAskedForTools: ({ event }) => event.type === 'MODEL_TURN' && event.turn.toolCalls.length > 0,
     settlesNewResult: ({ context, event }) => isNewResult(context, event),
+    handsOffFromRunningCall: ({ context, event }) =>
+      event.type === 'HANDOFF' && event.index >= 0 && event.index < context.nextToStart && context.results[event.index] === undefined,
     outputRejectedWithRetry: ({ context, event }) => rejectedOutput(event) !== undefined && outputRetryLeft(context),
     outputRejected: ({ event }) => rejectedOutput(event) !== undefined,
     settlesLastResult: ({ context, event }) =>
@@ -263,13 +271,23 @@ const decide = machineSetup.enqueueActions(({ context, event, enqueue }) => {
 const settleTool = machineSetup.enqueueActions(({ context, event, enqueue }) => {
   if (!isNewResult(context, event)) return;
   const call = context.calls[event.index] as ToolCall;
-  enqueue({ type: 'recordResult', params: { call, result: event.result } });
+  const { usage } = event;
+  enqueue({ type: 'recordResult', params: usage ? { call, result: event.result, usage } : { call, result: event.result } });
   enqueue.stopChild(toolActorId(event.index));
   const progress = progressOf(context);
   progress.results[event.index] = event.result;
   progress.settled += 1;
   progress.running -= 1;
-  advanceTools(context, progress, enqueue, { elapsedMs: Math.max(context.elapsedMs, event.elapsedMs) });
+  const elapsedMs = Math.max(context.elapsedMs, event.elapsedMs);
+  // A child agent's usage counts into this run's budgets, checked once the turn is observed.
+  advanceTools(context, progress, enqueue, usage ? { elapsedMs, usage: addUsage(context.usage, usage) } : { elapsedMs });
+});
+
+/** `HANDOFF` from a running call: the next requests use the other agent (journaled). */
+const handOff = machineSetup.enqueueActions(({ context, event, enqueue }) => {
+  if (event.type !== 'HANDOFF') return;
+  enqueue({ type: 'recordHandoff', params: { from: context.agent, to: event.to, instructions: event.instructions } });
+  enqueue.assign({ agent: event.to });
 });
 
 /**
@@ -419,6 +437,7 @@ export const agentMachine = machineSetup.createMachine({
     aborting: undefined,
     stop: undefined,
     response: undefined,
+    agent: input?.agent ?? MAIN_AGENT,
   }),
   entry: enqueueActions(({ context, enqueue }) => {
     const limit = context.budget.maxWallClockMs;
@@ -475,6 +494,7 @@ export const agentMachine = machineSetup.createMachine({
         ABORT: { actions: abortTools },
         APPROVE: { guard: 'decidesWaitingCall', actions: decide },
         DENY: { guard: 'decidesWaitingCall', actions: decide },
+        HANDOFF: { guard: 'handsOffFromRunningCall', actions: handOff },
       },
     },
     awaitingApproval: {
