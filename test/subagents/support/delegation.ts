@@ -8,6 +8,7 @@ import {
   agentTool,
   Config,
   defineTool,
+  type JsonObject,
   type Message,
   ScriptedClient,
   StreamEvent,
@@ -31,7 +32,7 @@ const itemOf = (messages: readonly Message[]) => {
   const task = messages.find((message) => message.role === 'user')?.content ?? '';
   return Number(/item (\d+)/.exec(task)?.[1] ?? 0);
 };
-const call = (callId: string, name: string, args: Record<string, unknown>) => [
+const call = (callId: string, name: string, args: JsonObject) => [
   StreamEvent.toolCallComplete({ callId, name, arguments: args }),
   StreamEvent.messageComplete(TURN_USAGE),
 ];
