@@ -124,8 +124,8 @@ export type { ToolInvocation, ToolLike, ToolSpec } from './tools/tool.js';
 export { defineTool, Tool } from './tools/tool.js';
 export { ToolKind } from './tools/tool-kind.js';
 export type { ToolDefinition } from './tools/tool-params.js';
-export type { ChildAgentRun, ToolRunContext } from './tools/tool-run-context.js';
 export { ToolResult, toolMessageContent } from './tools/tool-result.js';
+export type { ChildAgentRun, ToolRunContext } from './tools/tool-run-context.js';
 export { truncateOutput } from './tools/truncate.js';
 export type { GlobToolOptions, GrepToolOptions, ShellToolOptions } from './tools/workspace/index.js';
 export {

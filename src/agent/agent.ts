@@ -8,13 +8,13 @@ import { errorMessage, HarnessError } from '../core/errors.js';
 import { LazyAbort } from '../core/lazy-abort.js';
 import type { ToolCall } from '../core/messages.js';
 import { EventBus, type StreamRecord } from '../events/event-bus.js';
+import { MAIN_AGENT } from '../machines/agent-machine.js';
 import type { AgentStateName, PendingCalls } from '../machines/agent-machine-types.js';
 import type { JournalEntry } from '../session/journal-entry.js';
 import { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { ToolResult } from '../tools/tool-result.js';
 import type { ChildAgentRun } from '../tools/tool-run-context.js';
-import { MAIN_AGENT } from '../machines/agent-machine.js';
 import {
   type ApprovalMap,
   callsAwaitingApproval,

@@ -104,7 +104,10 @@ const machineSetup = setup({
     turnAskedForTools: ({ event }) => event.type === 'MODEL_TURN' && event.turn.toolCalls.length > 0,
     settlesNewResult: ({ context, event }) => isNewResult(context, event),
     handsOffFromRunningCall: ({ context, event }) =>
-      event.type === 'HANDOFF' && event.index >= 0 && event.index < context.nextToStart && context.results[event.index] === undefined,
+      event.type === 'HANDOFF' &&
+      event.index >= 0 &&
+      event.index < context.nextToStart &&
+      context.results[event.index] === undefined,
     outputRejectedWithRetry: ({ context, event }) => rejectedOutput(event) !== undefined && outputRetryLeft(context),
     outputRejected: ({ event }) => rejectedOutput(event) !== undefined,
     settlesLastResult: ({ context, event }) =>
@@ -272,7 +275,10 @@ const settleTool = machineSetup.enqueueActions(({ context, event, enqueue }) => 
   if (!isNewResult(context, event)) return;
   const call = context.calls[event.index] as ToolCall;
   const { usage } = event;
-  enqueue({ type: 'recordResult', params: usage ? { call, result: event.result, usage } : { call, result: event.result } });
+  enqueue({
+    type: 'recordResult',
+    params: usage ? { call, result: event.result, usage } : { call, result: event.result },
+  });
   enqueue.stopChild(toolActorId(event.index));
   const progress = progressOf(context);
   progress.results[event.index] = event.result;
@@ -280,7 +286,12 @@ const settleTool = machineSetup.enqueueActions(({ context, event, enqueue }) => 
   progress.running -= 1;
   const elapsedMs = Math.max(context.elapsedMs, event.elapsedMs);
   // A child agent's usage counts into this run's budgets, checked once the turn is observed.
-  advanceTools(context, progress, enqueue, usage ? { elapsedMs, usage: addUsage(context.usage, usage) } : { elapsedMs });
+  advanceTools(
+    context,
+    progress,
+    enqueue,
+    usage ? { elapsedMs, usage: addUsage(context.usage, usage) } : { elapsedMs },
+  );
 });
 
 /** `HANDOFF` from a running call: the next requests use the other agent (journaled). */
@@ -476,8 +487,9 @@ export const agentMachine = machineSetup.createMachine({
     },
     executingTools: {
       // Tool actors are spawned by the transitions into this state and by its own (one batch
-      // at a time, see advanceTools); `meta.spawns` names them for diagrams.
-      meta: { spawns: ['runTool'] },
+      // at a time, see advanceTools); `meta.spawns` names them for diagrams, and `meta.nests`
+      // the child agent machine a sub-agent tool's actor runs (agentTool).
+      meta: { spawns: ['runTool'], nests: [{ actor: 'runTool', machine: 'agent', when: 'agentTool' }] },
       entry: enter('executingTools'),
       always: [
         { guard: 'allSettled', target: 'observing' },

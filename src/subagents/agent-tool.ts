@@ -50,7 +50,8 @@ const schema = z.object({ task: z.string().min(1).describe('What the agent shoul
  */
 export function agentTool(options: AgentToolOptions): ToolLike<typeof schema> {
   checkOptions(options);
-  const config = options.instructions === undefined ? options.config : options.config.withSystemPrompt(options.instructions);
+  const config =
+    options.instructions === undefined ? options.config : options.config.withSystemPrompt(options.instructions);
   const spec: ChildSpec = { config, client: options.client, registry: options.registry };
   const tool = defineTool({
     name: options.name,
@@ -65,7 +66,11 @@ export function agentTool(options: AgentToolOptions): ToolLike<typeof schema> {
 }
 
 /** Runs (or finds, or resumes) the call's child agent and answers with its outcome. */
-async function runChild(name: string, spec: ChildSpec, invocation: ToolInvocation<{ task: string }>): Promise<ToolResult> {
+async function runChild(
+  name: string,
+  spec: ChildSpec,
+  invocation: ToolInvocation<{ task: string }>,
+): Promise<ToolResult> {
   const { run } = invocation;
   if (run === undefined || run.childSessionId === undefined)
     return ToolResult.error(`agent tool '${name}' runs a child agent: call it through an Agent`);

@@ -34,7 +34,11 @@ export function resultOfEnd(entry: JournalEntry | undefined): ToolResult | undef
  * Opens the child session `id`: in `store` beside its parent when there is one (loaded if it is
  * there, created if not), in memory otherwise.
  */
-export async function openChildSession(spec: ChildSpec, id: string, store: JournalStore | undefined): Promise<ChildSession> {
+export async function openChildSession(
+  spec: ChildSpec,
+  id: string,
+  store: JournalStore | undefined,
+): Promise<ChildSession> {
   const { config, client, registry } = spec;
   if (store === undefined) return { kind: 'new', session: new Session(config, { client, registry, id }) };
   let session: Session;

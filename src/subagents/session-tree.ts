@@ -15,7 +15,8 @@ export interface SessionTree {
 /** The child session ids a journal references (its `tool_started` entries), in order, without repeats. */
 export function childSessionIds(journal: readonly JournalEntry[]): string[] {
   const ids = new Set<string>();
-  for (const entry of journal) if (entry.type === 'tool_started' && entry.childSessionId !== undefined) ids.add(entry.childSessionId);
+  for (const entry of journal)
+    if (entry.type === 'tool_started' && entry.childSessionId !== undefined) ids.add(entry.childSessionId);
   return [...ids];
 }
 

@@ -104,7 +104,12 @@ describe('agentTool: a three-level delegation', () => {
         signal.addEventListener('abort', () => resolve(), { once: true });
         agent?.abort('stop now');
       });
-    const session = new Session(config, { client: clients.lead, registry: leadRegistry(clients, hang), store, id: 'p' });
+    const session = new Session(config, {
+      client: clients.lead,
+      registry: leadRegistry(clients, hang),
+      store,
+      id: 'p',
+    });
     agent = new Agent(config, { session });
     const events = await drain(agent.run('write the report'));
     expect(events.at(-1)).toMatchObject({ type: 'agent_error', data: { reason: 'aborted' } });

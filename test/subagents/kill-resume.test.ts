@@ -69,7 +69,9 @@ describe('kill -9 of a three-level delegation, then resume', () => {
       const end = events.at(-1);
       expect(end?.type).toBe('agent_end');
       const response = end?.type === 'agent_end' ? end.data.response : '';
-      expect(response).toMatch(/^report: research 1: analysis 1: effect 1 done \| research 2: analysis 2: Error: interrupted/);
+      expect(response).toMatch(
+        /^report: research 1: analysis 1: effect 1 done \| research 2: analysis 2: Error: interrupted/,
+      );
       // Nothing ran twice: item 1's children were not asked again, item 2's effect (kind write,
       // in doubt) was answered `interrupted` instead of running again.
       expect(lines(effects)).toEqual(['1', '2']);

@@ -22,7 +22,11 @@ function tree(spans: readonly ReadableSpan[]): string[] {
   const lines: string[] = [];
   const walk = (parent: string | undefined, depth: number) => {
     const children = spans
-      .filter((span) => (parent === undefined ? !ids.has(span.parentSpanContext?.spanId ?? '') : span.parentSpanContext?.spanId === parent))
+      .filter((span) =>
+        parent === undefined
+          ? !ids.has(span.parentSpanContext?.spanId ?? '')
+          : span.parentSpanContext?.spanId === parent,
+      )
       .sort((a, b) => start(a) - start(b));
     for (const child of children) {
       lines.push(`${'  '.repeat(depth)}${child.name}`);
@@ -43,7 +47,13 @@ describe('traceAgent over sub-agents', () => {
     stop();
     expect(events.at(-1)?.type).toBe('agent_end');
     const analyst = ['      invoke_agent analyst', '        chat', '        execute_tool effect', '        chat'];
-    const researcher = ['    invoke_agent researcher', '      chat', '      execute_tool analyst', ...analyst.map((line) => `  ${line}`), '      chat'];
+    const researcher = [
+      '    invoke_agent researcher',
+      '      chat',
+      '      execute_tool analyst',
+      ...analyst.map((line) => `  ${line}`),
+      '      chat',
+    ];
     expect(tree(exporter.getFinishedSpans())).toEqual([
       'invoke_agent lead',
       '  chat scripted',

@@ -14,6 +14,7 @@ import { waitForStop } from '../../inspector/wait-for-stop.js';
 import { journalMeta } from '../../session/journal-file.js';
 import { Session } from '../../session/session.js';
 import { isSessionId } from '../../stores/session-id.js';
+import { readSessionTree } from '../../subagents/session-tree.js';
 import { joinNegativeValues } from '../numeric-flags.js';
 import type { Output } from '../render-human.js';
 import { openCliStore, STORE_HELP, sessionIdArg, storeUrl } from '../store-flags.js';
@@ -99,6 +100,8 @@ async function storedFeed(id: string, url: string, out: Output): Promise<Inspect
   const store = await openCliStore(url);
   try {
     const { entries, meta } = await store.read(id);
+    // The sessions of the agents it started (agentTool), shown nested under their calls.
+    const tree = await readSessionTree(store, id);
     out.write(
       `inspector: session ${printableLine(id)}, ${entries.length} entries; to go on from an earlier point: agent-harness fork ${printableLine(id)} --at N\n`,
     );
@@ -108,6 +111,7 @@ async function storedFeed(id: string, url: string, out: Output): Promise<Inspect
     return InspectorFeed.fromJournal(Session.replay(entries, new Config()).journal, {
       title: `session ${id}${model}`,
       ...(budget === undefined ? {} : { budget }),
+      childJournal: (child) => tree.journals.get(child),
     });
   } finally {
     await store.close();

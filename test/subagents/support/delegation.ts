@@ -47,7 +47,8 @@ function scripted(turn: (messages: readonly Message[]) => StreamEvent[]): Script
 export function leadClient(): ScriptedClient {
   return scripted((messages) => {
     const done = toolContents(messages);
-    if (done.length < ITEMS) return call(`r${done.length + 1}`, 'researcher', { task: `research item ${done.length + 1}` });
+    if (done.length < ITEMS)
+      return call(`r${done.length + 1}`, 'researcher', { task: `research item ${done.length + 1}` });
     return answer(`report: ${done.join(' | ')}`);
   });
 }
@@ -57,7 +58,9 @@ export function researcherClient(): ScriptedClient {
   return scripted((messages) => {
     const n = itemOf(messages);
     const [analysis] = toolContents(messages);
-    return analysis === undefined ? call('a1', 'analyst', { task: `analyse item ${n}` }) : answer(`research ${n}: ${analysis}`);
+    return analysis === undefined
+      ? call('a1', 'analyst', { task: `analyse item ${n}` })
+      : answer(`research ${n}: ${analysis}`);
   });
 }
 
