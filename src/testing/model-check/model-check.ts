@@ -83,6 +83,7 @@ export function modelCheckAgentMachine(options: ModelCheckOptions): ModelCheckRe
     permissions: options.permissions ?? ['allow'],
     invalidCalls: options.invalidCalls ?? false,
     structuredOutput: options.structuredOutput ?? false,
+    ...(options.childUsage === undefined ? {} : { childUsage: options.childUsage }),
   };
   const asks = explorationAsks(options);
   const maxSteps =
