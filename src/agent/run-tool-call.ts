@@ -1,24 +1,14 @@
 import { AgentEvent } from '../core/agent-event.js';
 import type { LazyAbort } from '../core/lazy-abort.js';
 import { isPromiseLike } from '../core/promise-like.js';
-import type { TokenUsage } from '../core/usage.js';
-import { addUsage } from '../core/usage.js';
 import type { HandoffEvent, ToolActorInput, ToolSettledEvent } from '../machines/agent-machine-types.js';
 import type { ToolCallRunner } from '../machines/tool-actor-logic.js';
 import { childSessionId } from '../subagents/child-session-id.js';
-import type { ToolRunContext } from '../tools/tool-run-context.js';
+import { CallRunContext } from './call-run-context.js';
 import { activeRun, depsOf, type MachineDeps, type RunHandle } from './run-handle.js';
 
 /** How a tool actor reports its call's outcome (and a handoff tool's `HANDOFF`, just before it). */
 type ToolSettle = (event: ToolSettledEvent | HandoffEvent) => void;
-
-/** What one call learns while it runs: usage it spent for the run, a handoff it asked for. */
-interface CallExtras {
-  /** The session of the child agent the call runs (a tool that `runsAgent`). */
-  childSessionId: string | undefined;
-  usage: TokenUsage | undefined;
-  handoff: { readonly to: string; readonly instructions: string } | undefined;
-}
 
 /**
  * Runs one tool call of the run bound to `system`. The call starts once every event before it
@@ -52,9 +42,10 @@ export const runToolCall: ToolCallRunner = (input, settle, system, abort) => {
 
 function startTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, settle: ToolSettle, abort: LazyAbort) {
   const { call, index } = input;
-  const extras: CallExtras = { childSessionId: undefined, usage: undefined, handoff: undefined };
+  let context: CallRunContext | undefined;
   const report = (result: Parameters<typeof settleEvent>[2]): void => {
-    const { handoff, usage } = extras;
+    const handoff = context?.handoff;
+    const usage = context?.usage;
     if (handoff !== undefined) settle({ type: 'HANDOFF', index, ...handoff });
     const event = settleEvent(deps, run, result, index);
     settle(usage === undefined ? event : { ...event, usage });
@@ -68,36 +59,18 @@ function startTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, set
   if (!abort.aborted) {
     const { session } = deps;
     const tool = session.activeRegistry.get(call.name);
-    if (tool?.runsAgent === true) extras.childSessionId = childSessionId(session.id, session.turnCount, call.callId);
-    session.recordToolStart(call.callId, tool?.source, extras.childSessionId);
+    const child = tool?.runsAgent === true ? childSessionId(session.id, session.turnCount, call.callId) : undefined;
+    context = new CallRunContext(deps, child);
+    session.recordToolStart(call.callId, tool?.source, child);
     // SPEC §8 write-ahead: with a store, the start is durable before the tool runs (a failed
     // store aborts the run first, so the call is then answered without running).
     const durable = deps.session.settled();
     if (durable !== undefined) {
-      durable.then(() => invokeTool(deps, run, call, report, abort, extras), run.fail);
+      durable.then(() => invokeTool(deps, run, call, report, abort, context as CallRunContext), run.fail);
       return;
     }
   }
-  invokeTool(deps, run, call, report, abort, extras);
-}
-
-/** What the call's tool learns of the run (`ToolInvocation.run`). */
-function runContext(deps: MachineDeps, extras: CallExtras): ToolRunContext {
-  const { session } = deps;
-  return {
-    sessionId: session.id,
-    store: session.store,
-    depth: deps.depth,
-    ...(extras.childSessionId === undefined ? {} : { childSessionId: extras.childSessionId }),
-    maxAgentDepth: session.config.maxAgentDepth,
-    addUsage: (usage) => {
-      extras.usage = extras.usage === undefined ? usage : addUsage(extras.usage, usage);
-    },
-    adopt: deps.adopt,
-    handOff: (to, instructions) => {
-      extras.handoff = { to, instructions };
-    },
-  };
+  invokeTool(deps, run, call, report, abort, context ?? new CallRunContext(deps, undefined));
 }
 
 function invokeTool(
@@ -106,7 +79,7 @@ function invokeTool(
   call: ToolActorInput['call'],
   report: (result: Parameters<typeof settleEvent>[2]) => void,
   abort: LazyAbort,
-  extras: CallExtras,
+  context: CallRunContext,
 ): void {
   if (!abort.aborted) {
     run.announced.add(call.callId);
@@ -115,7 +88,7 @@ function invokeTool(
   const result = deps.session.activeRegistry.invokeEager(call.name, call.arguments, {
     callId: call.callId,
     signal: abort,
-    run: runContext(deps, extras),
+    run: context,
   });
   if (isPromiseLike(result)) result.then(report, run.fail);
   else report(result);

@@ -66,7 +66,7 @@ export function runGuarded(tool: AnyTool, call: GuardedCall): ToolResult | Promi
           callId: call.callId,
           cwd: call.cwd,
           signal: controller?.signal ?? signalOf(outer) ?? NEVER_ABORTED,
-          ...(call.run === undefined ? {} : { run: call.run }),
+          run: call.run,
         };
   let value: unknown;
   let pending: boolean;
@@ -88,15 +88,15 @@ function signalOf(abort: AbortSignal | LazyAbort | undefined): AbortSignal | und
 
 /** The invocation of a call whose signal is made only if the tool reads it. */
 function lazyInvocation(call: GuardedCall, abort: LazyAbort) {
-  const invocation = {
+  return {
     params: call.params as never,
     callId: call.callId,
     cwd: call.cwd,
     get signal(): AbortSignal {
       return abort.signal;
     },
+    run: call.run,
   };
-  return call.run === undefined ? invocation : Object.assign(invocation, { run: call.run });
 }
 
 /** Waits for a tool's promise, unless its time limit or an abort ends the wait first. */
