@@ -136,4 +136,17 @@ describe('agentTool: a three-level delegation', () => {
     expect(events.at(-1)).toMatchObject({ type: 'agent_error', data: { reason: 'time_budget' } });
     expect(childSignal?.aborted).toBe(true);
   });
+
+  it('refuses a bad depth or maxAgentDepth, and an agent tool without a run', async () => {
+    expect(() => new Agent(new Config(), { depth: -1 })).toThrow(/options.depth must be a whole number/);
+    expect(() => new Config({ maxAgentDepth: 0 })).toThrow(/maxAgentDepth must be a positive integer/);
+    const clients = delegationClients();
+    const registry = leadRegistry(clients, () => {});
+    const result = await registry.invoke('researcher', { task: 'research item 1' });
+    expect(result).toEqual({
+      success: false,
+      error: "agent tool 'researcher' runs a child agent: call it through an Agent",
+    });
+    expect(clients.researcher.calls).toBe(0);
+  });
 });
