@@ -31,6 +31,7 @@ export { Budget } from './config/budget.js';
 export type { ConfigOptions } from './config/config.js';
 export {
   Config,
+  DEFAULT_MAX_AGENT_DEPTH,
   DEFAULT_MAX_INVALID_TOOL_CALLS,
   DEFAULT_MAX_PARALLEL_TOOLS,
   DEFAULT_MAX_TOOL_OUTPUT_CHARS,
@@ -77,7 +78,7 @@ export type {
 } from './events/event-bus.js';
 export { DEFAULT_STOP_GRACE_MS, EventBus } from './events/event-bus.js';
 export { SubscriberTimeoutError } from './events/subscriber-timeout-error.js';
-export { agentMachine } from './machines/agent-machine.js';
+export { agentMachine, MAIN_AGENT } from './machines/agent-machine.js';
 export type * from './machines/agent-machine-types.js';
 export type { InvalidCallCount, InvalidCalls } from './machines/invalid-calls.js';
 export { invalidCallError } from './machines/invalid-calls.js';
@@ -118,6 +119,15 @@ export type {
   StoreOptions,
 } from './stores/index.js';
 export { openStore, STORE_URL_FORMS } from './stores/index.js';
+// Sub-agents and handoffs
+export type { AgentToolOptions } from './subagents/agent-tool.js';
+export { agentTool } from './subagents/agent-tool.js';
+export { childSessionId } from './subagents/child-session-id.js';
+export type { HandoffAgent } from './subagents/handoff-target.js';
+export type { HandoffToolOptions } from './subagents/handoff-tool.js';
+export { handoffTool } from './subagents/handoff-tool.js';
+export type { SessionTree } from './subagents/session-tree.js';
+export { readSessionTree } from './subagents/session-tree.js';
 // Tools
 export type { AnyTool, InvokeOptions } from './tools/registry.js';
 export { ToolRegistry } from './tools/registry.js';
@@ -126,6 +136,7 @@ export { defineTool, Tool } from './tools/tool.js';
 export { ToolKind } from './tools/tool-kind.js';
 export type { ToolDefinition } from './tools/tool-params.js';
 export { ToolResult, toolMessageContent } from './tools/tool-result.js';
+export type { ChildAgentRun, ToolRunContext } from './tools/tool-run-context.js';
 export { truncateOutput } from './tools/truncate.js';
 export type { GlobToolOptions, GrepToolOptions, ShellToolOptions } from './tools/workspace/index.js';
 export {

@@ -1,4 +1,4 @@
-import { filter, type Observable } from 'rxjs';
+import { filter, type Observable, Subject } from 'rxjs';
 import { type Actor, type AnyActorLogic, createActor, type InspectionEvent, type Observer } from 'xstate';
 import type { z } from 'zod';
 import type { ModelClient } from '../adapters/model-client.js';
@@ -9,11 +9,13 @@ import { errorMessage, HarnessError } from '../core/errors.js';
 import { LazyAbort } from '../core/lazy-abort.js';
 import type { ToolCall } from '../core/messages.js';
 import { EventBus, type StreamRecord } from '../events/event-bus.js';
+import { MAIN_AGENT } from '../machines/agent-machine.js';
 import type { AgentStateName, PendingCalls } from '../machines/agent-machine-types.js';
 import type { JournalEntry } from '../session/journal-entry.js';
 import { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { ToolResult } from '../tools/tool-result.js';
+import type { ChildAgentRun } from '../tools/tool-run-context.js';
 import {
   type ApprovalMap,
   callsAwaitingApproval,
@@ -44,7 +46,7 @@ function contextInput(
 ): { contextLimit?: number; contextTokens?: number; tokenScale?: number } {
   const limit = config.context?.maxTokens;
   if (limit === undefined) return {};
-  const estimate = estimateContextTokens(session.messages) + estimateToolTokens(session.registry.definitions());
+  const estimate = estimateContextTokens(session.messages) + estimateToolTokens(session.activeRegistry.definitions());
   return { contextLimit: limit, contextTokens: Math.ceil(estimate * tokenScale), tokenScale };
 }
 
@@ -119,6 +121,11 @@ export interface AgentOptions {
    * each model request, so a turn never sees its tools change under it.
    */
   readonly toolSources?: readonly ToolSource[];
+  /**
+   * How deeply this agent is nested under others: 0 (the default) for a top-level agent;
+   * `agentTool` gives the child it starts its parent's depth + 1 (bounded by `Config.maxAgentDepth`).
+   */
+  readonly depth?: number;
 }
 
 /** Something that can bring a registry up to date with its tools (an `McpSource`). */
@@ -176,6 +183,14 @@ export class Agent {
   readonly stream$: Observable<StreamRecord>;
   /** The agent machine with the agent's actors and effects provided (one for all agents; each run is bound to this one). */
   readonly machine: ProvidedAgentMachine;
+  /** How deeply this agent is nested under others (0 for a top-level agent). */
+  readonly depth: number;
+  /**
+   * The child agents this agent's tool calls start (`agentTool`), each announced before its run
+   * starts: tracing nests their spans under the call, an inspector follows them.
+   */
+  readonly children$: Observable<ChildAgentRun>;
+  private readonly children = new Subject<ChildAgentRun>();
   private readonly inspect: AgentOptions['inspect'];
   private readonly clock: MachineClock | undefined;
   private readonly now: () => number;
@@ -209,7 +224,12 @@ export class Agent {
     this.clock = options.clock;
     this.now = options.now ?? (() => performance.now());
     this.machine = agentRunMachine;
+    this.depth = nestingDepth(options.depth);
+    this.children$ = this.children.asObservable();
+    const children = this.children;
     this.deps = {
+      depth: this.depth,
+      adopt: (child) => children.next(child),
       session: this.session,
       bus: this.events,
       current: () => this.active,
@@ -389,6 +409,7 @@ export class Agent {
         maxParallelTools: this.config.maxParallelTools,
         maxInvalidToolCalls: this.config.maxInvalidToolCalls,
         resume: gatePending(this.session, this.pendingCalls(), approvals),
+        agent: this.session.activeAgent ?? MAIN_AGENT,
         // A resumed run goes on with the invalid calls it had counted; a new run starts at none.
         ...(input === undefined ? { invalidCalls: invalidCallsSoFar(this.session.journal) } : {}),
         ...(options.outputRetries !== undefined ? { outputRetries: options.outputRetries } : {}),
@@ -474,13 +495,13 @@ export class Agent {
     const calls = session.pendingToolCalls();
     if (calls.length === 0) return NOTHING_PENDING; // the usual case: no arrays to make per run
     const answers = calls.map((call) =>
-      session.toolCallStarted(call.callId) && !session.registry.isIdempotent(call.name)
+      session.toolCallStarted(call.callId) && !session.activeRegistry.isIdempotent(call.name)
         ? ToolResult.error(IN_DOUBT)
         : undefined,
     );
     return {
       calls,
-      concurrencySafe: calls.map((call) => session.registry.isConcurrencySafe(call.name)),
+      concurrencySafe: calls.map((call) => session.activeRegistry.isConcurrencySafe(call.name)),
       ...(answers.some((answer) => answer !== undefined) ? { answers } : {}),
     };
   }
@@ -523,6 +544,14 @@ export class Agent {
     this.session.recordError('internal_error', message);
     void run.emit(AgentEvent.agentError('internal_error', message));
   }
+}
+
+/** The nesting depth option: a whole number from 0 (the default). */
+function nestingDepth(depth: unknown): number {
+  if (depth === undefined) return 0;
+  if (typeof depth !== 'number' || !Number.isInteger(depth) || depth < 0)
+    throw new HarnessError('invalid_argument', `options.depth must be a whole number >= 0, got ${String(depth)}`);
+  return depth;
 }
 
 /** Refuses a constructor call whose config, session or bus is not one (a plain object, null). */

@@ -76,7 +76,7 @@ export function checkApprovals(approvals: unknown, pending: readonly ToolCall[])
  * `resume` are journaled here, before the run starts.
  */
 export function gatePending(session: Session, pending: PendingCalls, approvals: ApprovalMap): PendingCalls {
-  const permissions = callPermissions(session.config.permissions, session.registry, pending.calls);
+  const permissions = callPermissions(session.config.permissions, session.activeRegistry, pending.calls);
   if (permissions === undefined) return pending;
   const decisions = pending.calls.map((call, index): ApprovalDecision | undefined => {
     if (permissions[index] !== 'ask') return undefined;

@@ -44,8 +44,13 @@ export function provideAgentMachine() {
         session.trackUsage(turn.usage);
         if (turn.toolCalls.length > 0) session.addAssistantMessage(turn.text, turn.toolCalls);
       },
-      recordResult: ({ system }, { call, result }) =>
-        depsOf(system).session.addToolResult({ callId: call.callId, content: toolMessageContent(result) }),
+      recordResult: ({ system }, { call, result, usage }) => {
+        const { session } = depsOf(system);
+        if (usage === undefined) session.addToolResult({ callId: call.callId, content: toolMessageContent(result) });
+        else session.addChildToolResult(call.callId, toolMessageContent(result), usage);
+      },
+      recordHandoff: ({ system }, { from, to, instructions }) =>
+        depsOf(system).session.recordHandoff(from, to, instructions),
       reportResults: ({ system }, params) => reportResults(depsOf(system), params),
       requestApproval: ({ system }, { calls }) => {
         const deps = depsOf(system);

@@ -64,7 +64,9 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   if (client === undefined) throw new HarnessError('no_client', 'the session has no model client');
   // Between turns, never within one: tool lists that changed (MCP listChanged) are applied now.
   for (const source of deps.toolSources) source.refresh(session.registry);
-  const tools = toolsWithheld ? undefined : session.registry.definitions();
+  // After a handoff, the agent handed to: its tools (its instructions are the system message).
+  const registry = session.activeRegistry;
+  const tools = toolsWithheld ? undefined : registry.definitions();
   // A copy of the frozen messages: a client may keep or change what it was sent. It costs one
   // pointer per message, far below the machine's own per-turn work even at 1,000 turns.
   const messages = session.messagesForRequest();
@@ -89,9 +91,9 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   );
   throwIfAborted(abort);
   if (text !== '') await run.emit(AgentEvent.textComplete(text));
-  const concurrencySafe = toolCalls.map((call) => session.registry.isConcurrencySafe(call.name));
+  const concurrencySafe = toolCalls.map((call) => registry.isConcurrencySafe(call.name));
   const elapsedMs = deps.now() - run.startedAt;
-  const permissions = callPermissions(session.config.permissions, session.registry, toolCalls);
+  const permissions = callPermissions(session.config.permissions, registry, toolCalls);
   // A final answer of a run that asked for structured output: checked here, decided by the machine.
   const outputCheck = output !== undefined && toolCalls.length === 0 ? checkOutput(text, output.schema) : undefined;
   const context =

@@ -4,6 +4,7 @@ import type { LazyAbort } from '../core/lazy-abort.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { AgentStateName } from '../machines/agent-machine-types.js';
 import type { Session } from '../session/session.js';
+import type { ChildAgentRun } from '../tools/tool-run-context.js';
 import type { RunOutput } from './output-check.js';
 
 /** The state of one run, shared by the provided actors and actions. */
@@ -42,6 +43,10 @@ export interface MachineDeps {
   readonly now: () => number;
   /** Refreshed into the registry between turns (MCP tool lists). */
   readonly toolSources: readonly { refresh(registry: Session['registry']): unknown }[];
+  /** How deeply the agent is nested under others (0 for a top-level agent). */
+  readonly depth: number;
+  /** Receives the child agents its tool calls start (`agentTool`). */
+  readonly adopt: (child: ChildAgentRun) => void;
 }
 
 // One provided machine for every agent: `machine.provide()` per agent cost ~170 µs and ~19 KB

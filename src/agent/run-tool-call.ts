@@ -1,12 +1,14 @@
 import { AgentEvent } from '../core/agent-event.js';
 import type { LazyAbort } from '../core/lazy-abort.js';
 import { isPromiseLike } from '../core/promise-like.js';
-import type { ToolActorInput, ToolSettledEvent } from '../machines/agent-machine-types.js';
+import type { HandoffEvent, ToolActorInput, ToolSettledEvent } from '../machines/agent-machine-types.js';
 import type { ToolCallRunner } from '../machines/tool-actor-logic.js';
+import { childSessionId } from '../subagents/child-session-id.js';
+import { CallRunContext } from './call-run-context.js';
 import { activeRun, depsOf, type MachineDeps, type RunHandle } from './run-handle.js';
 
-/** How a tool actor reports its call's outcome. */
-type ToolSettle = (event: ToolSettledEvent) => void;
+/** How a tool actor reports its call's outcome (and a handoff tool's `HANDOFF`, just before it). */
+type ToolSettle = (event: ToolSettledEvent | HandoffEvent) => void;
 
 /**
  * Runs one tool call of the run bound to `system`. The call starts once every event before it
@@ -40,7 +42,14 @@ export const runToolCall: ToolCallRunner = (input, settle, system, abort) => {
 
 function startTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, settle: ToolSettle, abort: LazyAbort) {
   const { call, index } = input;
-  const report = (result: Parameters<typeof settleEvent>[2]): void => settle(settleEvent(deps, run, result, index));
+  let context: CallRunContext | undefined;
+  const report = (result: Parameters<typeof settleEvent>[2]): void => {
+    const handoff = context?.handoff;
+    const usage = context?.usage;
+    if (handoff !== undefined) settle({ type: 'HANDOFF', index, ...handoff });
+    const event = settleEvent(deps, run, result, index);
+    settle(usage === undefined ? event : { ...event, usage });
+  };
   if (input.answer !== undefined) {
     report(input.answer); // decided by the machine: not run, not journaled as started
     return;
@@ -48,16 +57,20 @@ function startTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, set
   // Cancelled while it waited to start: the registry answers without running the tool, so
   // nothing is journaled as started or announced.
   if (!abort.aborted) {
-    deps.session.recordToolStart(call.callId, deps.session.registry.get(call.name)?.source);
+    const { session } = deps;
+    const tool = session.activeRegistry.get(call.name);
+    const child = tool?.runsAgent === true ? childSessionId(session.id, session.turnCount, call.callId) : undefined;
+    context = new CallRunContext(deps, child);
+    session.recordToolStart(call.callId, tool?.source, child);
     // SPEC §8 write-ahead: with a store, the start is durable before the tool runs (a failed
     // store aborts the run first, so the call is then answered without running).
     const durable = deps.session.settled();
     if (durable !== undefined) {
-      durable.then(() => invokeTool(deps, run, call, report, abort), run.fail);
+      durable.then(() => invokeTool(deps, run, call, report, abort, context as CallRunContext), run.fail);
       return;
     }
   }
-  invokeTool(deps, run, call, report, abort);
+  invokeTool(deps, run, call, report, abort, context ?? new CallRunContext(deps, undefined));
 }
 
 function invokeTool(
@@ -66,12 +79,17 @@ function invokeTool(
   call: ToolActorInput['call'],
   report: (result: Parameters<typeof settleEvent>[2]) => void,
   abort: LazyAbort,
+  context: CallRunContext,
 ): void {
   if (!abort.aborted) {
     run.announced.add(call.callId);
     void run.emit(AgentEvent.toolCallStart(call));
   }
-  const result = deps.session.registry.invokeEager(call.name, call.arguments, { callId: call.callId, signal: abort });
+  const result = deps.session.activeRegistry.invokeEager(call.name, call.arguments, {
+    callId: call.callId,
+    signal: abort,
+    run: context,
+  });
   if (isPromiseLike(result)) result.then(report, run.fail);
   else report(result);
 }

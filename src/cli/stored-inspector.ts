@@ -6,6 +6,7 @@ import { InspectorFeed } from '../inspector/inspector-feed.js';
 import { type InspectorServer, type InspectorServerOptions, startInspector } from '../inspector/inspector-server.js';
 import { JOURNAL_VERSION_META, Session } from '../session/session.js';
 import type { JournalStore, StoredEntry } from '../stores/journal-store.js';
+import { readSessionTree } from '../subagents/session-tree.js';
 import { newSessionId } from './run-session.js';
 import { openCliStore } from './store-flags.js';
 
@@ -22,12 +23,15 @@ export async function storedFeed(url: string, id: string): Promise<{ feed: Inspe
   const store = await openCliStore(url);
   try {
     const { entries, meta } = await store.read(id);
+    // The sessions of the agents it started (agentTool), shown nested under their calls.
+    const tree = await readSessionTree(store, id);
     const budget = storedBudget(meta);
     const model = meta.model === undefined ? '' : ` (${meta.model})`;
     // Replayed for its checks (entry shapes, call/result pairing) before it is shown.
     const feed = InspectorFeed.fromJournal(Session.replay(entries, new Config()).journal, {
       title: `session ${id}${model}`,
       ...(budget === undefined ? {} : { budget }),
+      childJournal: (child) => tree.journals.get(child),
     });
     return { feed, entries: entries.length };
   } finally {

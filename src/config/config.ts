@@ -14,6 +14,8 @@ export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 100_000;
 export const DEFAULT_MAX_PARALLEL_TOOLS = 8;
 /** Default number of invalid calls to one tool, in a row within a run, that ends the run. */
 export const DEFAULT_MAX_INVALID_TOOL_CALLS = 3;
+/** Default bound on how deeply agents started by `agentTool` nest (a top-level agent is at depth 0). */
+export const DEFAULT_MAX_AGENT_DEPTH = 3;
 
 const CONFIG_KEYS = [
   'cwd',
@@ -25,6 +27,7 @@ const CONFIG_KEYS = [
   'maxParallelTools',
   'maxInvalidToolCalls',
   'context',
+  'maxAgentDepth',
   ...BUDGET_KEYS,
 ] as const;
 
@@ -63,6 +66,12 @@ export interface ConfigOptions extends BudgetOptions {
    * default: every request sends the whole history. See docs/context.md.
    */
   readonly context?: ContextOptions;
+  /**
+   * How deeply the agents this agent starts (`agentTool`) may nest: its children run at its
+   * depth + 1, and a call that would start one deeper than this answers `Error: agent_depth: …`.
+   * A top-level agent is at depth 0. Default 3.
+   */
+  readonly maxAgentDepth?: number;
 }
 
 /** Immutable configuration shared by the session, the registry, the tools and the agent. */
@@ -85,6 +94,8 @@ export class Config {
   readonly maxInvalidToolCalls: number;
   /** Context management settings, every default filled; undefined when the context is never compacted. */
   readonly context: ContextSettings | undefined;
+  /** The deepest nesting of agents started by `agentTool` (see {@link ConfigOptions.maxAgentDepth}). */
+  readonly maxAgentDepth: number;
 
   constructor(options: ConfigOptions = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -108,6 +119,26 @@ export class Config {
     this.maxInvalidToolCalls =
       positiveInteger(options.maxInvalidToolCalls, 'maxInvalidToolCalls') ?? DEFAULT_MAX_INVALID_TOOL_CALLS;
     this.context = checkContextOptions(options.context);
+    this.maxAgentDepth = positiveInteger(options.maxAgentDepth, 'maxAgentDepth') ?? DEFAULT_MAX_AGENT_DEPTH;
+  }
+
+  /**
+   * The same configuration with another system prompt (an agent's own instructions); every
+   * other option is kept.
+   */
+  withSystemPrompt(systemPrompt: string | undefined): Config {
+    return new Config({
+      cwd: this.cwd,
+      budget: this.budget,
+      ...(this.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: this.toolTimeoutMs }),
+      ...(systemPrompt === undefined ? {} : { systemPrompt }),
+      maxToolOutputChars: this.maxToolOutputChars,
+      permissions: this.permissions,
+      maxParallelTools: this.maxParallelTools,
+      maxInvalidToolCalls: this.maxInvalidToolCalls,
+      maxAgentDepth: this.maxAgentDepth,
+      ...(this.context === undefined ? {} : { context: this.context }),
+    });
   }
 
   /** The turn limit (`budget.maxTurns`). */

@@ -12,10 +12,14 @@ export function edgeLabel(edge: GraphEdge): string {
   return `${eventLabel(edge.event)}${guard}`;
 }
 
-/** The actor lines under a state's name (`invoke callModel`, `spawn runTool`). */
+/**
+ * The actor lines under a state's name (`invoke callModel`, `spawn runTool`, and the machines
+ * spawned actors run: `runTool runs child agent (agentTool)`).
+ */
 export function actorLines(state: GraphState): string[] {
   const lines: string[] = [];
   if (state.invokes.length > 0) lines.push(`invoke ${state.invokes.join(', ')}`);
   if (state.spawns.length > 0) lines.push(`spawn ${state.spawns.join(', ')}`);
+  for (const nest of state.nests ?? []) lines.push(`${nest.actor} runs child ${nest.machine} (${nest.when})`);
   return lines;
 }

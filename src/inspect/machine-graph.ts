@@ -10,6 +10,21 @@ export interface GraphState {
   readonly spawns: readonly string[];
   /** Named entry actions. */
   readonly entry: readonly string[];
+  /**
+   * Machines a spawned actor may run in turn, declared in `meta.nests` (`runTool` runs a child
+   * `agent` machine for a sub-agent tool): drawn under the actor that runs them.
+   */
+  readonly nests?: readonly NestedMachine[];
+}
+
+/** A machine that a spawned actor runs as its child (see {@link GraphState.nests}). */
+export interface NestedMachine {
+  /** The spawned actor (`src`). */
+  readonly actor: string;
+  /** The machine it runs (its id). */
+  readonly machine: string;
+  /** When it does (`agentTool`). */
+  readonly when: string;
 }
 
 /** A transition, as drawn. `to === from` for a transition that stays (targetless). */
@@ -75,6 +90,20 @@ function declaredSpawns(node: AnyStateNode): string[] {
   return Array.isArray(spawns) ? spawns.filter((src): src is string => typeof src === 'string') : [];
 }
 
+/** Machines the state's spawned actors run, declared in `meta.nests`. */
+function declaredNests(node: AnyStateNode): NestedMachine[] {
+  const nests: unknown = (node.meta as { nests?: unknown } | undefined)?.nests;
+  if (!Array.isArray(nests)) return [];
+  return nests.filter(
+    (nest): nest is NestedMachine =>
+      typeof nest === 'object' &&
+      nest !== null &&
+      typeof nest.actor === 'string' &&
+      typeof nest.machine === 'string' &&
+      typeof nest.when === 'string',
+  );
+}
+
 /** Actors spawned on entering the state or by its own transitions, or declared in its `meta.spawns`. */
 function stateSpawns(node: AnyStateNode): string[] {
   const actions: unknown[] = [...node.entry];
@@ -119,13 +148,17 @@ export function machineGraph(machine: AnyStateMachine): MachineGraph {
   const root = machine.root;
   const nodes = Object.values(root.states) as AnyStateNode[];
   const actors = graphActors(machine, nodes);
-  const states = nodes.map((node) => ({
-    id: node.key,
-    final: node.type === 'final',
-    invokes: invokedSources(node),
-    spawns: stateSpawns(node),
-    entry: actionNames(node.entry),
-  }));
+  const states = nodes.map((node) => {
+    const nests = declaredNests(node);
+    const state = {
+      id: node.key,
+      final: node.type === 'final',
+      invokes: invokedSources(node),
+      spawns: stateSpawns(node),
+      entry: actionNames(node.entry),
+    };
+    return nests.length === 0 ? state : { ...state, nests };
+  });
   const edges = nodes.flatMap((node) => {
     const own = ownEdges(node);
     if (node.type === 'final') return own;

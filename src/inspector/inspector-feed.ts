@@ -32,6 +32,8 @@ export interface InspectorFeedOptions {
   readonly timings?: readonly ToolTiming[];
   /** The graph to draw; the agent machine's by default. */
   readonly graph?: MachineGraph;
+  /** Journals of child agents by session id (`readSessionTree`), shown nested under their calls. */
+  readonly childJournal?: (sessionId: string) => readonly JournalEntry[] | undefined;
 }
 
 /**
@@ -55,6 +57,7 @@ export class InspectorFeed {
       initialState: this.graph.initial,
       ...(options.budget ? { budget: options.budget } : {}),
       ...(options.timings ? { timings: options.timings } : {}),
+      ...(options.childJournal ? { childJournal: options.childJournal } : {}),
     });
   }
 

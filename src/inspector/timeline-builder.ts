@@ -15,6 +15,11 @@ export interface TimelineBuilderOptions {
   readonly initialState?: string;
   /** Tool durations from a timing sidecar, matched to calls by `callId` in order. */
   readonly timings?: readonly ToolTiming[];
+  /**
+   * The journals of child agents by session id (see `readSessionTree`): a call that ran a child
+   * agent gets the child's timeline as its `children`, nested as deep as the journals go.
+   */
+  readonly childJournal?: (sessionId: string) => readonly JournalEntry[] | undefined;
 }
 
 type StepFields = Omit<TimelineStep, 'id' | 'index' | 'state' | 'turn' | 'usage' | 'cost' | 'entries'>;
@@ -44,6 +49,7 @@ export class TimelineBuilder {
   private readonly list: TimelineStep[] = [];
   private readonly byId = new Map<string, TimelineStep>();
   private readonly budget: Budget;
+  private readonly options: TimelineBuilderOptions;
   private readonly initialState: string;
   private readonly timings = new Map<string, number[]>();
   private state: string | null = null;
@@ -60,6 +66,7 @@ export class TimelineBuilder {
   private readonly earlyResults = new Map<string, string>();
 
   constructor(options: TimelineBuilderOptions = {}) {
+    this.options = options;
     this.budget = options.budget ?? new Budget();
     this.initialState = options.initialState ?? 'awaitingModel';
     for (const { callId, durationMs } of options.timings ?? []) {
@@ -93,10 +100,9 @@ export class TimelineBuilder {
       case 'transition':
         return this.addTransition(entry.from, entry.to, entry.event);
       case 'tool_started':
-        return this.updateTool(entry.callId, {
-          status: 'running',
-          ...(entry.source !== undefined ? { source: entry.source } : {}),
-        });
+        return this.startTool(entry.callId, entry.source, entry.childSessionId);
+      case 'handoff':
+        return this.push({ kind: 'handoff', title: `handoff: ${entry.from} → ${entry.to}`, text: entry.instructions });
       case 'approval_request':
         return this.push({
           kind: 'approval',
@@ -200,11 +206,32 @@ export class TimelineBuilder {
     const status = content.startsWith(ERROR_PREFIX) ? 'error' : 'ok';
     const known = this.byId.get(this.toolStepOf.get(callId) ?? '')?.tool;
     const durationMs = known?.durationMs ?? this.timings.get(callId)?.shift();
+    // A child that ran live has more entries by now than when its call started.
+    const child = known?.childSessionId === undefined ? {} : this.childOf(known.childSessionId);
     return this.updateTool(callId, {
       status: known?.status === 'ok' || known?.status === 'error' ? known.status : status,
       result: content,
       ...(durationMs !== undefined ? { durationMs } : {}),
+      ...child,
     });
+  }
+
+  /** A call's write-ahead start: running, with its source and its child agent's timeline. */
+  private startTool(callId: string, source: string | undefined, childSessionId: string | undefined): TimelineStep[] {
+    return this.updateTool(callId, {
+      status: 'running',
+      ...(source !== undefined ? { source } : {}),
+      ...(childSessionId !== undefined ? this.childOf(childSessionId) : {}),
+    });
+  }
+
+  /** The child session's id and, when its journal is known, its own timeline. */
+  private childOf(childSessionId: string): Pick<TimelineToolCall, 'childSessionId' | 'children'> {
+    const journal = this.options.childJournal?.(childSessionId);
+    if (journal === undefined) return { childSessionId };
+    const child = new TimelineBuilder({ ...this.options, timings: [] });
+    for (const entry of journal) child.addEntry(entry);
+    return { childSessionId, children: child.steps };
   }
 
   private toolOf(callId: string): TimelineToolCall | undefined {

@@ -19,7 +19,9 @@ export type TimelineStepKind =
   /** An event sent to an inspected XState actor (WebSocket inspection). */
   | 'event'
   /** An inspected actor started. */
-  | 'actor';
+  | 'actor'
+  /** The conversation was handed to another agent. */
+  | 'handoff';
 
 /** Where a tool call is: announced, running, or settled with a result. */
 export type ToolCallStatus = 'pending' | 'running' | 'ok' | 'error';
@@ -37,6 +39,10 @@ export interface TimelineToolCall {
   readonly source?: string;
   /** How long the tool ran, when known (live runs, or a timing sidecar). */
   readonly durationMs?: number;
+  /** The session of the child agent the call runs (an `agentTool`). */
+  readonly childSessionId?: string;
+  /** The child agent's own timeline, when its journal is known (expandable under the call). */
+  readonly children?: readonly TimelineStep[];
 }
 
 /**

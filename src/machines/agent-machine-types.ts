@@ -42,6 +42,8 @@ export interface AgentMachineInput {
   readonly contextTokens?: number;
   /** Provider tokens per estimated token, as an earlier run measured it (default 1). */
   readonly tokenScale?: number;
+  /** The agent in charge of the conversation (after a handoff); `main` by default. */
+  readonly agent?: string;
 }
 
 /** Tool calls to run without asking the model first (see {@link AgentMachineInput.resume}). */
@@ -129,6 +131,8 @@ export interface AgentContext {
   readonly contextTokens: number;
   /** Provider tokens per estimated token, from the last turn that reported usage (1 until then). */
   readonly tokenScale: number;
+  /** The agent in charge of the conversation: `main`, or the last one handed to (`HANDOFF`). */
+  readonly agent: string;
 }
 
 /** Stops the run: `agent.abort()` sends `aborted`, the wall-clock timer `time_budget`, a failed store `store_error`. */
@@ -145,6 +149,29 @@ export interface ToolSettledEvent {
   readonly result: ToolResult;
   /** Milliseconds since the run started. */
   readonly elapsedMs: number;
+  /** Usage the call spent for the run (a child agent's): counted into the run's budgets. */
+  readonly usage?: TokenUsage;
+}
+
+/**
+ * A running call (a handoff tool) hands the conversation to another agent: the next requests
+ * use its instructions and tools. Sent by the call's actor just before its `TOOL_SETTLED`.
+ */
+export interface HandoffEvent {
+  readonly type: 'HANDOFF';
+  /** The call that hands off. */
+  readonly index: number;
+  /** The agent taking over. */
+  readonly to: string;
+  /** Its instructions (the system message from now on). */
+  readonly instructions: string;
+}
+
+/** Parameters of the effect that journals a handoff. */
+export interface HandoffParams {
+  readonly from: string;
+  readonly to: string;
+  readonly instructions: string;
 }
 
 /** The model request started on entering `awaitingModel` completed a turn. */
@@ -183,6 +210,7 @@ export type AgentMachineEvent =
   | ModelErrorEvent
   | CompactedEvent
   | ToolSettledEvent
+  | HandoffEvent
   | AbortEvent
   | InternalErrorEvent
   | ApproveEvent
@@ -223,6 +251,8 @@ export interface ToolResultParams {
   /** The call that settled. */
   readonly call: ToolCall;
   readonly result: ToolResult;
+  /** Usage the call spent for the run (a child agent's), journaled with its result. */
+  readonly usage?: TokenUsage;
 }
 
 /** Parameters of the effect that sends a failing structured answer back to the model. */

@@ -12,6 +12,7 @@ import type {
   AgentStateName,
   CompactedEvent,
   CompactParams,
+  HandoffParams,
   ModelRequestParams,
   ModelTurn,
   RejectOutputParams,
@@ -34,6 +35,9 @@ import { countResults, invalidCallsStop, NO_INVALID_CALLS } from './invalid-call
 import { DEFAULT_OUTPUT_RETRIES, outputInvalidStop, outputRetryLeft, rejectedOutput } from './output-rules.js';
 import { toolActorLogic } from './tool-actor-logic.js';
 import { readyRange } from './tool-schedule.js';
+
+/** The name of a session's own agent, before any handoff. */
+export const MAIN_AGENT = 'main';
 
 function notProvided(name: string): never {
   throw new Error(`agentMachine: the '${name}' actor is not provided; run it through Agent or machine.provide()`);
@@ -81,6 +85,8 @@ const machineSetup = setup({
     recordModelTurn: (_, _params: { turn: ModelTurn }) => {},
     /** Effect: journal one call's result, as it settles. */
     recordResult: (_, _params: ToolResultParams) => {},
+    /** Effect: the conversation was handed to another agent (the agent journals it). */
+    recordHandoff: (_, _params: HandoffParams) => {},
     /** Effect: report results in the model's order (`tool_call_complete`), announcing calls that never ran. */
     reportResults: (_, _params: ReportParams) => {},
     /** Effect: calls wait for a decision (the agent emits `tool_approval_request` for each). */
@@ -113,6 +119,11 @@ const machineSetup = setup({
   guards: {
     turnAskedForTools: ({ event }) => event.type === 'MODEL_TURN' && event.turn.toolCalls.length > 0,
     settlesNewResult: ({ context, event }) => isNewResult(context, event),
+    handsOffFromRunningCall: ({ context, event }) =>
+      event.type === 'HANDOFF' &&
+      event.index >= 0 &&
+      event.index < context.nextToStart &&
+      context.results[event.index] === undefined,
     outputRejectedWithRetry: ({ context, event }) => rejectedOutput(event) !== undefined && outputRetryLeft(context),
     outputRejected: ({ event }) => rejectedOutput(event) !== undefined,
     settlesLastResult: ({ context, event }) =>
@@ -288,21 +299,32 @@ const decide = machineSetup.enqueueActions(({ context, event, enqueue }) => {
 const settleTool = machineSetup.enqueueActions(({ context, event, enqueue }) => {
   if (!isNewResult(context, event)) return;
   const call = context.calls[event.index] as ToolCall;
-  enqueue({ type: 'recordResult', params: { call, result: event.result } });
+  const { usage } = event;
+  enqueue({
+    type: 'recordResult',
+    params: usage ? { call, result: event.result, usage } : { call, result: event.result },
+  });
   enqueue.stopChild(toolActorId(event.index));
   const progress = progressOf(context);
   progress.results[event.index] = event.result;
   progress.settled += 1;
   progress.running -= 1;
   const elapsedMs = Math.max(context.elapsedMs, event.elapsedMs);
-  advanceTools(
-    context,
-    progress,
-    enqueue,
-    context.contextLimit === undefined
-      ? { elapsedMs }
-      : { elapsedMs, contextTokens: context.contextTokens + resultTokens(event.result, context.tokenScale) },
-  );
+  // A child agent's usage counts into this run's budgets, checked once the turn is observed.
+  advanceTools(context, progress, enqueue, {
+    elapsedMs,
+    ...(usage ? { usage: addUsage(context.usage, usage) } : {}),
+    ...(context.contextLimit === undefined
+      ? {}
+      : { contextTokens: context.contextTokens + resultTokens(event.result, context.tokenScale) }),
+  });
+});
+
+/** `HANDOFF` from a running call: the next requests use the other agent (journaled). */
+const handOff = machineSetup.enqueueActions(({ context, event, enqueue }) => {
+  if (event.type !== 'HANDOFF') return;
+  enqueue({ type: 'recordHandoff', params: { from: context.agent, to: event.to, instructions: event.instructions } });
+  enqueue.assign({ agent: event.to });
 });
 
 /**
@@ -475,6 +497,7 @@ export const agentMachine = machineSetup.createMachine({
     contextLimit: input?.contextLimit,
     contextTokens: input?.contextTokens ?? 0,
     tokenScale: input?.tokenScale ?? 1,
+    agent: input?.agent ?? MAIN_AGENT,
   }),
   entry: enqueueActions(({ context, enqueue }) => {
     const limit = context.budget.maxWallClockMs;
@@ -517,8 +540,9 @@ export const agentMachine = machineSetup.createMachine({
     },
     executingTools: {
       // Tool actors are spawned by the transitions into this state and by its own (one batch
-      // at a time, see advanceTools); `meta.spawns` names them for diagrams.
-      meta: { spawns: ['runTool'] },
+      // at a time, see advanceTools); `meta.spawns` names them for diagrams, and `meta.nests`
+      // the child agent machine a sub-agent tool's actor runs (agentTool).
+      meta: { spawns: ['runTool'], nests: [{ actor: 'runTool', machine: 'agent', when: 'agentTool' }] },
       entry: enter('executingTools'),
       always: [
         { guard: 'allSettled', target: 'observing' },
@@ -535,6 +559,7 @@ export const agentMachine = machineSetup.createMachine({
         ABORT: { actions: abortTools },
         APPROVE: { guard: 'decidesWaitingCall', actions: decide },
         DENY: { guard: 'decidesWaitingCall', actions: decide },
+        HANDOFF: { guard: 'handsOffFromRunningCall', actions: handOff },
       },
     },
     awaitingApproval: {

@@ -1,6 +1,6 @@
 import type { ActorLogic, AnyActorRef, EventObject, Snapshot } from 'xstate';
 import { LazyAbort } from '../core/lazy-abort.js';
-import type { CancelToolEvent, ToolActorInput, ToolSettledEvent } from './agent-machine-types.js';
+import type { CancelToolEvent, HandoffEvent, ToolActorInput, ToolSettledEvent } from './agent-machine-types.js';
 
 /**
  * A tool actor's snapshot: `active` while its call runs, `stopped` once the machine stops it.
@@ -14,13 +14,13 @@ export type ToolActorSnapshot = Snapshot<undefined> & {
 
 /**
  * Runs one tool call for a tool actor and reports the outcome with `settle` (ignored once the
- * actor is stopped). `abort` is the call's own: it aborts when the actor is cancelled or
+ * actor is stopped); a handoff tool's call sends its `HANDOFF` the same way, just before. `abort` is the call's own: it aborts when the actor is cancelled or
  * stopped (its `signal` is made on first use). `system` is the actor system of the run the call
  * belongs to (what the agent binds its run to).
  */
 export type ToolCallRunner = (
   input: ToolActorInput,
-  settle: (event: ToolSettledEvent) => void,
+  settle: (event: ToolSettledEvent | HandoffEvent) => void,
   system: object,
   abort: LazyAbort,
 ) => void;
@@ -50,7 +50,7 @@ export function toolActorLogic(runCall: ToolCallRunner): ToolActorLogic {
       abort: new LazyAbort(),
     }),
     start: (snapshot, { self, system }) => {
-      const settle = (event: ToolSettledEvent): void => {
+      const settle = (event: ToolSettledEvent | HandoffEvent): void => {
         const parent = self._parent;
         if (parent === undefined || self.getSnapshot().status !== 'active') return;
         // As `fromCallback`'s `sendBack` does, so that inspection shows the tool actor as the source.

@@ -129,9 +129,12 @@ export function checkEntry(raw: unknown, index: number): JournalEntry {
     }
     case 'tool_started': {
       const callId = text(entry, 'callId', index);
-      return entry.source === undefined
-        ? { type: 'tool_started', callId }
-        : { type: 'tool_started', callId, source: text(entry, 'source', index) };
+      return {
+        type: 'tool_started',
+        callId,
+        ...(entry.source === undefined ? {} : { source: text(entry, 'source', index) }),
+        ...(entry.childSessionId === undefined ? {} : { childSessionId: text(entry, 'childSessionId', index) }),
+      };
     }
     case 'approval_request':
       return { type: 'approval_request', callId: text(entry, 'callId', index) };
@@ -142,8 +145,20 @@ export function checkEntry(raw: unknown, index: number): JournalEntry {
         return { type: 'approval_decision', callId, approved: entry.approved };
       return { type: 'approval_decision', callId, approved: false, reason: text(entry, 'reason', index) };
     }
-    case 'tool_result':
-      return { type: 'tool_result', callId: text(entry, 'callId', index), content: text(entry, 'content', index) };
+    case 'tool_result': {
+      const callId = text(entry, 'callId', index);
+      const content = text(entry, 'content', index);
+      return entry.usage === undefined
+        ? { type: 'tool_result', callId, content }
+        : { type: 'tool_result', callId, content, usage: usageOf(entry.usage, index) };
+    }
+    case 'handoff':
+      return {
+        type: 'handoff',
+        from: text(entry, 'from', index),
+        to: text(entry, 'to', index),
+        instructions: text(entry, 'instructions', index),
+      };
     case 'usage':
       return { type: 'usage', usage: usageOf(entry.usage, index) };
     case 'transition':

@@ -31,6 +31,11 @@ export interface ToolStartedEntry {
   readonly callId: string;
   /** Where the tool came from, when not built in (`mcp:<server>` for an MCP server's tool). */
   readonly source?: string;
+  /**
+   * The session of the child agent this call runs (an `agentTool`), in the same store as this
+   * one (journal version 4).
+   */
+  readonly childSessionId?: string;
 }
 
 /** A call that the tool policy says to `ask` about waits for a decision (journal version 3). */
@@ -53,6 +58,12 @@ export interface ToolResultEntry {
   readonly type: 'tool_result';
   readonly callId: string;
   readonly content: string;
+  /**
+   * Usage the call spent on the parent's behalf (a child agent's requests), counted into this
+   * session's usage with the result itself, so a crash can neither lose nor double it (journal
+   * version 4).
+   */
+  readonly usage?: TokenUsage;
 }
 
 /** Usage reported for one request. */
@@ -106,6 +117,20 @@ export interface CompactionEntry extends Compaction {
   readonly type: 'compaction';
 }
 
+/**
+ * The conversation was handed to another agent: the next requests use its instructions (the
+ * system message) and its tools (journal version 4).
+ */
+export interface HandoffEntry {
+  readonly type: 'handoff';
+  /** The agent that handed over (`main` for the session's own). */
+  readonly from: string;
+  /** The agent that takes over. */
+  readonly to: string;
+  /** Its instructions: the system message from now on. */
+  readonly instructions: string;
+}
+
 /** One append-only journal record. Plain JSON. */
 export type JournalEntry =
   | TurnStartEntry
@@ -121,7 +146,8 @@ export type JournalEntry =
   | AgentEndEntry
   | AgentErrorEntry
   | BudgetWarningEntry
-  | CompactionEntry;
+  | CompactionEntry
+  | HandoffEntry;
 
 /** The `type` of a {@link JournalEntry}. */
 export type JournalEntryType = JournalEntry['type'];

@@ -7,7 +7,8 @@ export const JOURNAL_VERSION = 4;
  * Versions this library reads. Old versions stay here forever. Version 2 added the write-ahead
  * `tool_started` entry and journals each tool result as its call settles; version 3 added the
  * approval entries (`approval_request`, `approval_decision`) and the stop reason `suspended`;
- * version 4 added the `compaction` entry and the stop reason `context_overflow`.
+ * version 4 added the `compaction` entry and the stop reason `context_overflow`, and sub-agents
+ * and handoffs (`tool_started.childSessionId`, `tool_result.usage`, the `handoff` entry).
  */
 export const READABLE_JOURNAL_VERSIONS: readonly number[] = [1, 2, 3, 4];
 

@@ -22,6 +22,8 @@ export interface SessionState {
   startedCalls: Set<string> | undefined;
   /** Decisions journaled for calls of the open turn that asked for approval, by callId. */
   decisions: Map<string, ApprovalDecision> | undefined;
+  /** The agent the conversation was last handed to (a `handoff` entry); undefined for the session's own. */
+  activeAgent: string | undefined;
 }
 
 /** The state of a session with an empty journal. */
@@ -36,7 +38,16 @@ export function initialState(systemPrompt: string | undefined): SessionState {
     heldResults: undefined,
     startedCalls: undefined,
     decisions: undefined,
+    activeAgent: undefined,
   };
+}
+
+/** A handoff: the new agent's instructions replace the system message (or lead the context). */
+function handOff(state: SessionState, to: string, instructions: string): void {
+  state.activeAgent = to;
+  const system = Object.freeze({ role: 'system' as const, content: instructions });
+  if (state.messages[0]?.role === 'system') state.messages[0] = system;
+  else state.messages.unshift(system);
 }
 
 function push(state: SessionState, message: Message): void {
@@ -194,6 +205,11 @@ export function applyEntry(state: SessionState, entry: JournalEntry, systemPromp
       return;
     case 'tool_result':
       addResult(state, entry.callId, entry.content);
+      // A child agent's usage counts with the result that carries it.
+      if (entry.usage !== undefined) state.totalUsage = addUsage(state.totalUsage, entry.usage);
+      return;
+    case 'handoff':
+      handOff(state, entry.to, entry.instructions);
       return;
     case 'usage':
       state.totalUsage = addUsage(state.totalUsage, entry.usage);

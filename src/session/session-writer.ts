@@ -32,6 +32,8 @@ export class SessionWriter {
   #issued = 0;
   #durable = 0;
   #failure: HarnessError | undefined;
+  /** Appends waiting for the writer to open: later ones must queue behind them, not overtake. */
+  #waitingForOpen = 0;
   #listeners: StoreFailureListener[] = [];
   readonly #stop: () => void;
   #closing: Promise<void> | undefined;
@@ -144,13 +146,18 @@ export class SessionWriter {
     this.#issued += batch.length;
     const upTo = this.#issued;
     const writer = this.#writer;
-    const append =
-      writer !== undefined
-        ? writer.append(batch)
-        : this.#opening.then((opened) => {
-            if (opened === undefined) throw this.#failure;
-            return opened.append(batch);
-          });
+    // Once the writer is open, a batch goes straight to it, unless batches flushed while it was
+    // opening have not been handed to it yet: this one then queues behind them (in order).
+    let append: Promise<void>;
+    if (writer !== undefined && this.#waitingForOpen === 0) append = writer.append(batch);
+    else {
+      this.#waitingForOpen++;
+      append = this.#opening.then((opened) => {
+        this.#waitingForOpen--;
+        if (opened === undefined) throw this.#failure;
+        return opened.append(batch);
+      });
+    }
     this.#last = append.then(
       () => {
         if (this.#failure === undefined) this.#durable = upTo;

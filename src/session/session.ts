@@ -10,6 +10,7 @@ import { isTokenCount, type TokenUsage } from '../core/usage.js';
 import type { ApprovalDecision } from '../machines/approval-types.js';
 import type { JournalStore, JournalWriter } from '../stores/journal-store.js';
 import { checkSessionId } from '../stores/session-id.js';
+import { handoffTarget } from '../subagents/handoff-target.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { checkEntry } from './journal-check.js';
 import type { JournalEntry } from './journal-entry.js';
@@ -433,6 +434,47 @@ export class Session {
     });
   }
 
+  /**
+   * Adds the observation of a call that spent usage on the session's behalf (a child agent's
+   * requests): one `tool_result` entry carrying both, so the usage counts exactly once.
+   */
+  addChildToolResult(callId: string, content: string, usage: TokenUsage): void {
+    this.append({
+      type: 'tool_result',
+      callId: requireText(callId, 'callId'),
+      content: requireText(content, 'content'),
+      usage: checkUsage(usage),
+    });
+  }
+
+  /**
+   * Records that the conversation was handed from agent `from` to agent `to`, whose
+   * `instructions` become the system message for the next requests.
+   */
+  recordHandoff(from: string, to: string, instructions: string): void {
+    this.append({
+      type: 'handoff',
+      from: requireText(from, 'from'),
+      to: requireText(to, 'to'),
+      instructions: requireText(instructions, 'instructions'),
+    });
+  }
+
+  /** The agent the conversation was last handed to, or undefined while it is the session's own. */
+  get activeAgent(): string | undefined {
+    return this.state.activeAgent;
+  }
+
+  /**
+   * The tools of the agent in charge: after a handoff, the registry of the agent handed to (found
+   * among the handoff tools reachable from {@link Session.registry}); otherwise the session's own.
+   */
+  get activeRegistry(): ToolRegistry {
+    const name = this.state.activeAgent;
+    if (name === undefined) return this.registry;
+    return handoffTarget(this.registry, name)?.registry ?? this.registry;
+  }
+
   /** Adds one request's usage to the total. */
   trackUsage(usage: TokenUsage): void {
     this.append({ type: 'usage', usage: checkUsage(usage) });
@@ -450,10 +492,20 @@ export class Session {
 
   /**
    * Records, before it runs, that a tool call is starting (write-ahead), with the tool's
-   * `source` when it has one (`mcp:<server>`), so a saved journal still names the server.
+   * `source` when it has one (`mcp:<server>`), so a saved journal still names the server, and
+   * the session of the child agent it runs (an `agentTool`), so the journal references it.
    */
-  recordToolStart(callId: string, source?: string): void {
+  recordToolStart(callId: string, source?: string, childSessionId?: string): void {
     const id = requireText(callId, 'callId');
+    if (childSessionId !== undefined) {
+      this.append({
+        type: 'tool_started',
+        callId: id,
+        ...(source === undefined ? {} : { source: requireText(source, 'source') }),
+        childSessionId: requireText(childSessionId, 'childSessionId'),
+      });
+      return;
+    }
     this.append(
       source === undefined
         ? { type: 'tool_started', callId: id }

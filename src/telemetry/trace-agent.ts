@@ -13,6 +13,7 @@ import { HarnessError } from '../core/errors.js';
 import { addUsage, type TokenUsage, ZERO_USAGE } from '../core/usage.js';
 import type { Unsubscribe } from '../events/event-bus.js';
 import type { JournalEntry } from '../session/journal-entry.js';
+import type { ChildAgentRun } from '../tools/tool-run-context.js';
 import * as attr from './gen-ai-attributes.js';
 
 /** Options of {@link traceAgent}. */
@@ -46,7 +47,9 @@ interface Described {
  * Turns an agent's stream into OpenTelemetry spans after the GenAI semantic conventions: one
  * `invoke_agent` span per run, a `chat {model}` child per model request (usage, finish reason,
  * provider), and an `execute_tool {name}` child per tool call (its call id; a failed call has
- * error status). Spans are a projection of the stream: nothing else in the agent is hooked.
+ * error status). Spans are a projection of the stream: nothing else in the agent is hooked. A
+ * sub-agent (`agentTool`) is traced too, its `invoke_agent` span nested under its call's
+ * `execute_tool` span, as deep as agents nest.
  * Returns the subscription; unsubscribing ends the spans still open.
  */
 export function traceAgent(agent: Agent, options: TraceAgentOptions): Unsubscribe {
@@ -59,8 +62,11 @@ export function traceAgent(agent: Agent, options: TraceAgentOptions): Unsubscrib
     if (record.journalIndex === undefined) projection.onEvent(record.entry as AgentEvent);
     else projection.onEntry(record.entry as JournalEntry);
   });
+  // Sub-agents (agentTool): each child is traced the same way, its run's span under its call's span.
+  const children = agent.children$.subscribe((child) => projection.traceChild(child));
   const stop = (): void => {
     subscription.unsubscribe();
+    children.unsubscribe();
     projection.endRun('unsubscribed', 'tracing stopped before the run ended');
   };
   return Object.assign(stop, { unsubscribe: stop });
@@ -71,6 +77,8 @@ class SpanProjection {
   private run: { span: Span; context: Context; usage: TokenUsage } | undefined;
   private chat: { span: Span; usage: TokenUsage } | undefined;
   private readonly tools = new Map<string, Span>();
+  /** The tracing of child agents (agentTool), by the call that runs them. */
+  private readonly children = new Map<string, Unsubscribe>();
 
   constructor(
     private readonly options: TraceAgentOptions,
@@ -198,6 +206,32 @@ class SpanProjection {
     this.tools.set(callId, span);
   }
 
+  /**
+   * Traces a child agent started by a call: its `invoke_agent` span is a child of the call's
+   * `execute_tool` span (announced before the call runs), and so on down the nesting.
+   */
+  traceChild(child: ChildAgentRun): void {
+    const span = this.tools.get(child.callId);
+    if (this.run === undefined || span === undefined) return;
+    const { model: _model, provider: _provider, ...inherited } = this.options;
+    this.children.get(child.callId)?.();
+    const stop = traceAgent(child.agent, {
+      ...inherited,
+      agentName: child.name,
+      conversationId: child.sessionId,
+      context: trace.setSpan(this.run.context, span),
+    });
+    this.children.set(child.callId, stop);
+  }
+
+  /** Stops tracing a call's child agent (it has ended by the time its call settles). */
+  private endChild(callId: string): void {
+    const stop = this.children.get(callId);
+    if (stop === undefined) return;
+    this.children.delete(callId);
+    stop();
+  }
+
   private endTool(data: {
     callId: string;
     name: string;
@@ -209,6 +243,7 @@ class SpanProjection {
     if (!this.tools.has(data.callId)) this.startTool(data.callId, data.name, undefined);
     const span = this.tools.get(data.callId);
     if (span === undefined) return;
+    this.endChild(data.callId);
     this.tools.delete(data.callId);
     if (this.options.recordContent === true) {
       const result = data.success ? data.output : data.error;
@@ -223,6 +258,7 @@ class SpanProjection {
     if (this.run === undefined) return;
     const failure = reason === undefined ? undefined : { reason, message: message ?? reason };
     this.endChat(undefined, failure);
+    for (const callId of [...this.children.keys()]) this.endChild(callId);
     for (const span of this.tools.values()) {
       if (failure !== undefined) fail(span, failure.reason, failure.message);
       span.end();

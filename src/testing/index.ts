@@ -5,6 +5,8 @@
 
 export type { RecordedRequest, ScriptedEvents, ScriptedTurn } from '../adapters/scripted-client.js';
 export { ScriptedClient } from '../adapters/scripted-client.js';
+export type { DelegationRule, DelegationViolation } from './invariants/delegation-invariants.js';
+export { checkDelegationInvariants } from './invariants/delegation-invariants.js';
 export type { LoopInvariantOptions } from './invariants/loop-invariants.js';
 export { assertLoopInvariants, checkLoopInvariants } from './invariants/loop-invariants.js';
 export type { LoopRule, LoopViolation } from './invariants/loop-violation.js';

@@ -8,6 +8,7 @@ import { runGuarded } from './run-guarded.js';
 import type { ToolLike } from './tool.js';
 import { describeIssues, parametersSchema, parseArguments, type ToolDefinition } from './tool-params.js';
 import { ToolResult } from './tool-result.js';
+import type { ToolRunContext } from './tool-run-context.js';
 import { truncateOutput } from './truncate.js';
 
 /** Options of {@link ToolRegistry.invoke}. */
@@ -18,6 +19,8 @@ export interface InvokeOptions {
   readonly signal?: AbortSignal;
   /** Overrides the tool's and the config's time limit. */
   readonly timeoutMs?: number;
+  /** The agent run making the call (the agent passes it; sub-agent and handoff tools need it). */
+  readonly run?: ToolRunContext;
 }
 
 /**
@@ -191,6 +194,7 @@ export class ToolRegistry {
       cwd: this.cwd,
       signal: options.signal,
       timeoutMs: options.timeoutMs ?? tool.timeoutMs ?? this.timeoutMs,
+      run: options.run,
     });
   }
 

@@ -5,6 +5,7 @@ import { watchAbort } from './abort-watchers.js';
 import type { AnyTool } from './registry.js';
 import { eagerExecuteOf } from './tool.js';
 import { ToolResult } from './tool-result.js';
+import type { ToolRunContext } from './tool-run-context.js';
 
 /** What {@link runGuarded} needs for one call. */
 export interface GuardedCall {
@@ -14,6 +15,8 @@ export interface GuardedCall {
   /** The call's abort: a signal, or a {@link LazyAbort} whose signal is made only if the tool reads it. */
   readonly signal: AbortSignal | LazyAbort | undefined;
   readonly timeoutMs: number | undefined;
+  /** The agent run making the call, if any. */
+  readonly run?: ToolRunContext | undefined;
 }
 
 /** The error text of a call aborted before its tool started. */
@@ -63,6 +66,7 @@ export function runGuarded(tool: AnyTool, call: GuardedCall): ToolResult | Promi
           callId: call.callId,
           cwd: call.cwd,
           signal: controller?.signal ?? signalOf(outer) ?? NEVER_ABORTED,
+          run: call.run,
         };
   let value: unknown;
   let pending: boolean;
@@ -91,6 +95,7 @@ function lazyInvocation(call: GuardedCall, abort: LazyAbort) {
     get signal(): AbortSignal {
       return abort.signal;
     },
+    run: call.run,
   };
 }
 

@@ -4,6 +4,7 @@ import { HarnessError } from '../core/errors.js';
 import type { JsonObject } from '../core/messages.js';
 import type { ToolKind } from './tool-kind.js';
 import type { ToolResult } from './tool-result.js';
+import type { ToolRunContext } from './tool-run-context.js';
 
 /** What a tool's `execute` receives. */
 export interface ToolInvocation<Params = Record<string, unknown>> {
@@ -15,6 +16,8 @@ export interface ToolInvocation<Params = Record<string, unknown>> {
   readonly signal: AbortSignal;
   /** The workspace directory. */
   readonly cwd: string;
+  /** The agent run making the call (absent outside a run); sub-agent and handoff tools use it. */
+  readonly run?: ToolRunContext;
 }
 
 /** The surface the registry needs from a tool, whichever way it was made. */
@@ -43,6 +46,11 @@ export interface ToolLike<S extends z.ZodType = z.ZodType> {
   readonly idempotent?: boolean;
   /** Per-call time limit overriding `Config.toolTimeoutMs`. */
   readonly timeoutMs?: number;
+  /**
+   * True for a tool that runs a child agent (`agentTool`): each call gets a child session id
+   * (`ToolRunContext.childSessionId`), journaled with the call's start.
+   */
+  readonly runsAgent?: boolean;
   /** Runs the call. Throwing is allowed: the registry turns it into an error result. */
   execute(invocation: ToolInvocation<z.output<S>>): Promise<ToolResult>;
 }

@@ -79,6 +79,18 @@ describe('examples/', () => {
     expect(lines.find((line) => line.startsWith('stop reasons reached:'))).toContain('turn_budget');
   });
 
+  it('subagents.ts delegates to a child agent stored beside the lead, counts its usage, and hands off', async () => {
+    const lines = await printedBy('subagents.ts');
+    expect(lines).toContain('child agent researcher at depth 1: lead.t1.r1');
+    expect(lines).toContain('  researcher -> Lyon has 522,000 people.');
+    expect(lines).toContain('answer: About 522,000.');
+    expect(lines).toContain('tokens counted in the lead: 200');
+    expect(lines).toContain('sessions in the store: lead, lead.t1.r1');
+    expect(lines).toContain('answer: Refunded.');
+    expect(lines).toContain('handoff: main -> billing');
+    expect(lines).toContain('billing saw tools: refund');
+  });
+
   it('mcp-filesystem.ts reads files through the real filesystem server and stops it', async () => {
     const lines = await printedBy('mcp-filesystem.ts');
     expect(lines).toContain('files: 14 tools, e.g. fs_read_file, fs_read_text_file, fs_read_media_file');

@@ -20,7 +20,9 @@ describe('toMermaid', () => {
 
   it('labels states with the actors they spawn, and only those', () => {
     expect(mermaid).not.toContain('awaitingModel : awaitingModel');
-    expect(mermaid).toContain('  executingTools : executingTools\\nspawn runTool\n');
+    expect(mermaid).toContain(
+      '  executingTools : executingTools\\nspawn runTool\\nrunTool runs child agent (agentTool)\n',
+    );
     expect(mermaid).toContain('  done --> [*]\n');
   });
 });
@@ -38,7 +40,9 @@ describe('toDot', () => {
   it('labels guards and actors, and marks final states with a double border', () => {
     expect(dot).toContain('"budgetCheck" -> "error" [label="always [hardLimitReached]"];');
     expect(dot).toContain('"awaitingModel" [label="awaitingModel"];');
-    expect(dot).toContain('"executingTools" [label="executingTools\\nspawn runTool"];');
+    expect(dot).toContain(
+      '"executingTools" [label="executingTools\\nspawn runTool\\nrunTool runs child agent (agentTool)"];',
+    );
     expect(dot).toContain('"done" [label="done", peripheries=2];');
   });
 

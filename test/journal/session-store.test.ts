@@ -131,6 +131,20 @@ describe('new Session(config, { store, id })', () => {
     expect((await store.read('taken')).entries).toHaveLength(1);
   });
 
+  it('keeps the order of entries appended in separate steps while its writer is still opening', async () => {
+    const store = await open('memory:');
+    const session = new Session(config, { store, id: 'early' });
+    const written: string[] = [];
+    // One entry per step, a step later each time: some flush while the writer opens, some after.
+    for (let step = 0; step < 12; step++) {
+      session.addUserMessage(`message ${step}`);
+      written.push(`message ${step}`);
+      for (let wait = 0; wait <= step; wait++) await Promise.resolve();
+    }
+    await session.close();
+    expect((await store.read('early')).entries.map((entry) => entry.content)).toEqual(written);
+  });
+
   it('refuses a bad id at once', () => {
     expect(() => new Session(config, { store: { location: 'x' } as JournalStore, id: '../x' })).toThrow(
       /invalid session id/,

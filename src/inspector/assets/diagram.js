@@ -138,7 +138,13 @@ export function drawDiagram(graph) {
     const group = svg('g', { class: `state${state.final ? ' final' : ''}` });
     group.dataset.state = state.id;
     group.append(svg('rect', { x: p.x, y: p.y, width: NODE_W, height: NODE_H, rx: 10 }));
-    const actors = [...state.invokes.map((s) => `invoke ${s}`), ...state.spawns.map((s) => `spawn ${s}`)];
+    // A spawned actor that runs a child machine (a sub-agent) says so: `spawn runTool ⊃ agent`.
+    const nested = (/** @type {string} */ s) =>
+      (state.nests ?? [])
+        .filter((nest) => nest.actor === s)
+        .map((nest) => ` ⊃ ${nest.machine}`)
+        .join('');
+    const actors = [...state.invokes.map((s) => `invoke ${s}`), ...state.spawns.map((s) => `spawn ${s}${nested(s)}`)];
     const name = svg('text', { x: p.x + NODE_W / 2, y: p.y + (actors.length ? 22 : 31), class: 'name' });
     name.textContent = state.id;
     group.append(name);

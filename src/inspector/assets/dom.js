@@ -1,11 +1,11 @@
 // @ts-check
 // Shared by the inspector page's modules: data shapes and small DOM helpers.
 
-/** @typedef {{ id: string, final: boolean, invokes: string[], spawns: string[] }} GraphState */
+/** @typedef {{ id: string, final: boolean, invokes: string[], spawns: string[], nests?: { actor: string, machine: string, when: string }[] }} GraphState */
 /** @typedef {{ from: string, to: string, event: string, guard?: string }} GraphEdge */
 /** @typedef {{ id: string, initial: string, states: GraphState[], edges: GraphEdge[] }} Graph */
 /** @typedef {{ promptTokens: number, completionTokens: number, totalTokens: number }} Usage */
-/** @typedef {{ callId: string, name: string, arguments: string, status: string, result?: string, source?: string, durationMs?: number }} ToolCall */
+/** @typedef {{ callId: string, name: string, arguments: string, status: string, result?: string, source?: string, durationMs?: number, childSessionId?: string, children?: Step[] }} ToolCall */
 /**
  * @typedef {{ id: string, index: number, kind: string, state: string | null, from?: string, event?: string,
  *   title: string, text?: string, tool?: ToolCall, turn: number, usage: Usage, cost: number, entries?: number }} Step

@@ -50,9 +50,29 @@ export function renderStep(step, onSelect) {
   if (step.tool) {
     item.append(...block('arguments', step.tool.arguments, 'tool-args'));
     if (step.tool.result !== undefined) item.append(...block('result', step.tool.result, 'tool-result'));
+    if (step.tool.childSessionId !== undefined) item.append(childRun(step.tool.childSessionId, step.tool.children));
   }
   item.addEventListener('click', () => onSelect(step.index));
   return item;
+}
+
+/**
+ * A call that ran a child agent (agentTool): its session, and its own timeline, expandable.
+ * @param {string} sessionId
+ * @param {Step[] | undefined} children
+ */
+function childRun(sessionId, children) {
+  const details = html('details', 'child-run');
+  const count = children === undefined ? 'journal not loaded' : `${children.length} steps`;
+  details.append(html('summary', 'child-summary', `child agent · session ${sessionId} · ${count}`));
+  // Clicks inside the child's timeline expand it, and do not select the parent's step.
+  details.addEventListener('click', (event) => event.stopPropagation());
+  if (children !== undefined) {
+    const list = html('ol', 'child-steps');
+    for (const child of children) list.append(renderStep(child, () => {}));
+    details.append(list);
+  }
+  return details;
 }
 
 /** @param {Step | undefined} step */

@@ -60,6 +60,13 @@ export interface AlphabetOptions {
    * fails. Off by default.
    */
   readonly context?: boolean;
+  /**
+   * Also settle calls the way a sub-agent's call (`agentTool`) does: carrying the child's usage,
+   * which counts into the run's budgets, with the child's answer or its budget stop as an error
+   * (`settle#0(child ok u…)`, `settle#0(child token_budget u…)`). A child's spend can then stop
+   * the parent, and the budget oracle checks that it does. Off by default.
+   */
+  readonly childUsage?: TokenUsage;
 }
 
 /** The context limit a model check with `context: true` explores (tokens). */
@@ -77,6 +84,12 @@ const RESULTS: readonly (readonly [string, ToolResult])[] = [
 const OUTPUT_CHECKS: readonly (readonly [string, OutputCheck])[] = [
   ['ok', { ok: true, value: { answer: 42 } }],
   ['invalid', { ok: false, problem: 'Invalid output: answer: expected number, received string' }],
+];
+
+/** How a child agent's call settles: its answer, or its own budget stop as an error. */
+const CHILD_RESULTS: readonly (readonly [string, ToolResult])[] = [
+  ['ok', { success: true, output: 'the child answered' }],
+  ['token_budget', { success: false, error: 'token_budget: token budget exceeded: 30 > 20 tokens' }],
 ];
 
 const INVALID: readonly [string, ToolResult] = [
@@ -229,8 +242,19 @@ function toolEvents(options: AlphabetOptions, context: AgentContext): LabelledEv
         events.push({ label, role: 'matters', event: settle(index, result, ms) });
       }
     }
+    if (options.childUsage !== undefined) events.push(...childSettles(index, options.childUsage, context));
   }
   return events;
+}
+
+/** A sub-agent's call settling with its child's usage (see {@link AlphabetOptions.childUsage}). */
+function childSettles(index: number, usage: TokenUsage, context: AgentContext): LabelledEvent[] {
+  const tokens = `u${usage.promptTokens}+${usage.completionTokens}`;
+  return CHILD_RESULTS.map(([kind, result]) => ({
+    label: `settle#${index}(child ${kind} ${tokens})`,
+    role: 'matters' as const,
+    event: { ...settle(index, result, context.elapsedMs), usage } as ExploredEvent,
+  }));
 }
 
 /** Stale events a real run can deliver late; each must leave the state as it is. */

@@ -92,6 +92,7 @@ export function modelCheckAgentMachine(options: ModelCheckOptions): ModelCheckRe
     invalidCalls: options.invalidCalls ?? false,
     structuredOutput: options.structuredOutput ?? false,
     context: options.context ?? false,
+    ...(options.childUsage === undefined ? {} : { childUsage: options.childUsage }),
   };
   const asks = explorationAsks(options);
   const maxSteps =

@@ -1,5 +1,5 @@
 import type { ToolCall } from '../../core/messages.js';
-import { addUsage } from '../../core/usage.js';
+import { addUsage, type TokenUsage } from '../../core/usage.js';
 import type { ApprovalDecision, ModelTurn, Permission } from '../../machines/agent-machine-types.js';
 import { gateCalls } from '../../machines/approval-gate.js';
 import type { ToolResult } from '../../tools/tool-result.js';
@@ -42,7 +42,13 @@ function resultIndex(transition: MonitoredTransition, index: number): Finding[] 
   return [{ rule: 'result_index', problem: `the result of call ${index} was stored ${where}, not at index ${index}` }];
 }
 
-function settled(monitor: MonitorState, transition: MonitoredTransition, index: number, elapsedMs: number): Result {
+function settled(
+  monitor: MonitorState,
+  transition: MonitoredTransition,
+  index: number,
+  elapsedMs: number,
+  usage: TokenUsage | undefined,
+): Result {
   const problems: Finding[] = [];
   const mark = monitor.calls[index];
   if (mark === '.' || mark === '#') {
@@ -51,7 +57,12 @@ function settled(monitor: MonitorState, transition: MonitoredTransition, index: 
     problems.push({ rule: 'tool_schedule', problem: `call ${index} settled but it was never started` });
   }
   problems.push(...resultIndex(transition, index));
-  const tally = { ...monitor.tally, elapsedMs: Math.max(monitor.tally.elapsedMs, elapsedMs) };
+  // A child agent's usage (an agentTool's call) counts into the run's budgets.
+  const tally = {
+    ...monitor.tally,
+    elapsedMs: Math.max(monitor.tally.elapsedMs, elapsedMs),
+    ...(usage === undefined ? {} : { usage: addUsage(monitor.tally.usage, usage) }),
+  };
   const calls = mark === undefined ? monitor.calls : setCall(monitor.calls, index, '.');
   return [{ ...monitor, calls, tally }, problems];
 }
@@ -89,7 +100,9 @@ export function eventRules(monitor: MonitorState, transition: MonitoredTransitio
     case 'MODEL_ERROR':
       return [{ ...monitor, requestOpen: false }, answered(monitor, 'a model error')];
     case 'TOOL_SETTLED':
-      return settled(monitor, transition, event.index, event.elapsedMs);
+      return settled(monitor, transition, event.index, event.elapsedMs, event.usage);
+    case 'HANDOFF':
+      return [monitor, []];
     case 'ABORT':
       return transition.role === 'matters' && monitor.abort === null
         ? [{ ...monitor, abort: event.reason }, []]
