@@ -461,6 +461,14 @@ describe('events', () => {
     ]);
   });
 
+  it('leaves events cut before their end to the shape rule, not the end data', () => {
+    const cut = run.events.slice(0, -1);
+    expect(messages('end_data', run.journal, { events: cut })).toEqual([]);
+    expect(messages('event_shape', run.journal, { events: cut })).toEqual([
+      '0 agent_end/agent_error events, expected exactly 1',
+    ]);
+  });
+
   it('reports events for an empty journal, and warnings the journal does not have', () => {
     expect(messages('event_shape', [], { events: run.events })).toEqual([
       'events were given but the journal has no run',
