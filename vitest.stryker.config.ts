@@ -32,6 +32,7 @@ export default defineConfig({
       'test/tools/schedule.test.ts',
       'test/tools/schedule-in-runs.test.ts',
       'test/core/data.test.ts',
+      'test/core/misuse.test.ts',
       'test/inspect/spawned-tool-actors.test.ts',
       'test/model-check/agent-machine.model-check.test.ts',
       'test/model-check/loop-invariants.test.ts',
