@@ -36,6 +36,8 @@ export default defineConfig({
       'test/inspect/spawned-tool-actors.test.ts',
       'test/model-check/agent-machine.model-check.test.ts',
       'test/model-check/loop-invariants.test.ts',
+      'test/model-check/loop-invariant-rules.test.ts',
+      'test/model-check/loop-invariants-file-format.test.ts',
     ],
     // Stores (Postgres among them) need the base config's database setup, left out here; the
     // session fold they replay is covered by the other journal and resume tests.
