@@ -31,6 +31,12 @@ describe('ToolRegistry.register refuses, naming the tool', () => {
     );
   });
 
+  it('a missing tool, with a HarnessError rather than a TypeError', () => {
+    expect(() => new ToolRegistry().register(null as unknown as ToolLike)).toThrowError(
+      expect.objectContaining({ reason: 'invalid_argument', message: expect.stringMatching(/^tool name undefined/) }),
+    );
+  });
+
   it('a name already registered by the caller (no source to show)', () => {
     const registry = new ToolRegistry().register(tool('a'));
     expect(() => registry.register(tool('a'))).toThrowError(
@@ -67,6 +73,22 @@ describe('ToolRegistry flags', () => {
     );
     expect(registry.isConcurrencySafe('w')).toBe(true);
     expect(registry.isConcurrencySafe('r')).toBe(false);
+  });
+
+  it('a call may run again after a crash if the tool says so, or by default if it reads; never for an unknown tool', () => {
+    const registry = new ToolRegistry().register(
+      tool('r', { kind: ToolKind.READ }),
+      tool('w', { kind: ToolKind.WRITE }),
+      tool('put', { kind: ToolKind.WRITE, idempotent: true }),
+      tool('rnd', { kind: ToolKind.READ, idempotent: false }),
+    );
+    expect(['r', 'w', 'put', 'rnd', 'missing'].map((name) => registry.isIdempotent(name))).toEqual([
+      true,
+      false,
+      true,
+      false,
+      false,
+    ]);
   });
 });
 
