@@ -64,7 +64,12 @@ function indexOf(journal: readonly JournalEntry[], test: (entry: JournalEntry) =
 }
 
 const call = (callId: string) => ({ callId, name: 'echo', arguments: { text: callId } });
-const move = (from: string, to: string, event = 'MODEL_TURN'): JournalEntry => ({ type: 'transition', from, to, event });
+const move = (from: string, to: string, event = 'MODEL_TURN'): JournalEntry => ({
+  type: 'transition',
+  from,
+  to,
+  event,
+});
 /** A run that asked for one call, `c1`, which has no result yet. */
 const asked: JournalEntry[] = [
   { type: 'user_message', content: 'go' },
@@ -250,9 +255,7 @@ describe('usage per turn', () => {
   it('reports a second usage for one request, and one before any request', () => {
     const second = indexOf(run.journal, (e) => e.type === 'usage', 3);
     const twice = insert(run.journal, second + 1, { type: 'usage', usage });
-    expect(messages('usage', twice)).toEqual([
-      `entry ${second + 1} (usage) is not the first usage after a turn_start`,
-    ]);
+    expect(messages('usage', twice)).toEqual([`entry ${second + 1} (usage) is not the first usage after a turn_start`]);
     const early = insert(run.journal, 1, { type: 'usage', usage });
     expect(messages('usage', early)).toEqual(['entry 1 (usage) is not the first usage after a turn_start']);
   });
@@ -290,7 +293,9 @@ describe('soft limit', () => {
     const journal = warned();
     const note = indexOf(journal, (e) => e.type === 'user_message' && e.author === 'harness');
     const twice = insert(journal, note + 1, { type: 'budget_warning', budget: 'cost', used: 0.6 });
-    expect(messages('soft_limit', twice)).toEqual([`entry ${note + 1} (budget_warning) is a second warning in one run`]);
+    expect(messages('soft_limit', twice)).toEqual([
+      `entry ${note + 1} (budget_warning) is a second warning in one run`,
+    ]);
   });
 
   it('reports a harness note without a warning, but not one that sends a rejected answer back', () => {
@@ -372,7 +377,10 @@ describe('events', () => {
     // The answer turn streamed no text: the answer is empty, not the first turn's "Looking".
     const list = events().filter((e, i) => i < 7 || e.type === 'agent_end');
     const end = list.length - 1;
-    list[end] = { ...(list[end] as AgentEvent<'agent_end'>), data: { ...(list[end] as AgentEvent<'agent_end'>).data, response: '' } };
+    list[end] = {
+      ...(list[end] as AgentEvent<'agent_end'>),
+      data: { ...(list[end] as AgentEvent<'agent_end'>).data, response: '' },
+    };
     expect(messages('text_order', run.journal, { events: list })).toEqual([]);
     list[end] = run.events.at(-1) as AgentEvent;
     expect(messages('text_order', run.journal, { events: list })).toEqual([
@@ -407,7 +415,10 @@ describe('events', () => {
     const failing = (error: string | undefined) =>
       events().map((e) =>
         e.type === 'tool_call_complete' && e.data.callId === 'call-1-1'
-          ? { ...e, data: { callId: 'call-1-1', name: 'echo', success: false, ...(error === undefined ? {} : { error }) } }
+          ? {
+              ...e,
+              data: { callId: 'call-1-1', name: 'echo', success: false, ...(error === undefined ? {} : { error }) },
+            }
           : e,
       ) as AgentEvent[];
     expect(messages('tool_events', journal, { events: failing('refused') })).toEqual([]);
@@ -440,9 +451,7 @@ describe('events', () => {
     expect(messages('end_data', run.journal, { events: ending({ turnCount: 3 }) })).toEqual([
       "agent_end turnCount 3 is not the journal's 2",
     ]);
-    expect(
-      messages('end_data', run.journal, { events: ending({ usage: { ...usage, totalTokens: 1 } }) }),
-    ).toEqual([
+    expect(messages('end_data', run.journal, { events: ending({ usage: { ...usage, totalTokens: 1 } }) })).toEqual([
       'agent_end usage {"promptTokens":3,"completionTokens":2,"totalTokens":1} is not the journal\'s sum {"promptTokens":6,"completionTokens":4,"totalTokens":10}',
     ]);
   });
@@ -453,7 +462,9 @@ describe('events', () => {
     const stop = failed.events.at(-1) as AgentEvent<'agent_error'>;
     for (const data of [{ reason: 'aborted' }, { message: 'other' }]) {
       const list = [...failed.events.slice(0, -1), { ...stop, data: { ...stop.data, ...data } } as AgentEvent];
-      expect(messages('end_data', failed.journal, { events: list })).toEqual(['agent_error does not match the journal']);
+      expect(messages('end_data', failed.journal, { events: list })).toEqual([
+        'agent_error does not match the journal',
+      ]);
     }
     // The run answered, but the events say it stopped.
     expect(messages('end_data', run.journal, { events: [...run.events.slice(0, -1), stop] })).toEqual([
@@ -493,7 +504,9 @@ describe('LoopInvariantError', () => {
       { rule: 'usage', message: 'one' },
       { rule: 'replay', message: 'two' },
     ];
-    expect(new LoopInvariantError(violations).message).toBe('loop invariants broken:\n  - [usage] one\n  - [replay] two');
+    expect(new LoopInvariantError(violations).message).toBe(
+      'loop invariants broken:\n  - [usage] one\n  - [replay] two',
+    );
     expect(new LoopInvariantError(violations, 'script: x').message).toBe(
       'loop invariants broken:\n  - [usage] one\n  - [replay] two\nscript: x',
     );

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { LazyAbort } from '../../src/core/lazy-abort.js';
 import {
   Config,
   defineTool,
@@ -13,7 +14,6 @@ import {
   ToolRegistry,
   ToolResult,
 } from '../../src/index.js';
-import { LazyAbort } from '../../src/core/lazy-abort.js';
 
 const tool = (name: string, extra: Partial<ToolLike> = {}): ToolLike => ({
   ...defineTool({ name, description: `${name} tool`, kind: ToolKind.READ, schema: z.object({}), execute: () => name }),
