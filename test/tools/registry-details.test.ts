@@ -44,8 +44,17 @@ describe('ToolRegistry.register refuses, naming the tool', () => {
     );
   });
 
+  it('the same name twice in one call, as invalid_argument', () => {
+    expect(() => new ToolRegistry().register(tool('c'), tool('c'))).toThrowError(
+      expect.objectContaining({ reason: 'invalid_argument', message: "two tools named 'c' in one register() call" }),
+    );
+  });
+
   it('a tool without a zod schema, or without execute', () => {
     const registry = new ToolRegistry();
+    expect(() => registry.register(tool('n', { schema: undefined as unknown as z.ZodType }))).toThrowError(
+      expect.objectContaining({ reason: 'invalid_argument', message: "tool 'n' needs a zod schema" }),
+    );
     expect(() => registry.register(tool('s', { schema: {} as z.ZodType }))).toThrowError(
       expect.objectContaining({ reason: 'invalid_argument', message: "tool 's' needs a zod schema" }),
     );
