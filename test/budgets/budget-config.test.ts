@@ -35,6 +35,26 @@ describe('Budget', () => {
     expect(() => new Budget({ softLimitRatio: 1.5 })).toThrowError(/softLimitRatio/);
     expect(() => new Budget({ inputRatePer1k: Number.NaN })).toThrowError(/inputRatePer1k/);
   });
+
+  it('says which kind of number a limit takes: an integer of turns, any positive number of cost or time', () => {
+    expect(() => new Budget({ maxTotalTokens: 2.5 })).toThrowError(
+      'budget.maxTotalTokens must be a positive integer, got 2.5',
+    );
+    expect(() => new Budget({ maxCost: 0 })).toThrowError('budget.maxCost must be a positive number, got 0');
+    expect(() => new Budget({ maxWallClockMs: Number.POSITIVE_INFINITY })).toThrowError(
+      'budget.maxWallClockMs must be a positive number, got Infinity',
+    );
+  });
+
+  it('takes a soft limit in (0, 1]: a ratio of 0 would warn before the run starts', () => {
+    expect(() => new Budget({ maxTurns: 4, softLimitRatio: 0 })).toThrowError(
+      'budget.softLimitRatio must be in (0, 1], got 0',
+    );
+    expect(new Budget({ maxTurns: 4, softLimitRatio: 1 }).softLimit(4, usage(0, 0))).toEqual({
+      budget: 'turns',
+      used: 1,
+    });
+  });
 });
 
 describe('Config', () => {
