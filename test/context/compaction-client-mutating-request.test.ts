@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { defineTool, estimateContextTokens, type Message, StreamEvent, ToolKind } from '../../src/index.js';
+import { estimateContextTokens, type Message, StreamEvent } from '../../src/index.js';
 import { collect, makeAgent } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
+import { loremPages } from './support/pages.js';
 
-const page = defineTool({
-  name: 'read_page',
-  description: 'Reads one page.',
-  kind: ToolKind.READ,
-  schema: z.object({ page: z.number().int() }),
-  execute: ({ params }) => `page ${params.page}: ${'lorem ipsum '.repeat(170)}`,
-});
+const page = loremPages(170);
 
 /**
  * A client that consumes the array it is sent (as a converting client may, with `shift()`), and

@@ -1,24 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import {
-  defineTool,
-  openStore,
-  ScriptedClient,
-  Session,
-  type StoredEntry,
-  StreamEvent,
-  ToolKind,
-} from '../../src/index.js';
+import { openStore, ScriptedClient, Session, type StoredEntry, StreamEvent } from '../../src/index.js';
 import { collect, makeAgent } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
+import { loremPages } from './support/pages.js';
 
-const page = defineTool({
-  name: 'read_page',
-  description: 'Reads one page.',
-  kind: ToolKind.READ,
-  schema: z.object({ page: z.number().int() }),
-  execute: ({ params }) => `page ${params.page}: ${'lorem ipsum '.repeat(20)}`,
-});
+const page = loremPages(20);
 
 const call = (n: number) => [
   StreamEvent.toolCallComplete({ callId: `p${n}`, name: 'read_page', arguments: { page: n } }),

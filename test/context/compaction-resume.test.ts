@@ -1,26 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import {
-  Agent,
-  Config,
-  defineTool,
-  type Message,
-  Session,
-  StreamEvent,
-  stableJson,
-  ToolKind,
-  ToolRegistry,
-} from '../../src/index.js';
+import { Agent, Config, type Message, Session, StreamEvent, stableJson, ToolRegistry } from '../../src/index.js';
 import { collect } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
+import { loremPages } from './support/pages.js';
 
-const page = defineTool({
-  name: 'read_page',
-  description: 'Reads one page.',
-  kind: ToolKind.READ,
-  schema: z.object({ page: z.number().int() }),
-  execute: ({ params }) => `page ${params.page}: ${'lorem ipsum '.repeat(150)}`,
-});
+const page = loremPages(150);
 
 /** A model that reads the next page (counted from the calls in its context), and answers after 12. */
 class PageReader {

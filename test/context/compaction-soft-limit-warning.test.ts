@@ -1,25 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
-  defineTool,
   estimateContextTokens,
   estimateToolTokens,
   type Message,
   StreamEvent,
   type ToolDefinition,
-  ToolKind,
 } from '../../src/index.js';
 import { collect, makeAgent } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
+import { tinyTool } from './support/pages.js';
 
-/** A tool with a small definition, so that withholding it frees less than the warning adds. */
-const tiny = defineTool({
-  name: 'r',
-  description: 'r',
-  kind: ToolKind.READ,
-  schema: z.object({}),
-  execute: () => 'x'.repeat(40),
-});
+/** Withholding this small tool frees less than a warning note adds. */
+const tiny = tinyTool;
 
 /** Calls the tool while it is offered, answers once tools are withheld; reports no usage. */
 class Caller {

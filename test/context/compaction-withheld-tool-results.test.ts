@@ -1,24 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
-  defineTool,
   estimateContextTokens,
   estimateToolTokens,
   type Message,
   StreamEvent,
   type ToolDefinition,
-  ToolKind,
 } from '../../src/index.js';
 import { collect, makeAgent } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
+import { tinyTool } from './support/pages.js';
 
-const tiny = defineTool({
-  name: 'r',
-  description: 'r',
-  kind: ToolKind.READ,
-  schema: z.object({}),
-  execute: () => 'x'.repeat(40),
-});
+const tiny = tinyTool;
 
 /** A model that asks for 40 calls a turn, offered tools or not (models do call withheld tools); no usage. */
 class Insistent {

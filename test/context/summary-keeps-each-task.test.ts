@@ -1,24 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import {
-  defineTool,
-  type Message,
-  ScriptedClient,
-  Session,
-  StreamEvent,
-  stableJson,
-  ToolKind,
-} from '../../src/index.js';
+import { type Message, ScriptedClient, Session, StreamEvent, stableJson } from '../../src/index.js';
 import { collect, makeAgent } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
+import { loremPages } from './support/pages.js';
 
-const page = defineTool({
-  name: 'read_page',
-  description: 'Reads one page.',
-  kind: ToolKind.READ,
-  schema: z.object({ page: z.number().int() }),
-  execute: ({ params }) => `page ${params.page}: ${'lorem ipsum '.repeat(170)}`,
-});
+const page = loremPages(170);
 
 /** A model that reads a page a turn and answers every eighth request. */
 class Reader {
