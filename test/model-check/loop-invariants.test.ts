@@ -11,20 +11,9 @@ import {
 } from '../../src/testing/index.js';
 import { chaosTools } from '../support/chaos-tools.js';
 import { tempWorkspace } from '../support/workspace.js';
+import { ECHO_SCRIPT } from './echo-script.js';
 
-const usage = { promptTokens: 3, completionTokens: 2, totalTokens: 5 };
-const script: Script = [
-  {
-    kind: 'tools',
-    text: ['Looking'],
-    calls: [
-      { name: 'echo', arguments: { text: 'a' } },
-      { name: 'echo', arguments: { text: 'b' } },
-    ],
-    usage,
-  },
-  { kind: 'answer', text: ['It ', 'is done.'], usage },
-];
+const script: Script = ECHO_SCRIPT;
 
 let run: ScriptRun;
 beforeAll(async () => {
