@@ -22,7 +22,7 @@ export type Provider = (typeof PROVIDERS)[number];
 /** The model each provider uses when `--model` is absent. */
 export const DEFAULT_MODELS: Readonly<Record<Provider, string>> = {
   openai: 'gpt-4.1-mini',
-  anthropic: 'claude-sonnet-4-5',
+  anthropic: 'claude-sonnet-4-6',
 };
 
 /** What `agent-harness run` was asked to do. */

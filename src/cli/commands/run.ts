@@ -46,7 +46,7 @@ text, one line per tool call, and a closing summary (turns, tokens, cost, wall t
 
 Options:
   --provider P     openai (default; any OpenAI-compatible server) or anthropic
-  --model NAME     default: gpt-4.1-mini (openai), claude-sonnet-4-5 (anthropic)
+  --model NAME     default: gpt-4.1-mini (openai), claude-sonnet-4-6 (anthropic)
   --base-url URL   server to talk to (default: $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL, else the provider's)
   --max-turns N    stop after N model requests (default 10)
   --max-cost USD   stop once the run costs more than this (from the model's list price)
