@@ -89,7 +89,7 @@ describe('agent-harness run', () => {
     expect(out).toContain('done: final answer · 1 turn · 40 tokens (25 in / 15 out) · $0.000300');
     expect(server?.requests[0]?.url).toBe('/v1/messages');
     // The default model is one the provider still serves (claude-sonnet-4-5 reached its end of life on 30 November 2026).
-    expect((server?.requests[0]?.body as { model: string }).model).toBe('claude-sonnet-4-6');
+    expect((server?.requests[0]?.body as { model?: string } | undefined)?.model).toBe('claude-sonnet-4-6');
   });
 
   it('exits 1 with the stop reason when a budget stops the run', async () => {
