@@ -6,8 +6,9 @@ import { summaryCompaction, summaryRegion, summaryRequest } from '../context/sum
 import { errorMessage, HarnessError } from '../core/errors.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import { type TokenUsage, ZERO_USAGE } from '../core/usage.js';
-import type { AgentMachineEvent, CompactParams } from '../machines/agent-machine-types.js';
+import type { CompactParams } from '../machines/agent-machine-types.js';
 import { readModelStream } from './model-turn.js';
+import { answer, requestOptions } from './request-model.js';
 import { activeRun, depsOf, type MachineDeps, type RunHandle } from './run-handle.js';
 
 /** What compacting found: the compaction (none when nothing was left to compact) and the usage it cost. */
@@ -34,11 +35,11 @@ async function summarise(
   const client = settings.client ?? session.client;
   if (client === undefined) throw new HarnessError('no_client', 'the session has no model client to summarise with');
   const abort = run.modelAbort;
-  const requested = client.chatCompletion(summaryRequest(messages, region), undefined, {
-    get signal(): AbortSignal {
-      return abort.signal;
-    },
-  });
+  const requested = client.chatCompletion(
+    summaryRequest(messages, region),
+    undefined,
+    requestOptions(abort, undefined),
+  );
   const events = isPromiseLike(requested) ? await requested : requested;
   const turn = await readModelStream(events, async () => {
     if (abort.aborted) throw new HarnessError('model_error', 'the summary request was aborted');
@@ -57,10 +58,6 @@ async function compact(deps: MachineDeps, run: RunHandle, params: CompactParams)
   if (settings.strategy === 'summarise') return summarise(deps, run, settings, params);
   const goal = { ...params, targetTokens: settings.targetTokens, keepTurns: settings.keepTurns };
   return { compaction: elideOldOutputs(deps.session.messages, goal), usage: ZERO_USAGE };
-}
-
-function answer(self: AnyActorRef, event: AgentMachineEvent): void {
-  if (self.getSnapshot().status === 'active') self.send(event);
 }
 
 /** The `compactContext` effect: compacts in the background and answers `COMPACTED` (or `MODEL_ERROR`). */

@@ -17,7 +17,7 @@ function throwIfAborted(abort: LazyAbort): void {
 }
 
 /** A request's options: its signal is made when the client reads it (a scripted client never does). */
-function requestOptions(abort: LazyAbort, output: ChatCompletionOptions['output']): ChatCompletionOptions {
+export function requestOptions(abort: LazyAbort, output: ChatCompletionOptions['output']): ChatCompletionOptions {
   return output === undefined
     ? {
         get signal(): AbortSignal {
@@ -117,8 +117,8 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
     : { text, toolCalls, usage, finishReason, concurrencySafe, elapsedMs };
 }
 
-/** Sends the request's outcome, unless the run already ended (a late answer changes nothing). */
-function answer(self: AnyActorRef, event: AgentMachineEvent): void {
+/** Sends an effect's outcome to the machine, unless the run already ended (a late answer changes nothing). */
+export function answer(self: AnyActorRef, event: AgentMachineEvent): void {
   if (self.getSnapshot().status === 'active') self.send(event);
 }
 

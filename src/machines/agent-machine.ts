@@ -310,14 +310,14 @@ const settleTool = machineSetup.enqueueActions(({ context, event, enqueue }) => 
   progress.settled += 1;
   progress.running -= 1;
   const elapsedMs = Math.max(context.elapsedMs, event.elapsedMs);
+  // Keys added one by one, not spread: this runs for every call.
+  const also: ContextUpdate = { elapsedMs };
   // A child agent's usage counts into this run's budgets, checked once the turn is observed.
-  advanceTools(context, progress, enqueue, {
-    elapsedMs,
-    ...(usage ? { usage: addUsage(context.usage, usage) } : {}),
-    ...(context.contextLimit === undefined
-      ? {}
-      : { contextTokens: context.contextTokens + resultTokens(event.result, context.tokenScale) }),
-  });
+  if (usage) also.usage = addUsage(context.usage, usage);
+  if (context.contextLimit !== undefined) {
+    also.contextTokens = context.contextTokens + resultTokens(event.result, context.tokenScale);
+  }
+  advanceTools(context, progress, enqueue, also);
 });
 
 /** `HANDOFF` from a running call: the next requests use the other agent (journaled). */

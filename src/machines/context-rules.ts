@@ -9,16 +9,20 @@ export function contextOverLimit(context: AgentContext): boolean {
   return context.contextLimit !== undefined && context.contextTokens > context.contextLimit;
 }
 
+/** Estimated tokens one more message of this text adds to the context, in the provider's unit. */
+function messageTokens(text: string, tokenScale: number): number {
+  return Math.ceil((MESSAGE_OVERHEAD_TOKENS + estimateTokens(text)) * tokenScale);
+}
+
 /** Estimated tokens a tool result adds to the context (its `tool` message), in the provider's unit. */
 export function resultTokens(result: ToolResult, tokenScale: number): number {
-  return Math.ceil((MESSAGE_OVERHEAD_TOKENS + estimateTokens(toolMessageContent(result))) * tokenScale);
+  return messageTokens(toolMessageContent(result), tokenScale);
 }
 
 /** The context's size after a failing structured answer and the harness's note about it. */
 export function tokensAfterRetry(context: AgentContext, turn: ModelTurn, problem: string): number {
   if (context.contextLimit === undefined) return context.contextTokens;
-  const note = Math.ceil((MESSAGE_OVERHEAD_TOKENS + estimateTokens(problem)) * (turn.tokenScale ?? context.tokenScale));
-  return (turn.contextTokens ?? context.contextTokens) + note;
+  return (turn.contextTokens ?? context.contextTokens) + messageTokens(problem, turn.tokenScale ?? context.tokenScale);
 }
 
 /**
@@ -29,8 +33,7 @@ export function tokensAfterWarning(context: AgentContext): number {
   if (context.contextLimit === undefined) return context.contextTokens;
   const hit = context.budget.softLimit(context.turns, context.usage, context.elapsedMs);
   if (hit === null) return context.contextTokens;
-  const note = Math.ceil((MESSAGE_OVERHEAD_TOKENS + estimateTokens(softLimitMessage(hit))) * context.tokenScale);
-  return context.contextTokens + note;
+  return context.contextTokens + messageTokens(softLimitMessage(hit), context.tokenScale);
 }
 
 /** The stop when the context is over its limit and nothing old enough is left to compact. */
