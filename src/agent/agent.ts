@@ -8,6 +8,7 @@ import { AgentEvent, type AgentEventDataMap, isTerminal } from '../core/agent-ev
 import { errorMessage, HarnessError } from '../core/errors.js';
 import { LazyAbort } from '../core/lazy-abort.js';
 import type { ToolCall } from '../core/messages.js';
+import { monotonicNow } from '../core/monotonic-now.js';
 import { EventBus, type StreamRecord } from '../events/event-bus.js';
 import { MAIN_AGENT } from '../machines/agent-machine.js';
 import type { AgentStateName, PendingCalls } from '../machines/agent-machine-types.js';
@@ -179,8 +180,7 @@ export class Agent {
   readonly session: Session;
   /** Lifecycle events, delivered to subscribers in order with backpressure. */
   readonly events: EventBus;
-  /** The whole stream: every machine transition and every event, as it happens. */
-  readonly stream$: Observable<StreamRecord>;
+
   /** The agent machine with the agent's actors and effects provided (one for all agents; each run is bound to this one). */
   readonly machine: ProvidedAgentMachine;
   /** How deeply this agent is nested under others (0 for a top-level agent). */
@@ -189,8 +189,13 @@ export class Agent {
    * The child agents this agent's tool calls start (`agentTool`), each announced before its run
    * starts: tracing nests their spans under the call, an inspector follows them.
    */
-  readonly children$: Observable<ChildAgentRun>;
-  private readonly children = new Subject<ChildAgentRun>();
+  get children$(): Observable<ChildAgentRun> {
+    this.children ??= new Subject<ChildAgentRun>();
+    return this.children;
+  }
+  /** Made when someone asks for {@link Agent.children$}: an agent nobody traces keeps none. */
+  private children: Subject<ChildAgentRun> | undefined;
+  private ownStream: Observable<StreamRecord> | undefined;
   private readonly inspect: AgentOptions['inspect'];
   private readonly clock: MachineClock | undefined;
   private readonly now: () => number;
@@ -198,38 +203,24 @@ export class Agent {
   /** Provider tokens per estimated token, as the last run measured it (context compaction). */
   private tokenScale = 1;
   private readonly deps: MachineDeps;
-  /** The events this agent's runs emitted (a shared bus carries other agents' too). */
-  private readonly ownEvents = new WeakSet<AgentEvent>();
   /** The journal entry this agent is publishing on its bus, while it does. */
   private publishing: { readonly entry: JournalEntry; readonly index: number } | undefined;
+  /** The event this agent is emitting on its bus, while the bus publishes it (synchronously). */
+  private emitting: AgentEvent | undefined;
 
   constructor(config: Config, options: AgentOptions = {}) {
     checkAgentArguments(config, options);
     this.config = config;
     this.session = options.session ?? new Session(config, { client: options.client, registry: options.registry });
     this.events = options.events ?? new EventBus();
-    // A bus may be shared by several agents: this agent's stream is its session's entries and
-    // its own events only.
-    const own = this.ownEvents;
-    // Journal entries may be shared frozen objects (one `turn_start` for all sessions), so an entry
-    // is this agent's when it is the one this agent is publishing right now (publishing is synchronous).
-    this.stream$ = this.events.stream$.pipe(
-      filter((record) =>
-        record.journalIndex === undefined
-          ? own.has(record.entry as AgentEvent)
-          : record.entry === this.publishing?.entry && record.journalIndex === this.publishing.index,
-      ),
-    );
     this.inspect = options.inspect;
     this.clock = options.clock;
-    this.now = options.now ?? (() => performance.now());
+    this.now = options.now ?? monotonicNow;
     this.machine = agentRunMachine;
     this.depth = nestingDepth(options.depth);
-    this.children$ = this.children.asObservable();
-    const children = this.children;
     this.deps = {
       depth: this.depth,
-      adopt: (child) => children.next(child),
+      adopt: (child) => this.children?.next(child),
       session: this.session,
       bus: this.events,
       current: () => this.active,
@@ -248,6 +239,22 @@ export class Agent {
       }
     });
     if (this.session.store !== undefined) this.guardStore();
+  }
+
+  /** The whole stream: every machine transition and every event, as it happens. */
+  get stream$(): Observable<StreamRecord> {
+    // A bus may be shared by several agents: this agent's stream is its session's entries and its
+    // own events only. Entries and events may be shared frozen objects (one `turn_start` for all
+    // sessions), so a record is this agent's when it is the one this agent is publishing right
+    // now: the bus publishes synchronously, inside `record` and `emit`.
+    this.ownStream ??= this.events.stream$.pipe(
+      filter((record) =>
+        record.journalIndex === undefined
+          ? record.entry === this.emitting
+          : record.entry === this.publishing?.entry && record.journalIndex === this.publishing.index,
+      ),
+    );
+    return this.ownStream;
   }
 
   /**
@@ -380,13 +387,21 @@ export class Agent {
     const storeFailure = this.session.storeFailure;
     if (storeFailure !== undefined) throw storeFailure;
     const queue = new AsyncQueue<AgentEvent>();
-    const own = this.ownEvents;
+    // This run's events not yet delivered, oldest first: the bus delivers in the order events
+    // were emitted, so an event is this run's when it is the oldest of them (a shared bus
+    // carries other agents' events too). Dropped with the run.
+    const own: AgentEvent[] = [];
+    let oldest = 0;
     // The reader of run() is an ordinary awaited subscriber: it holds each event until it asks
     // for the next, as a generator's body would (the bus delivers one event at a time, and the
     // loop waits for it to be idle before it starts a tool or asks the model). Not the last
     // event: the run releases the agent at once.
     const unsubscribe = this.events.subscribe((event) => {
-      if (!own.has(event)) return; // another agent's run on a shared bus
+      if (own[oldest] !== event) return; // another agent's run on a shared bus
+      if (++oldest === own.length) {
+        own.length = 0;
+        oldest = 0;
+      }
       const terminal = isTerminal(event);
       // Once the store has failed, the reader sees nothing more past its last durable entry but the end.
       if (!terminal && this.session.storeFailure !== undefined) return;
@@ -395,8 +410,14 @@ export class Agent {
       void this.close(run); // also when nobody reads the events
     });
     const emit = (event: AgentEvent): Promise<void> => {
-      own.add(event);
-      return this.events.emit(event);
+      own.push(event);
+      const outer = this.emitting;
+      this.emitting = event;
+      try {
+        return this.events.emit(event);
+      } finally {
+        this.emitting = outer;
+      }
     };
     const approvals = input === undefined ? checkApprovals(options.approvals, this.session.pendingToolCalls()) : {};
     if (input !== undefined) {

@@ -23,7 +23,8 @@ export function tokenUsage(
   completionTokens: number,
   totalTokens: number = promptTokens + completionTokens,
 ): TokenUsage {
-  return { promptTokens, completionTokens, totalTokens };
+  // Frozen: a session keeps it as it is instead of copying it.
+  return Object.freeze({ promptTokens, completionTokens, totalTokens });
 }
 
 /** Exact sum of two usages (token counts are integers, so no rounding happens). */

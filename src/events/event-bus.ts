@@ -1,6 +1,7 @@
 import { type Observable, Subject } from 'rxjs';
 import type { AgentEvent } from '../core/agent-event.js';
 import { HarnessError } from '../core/errors.js';
+import { monotonicNow } from '../core/monotonic-now.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import type { JournalEntry } from '../session/journal-entry.js';
 import { SubscriberTimeoutError } from './subscriber-timeout-error.js';
@@ -84,7 +85,7 @@ export class EventBus {
    * hurries, later events reach them without being waited for, so a stop is held back by one
    * grace period per stuck subscriber, not one per event.
    */
-  private readonly stuck = new Set<Subscriber>();
+  private stuck: Set<Subscriber> | undefined;
   private seq = 0;
   private readonly onSubscriberError: SubscriberErrorHandler;
   private readonly now: () => number;
@@ -95,7 +96,7 @@ export class EventBus {
     checkBusOptions(options);
     this.stream$ = this.subject.asObservable();
     this.onSubscriberError = options.onSubscriberError ?? logSubscriberError;
-    this.now = options.now ?? (() => performance.now());
+    this.now = options.now ?? monotonicNow;
     this.origin = this.now();
     this.stopGraceMs = options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
   }
@@ -237,7 +238,7 @@ export class EventBus {
    * moment it does, if this subscriber is already holding the event then).
    */
   private settle(pending: PromiseLike<void>, event: AgentEvent, subscriber: Subscriber): Promise<void> {
-    if (this.hurrying && this.stuck.has(subscriber)) {
+    if (this.hurrying && this.stuck?.has(subscriber)) {
       // Still holding an earlier event it was given up on: not waited for again in this stop.
       Promise.resolve(pending).then(undefined, (error: unknown) => this.reportSubscriberError(error, event));
       return Promise.resolve();
@@ -253,9 +254,11 @@ export class EventBus {
       const startClock = (): void => {
         timer ??= setTimeout(() => {
           this.reportSubscriberError(new SubscriberTimeoutError(event.type, this.stopGraceMs), event);
-          this.stuck.add(subscriber);
+          this.stuck ??= new Set();
+          const stuck = this.stuck;
+          stuck.add(subscriber);
           const unstuck = (): void => {
-            this.stuck.delete(subscriber);
+            stuck.delete(subscriber);
           };
           Promise.resolve(pending).then(unstuck, unstuck);
           finish();

@@ -19,7 +19,7 @@ export type AppendListener = (entry: JournalEntry, journalIndex: number) => void
  * follows sees every entry exactly once.
  */
 export class JournalLog {
-  private readonly entries: JournalEntry[] = [];
+  private entries: JournalEntry[] = [];
   private listeners: readonly AppendListener[] = [];
 
   /** How many entries the log holds. */
@@ -45,6 +45,14 @@ export class JournalLog {
     }
     if (failure !== undefined) throw failure.error;
     return index;
+  }
+
+  /**
+   * Gives back the room the array grew into (up to half its length again): called as a run
+   * ends, so that a session kept afterwards holds its entries and nothing more.
+   */
+  trim(): void {
+    this.entries = this.entries.slice();
   }
 
   /** The entries from index `start` up to `end` (exclusive; the end by default), as a new array. */

@@ -126,7 +126,19 @@ function checkUsage(usage: TokenUsage): TokenUsage {
       throw new HarnessError('invalid_argument', `usage.${key} must be a non-negative integer, got ${String(value)}`);
     }
   }
-  return { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, totalTokens: usage.totalTokens };
+  // A frozen usage of exactly these keys (the adapters' and the scripted client's) is kept as it is.
+  if (Object.isFrozen(usage) && hasOnlyUsageKeys(usage)) return usage;
+  return Object.freeze({
+    promptTokens: usage.promptTokens,
+    completionTokens: usage.completionTokens,
+    totalTokens: usage.totalTokens,
+  });
+}
+
+function hasOnlyUsageKeys(usage: TokenUsage): boolean {
+  let keys = 0;
+  for (const _ in usage) keys++;
+  return keys === 3 && Object.getPrototypeOf(usage) === Object.prototype;
 }
 
 /**
@@ -516,6 +528,7 @@ export class Session {
   /** Records a run's final answer. */
   recordEnd(response: string, output?: JsonValue): void {
     this.append(output === undefined ? { type: 'agent_end', response } : { type: 'agent_end', response, output });
+    this.log.trim();
   }
 
   /**
@@ -535,6 +548,7 @@ export class Session {
   /** Records why a run stopped without an answer. */
   recordError(reason: StopReason, message: string): void {
     this.append({ type: 'agent_error', reason, message });
+    this.log.trim();
   }
 
   /** Records that a soft budget limit was crossed. */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Agent, type AgentEvent, EventBus, ScriptedClient, StreamEvent, type StreamRecord } from '../../src/index.js';
+import { Agent, AgentEvent, EventBus, ScriptedClient, StreamEvent, type StreamRecord } from '../../src/index.js';
 import { CheckpointTool, collect, makeAgent, textTurn, toolTurn, usage } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
 
@@ -127,6 +127,35 @@ describe('Agents sharing one EventBus', () => {
     expect(eventsTwo.map((event) => event.type)).toEqual(['agent_start', 'text_delta', 'text_complete', 'agent_end']);
     expect(eventsTwo.at(-1)).toMatchObject({ data: { response: 'from two' } });
     expect(seen.sort()).toEqual(['from one', 'from two']);
+  });
+
+  it('leaves out events others emit on the bus between its own, even while delivery is queued', async () => {
+    const bus = new EventBus();
+    const client = new ScriptedClient([
+      toolTurn('a1', 'checkpoint', { step: 1 }),
+      toolTurn('a2', 'checkpoint', { step: 2 }),
+      textTurn('done'),
+    ]);
+    const { config, session } = makeAgent(client, [() => new CheckpointTool()], { cwd: tempWorkspace() });
+    const agent = new Agent(config, { session, events: bus });
+    const foreign = AgentEvent.textDelta('not this run');
+    // A slow subscriber makes the bus queue events; another emits a foreign event (the same
+    // object each time) after each of the run's own, so own and foreign ones interleave.
+    bus.subscribe(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    });
+    bus.subscribe((event) => {
+      if (event !== foreign) void bus.emit(foreign);
+    });
+    const streamed: AgentEvent[] = [];
+    agent.stream$.subscribe((record) => {
+      if (record.journalIndex === undefined) streamed.push(record.entry as AgentEvent);
+    });
+    const events = await collect(agent.run('go'));
+    expect(events).not.toContain(foreign);
+    expect(events.map((event) => event.type)).toContain('tool_call_complete');
+    expect(events.at(-1)).toMatchObject({ type: 'agent_end', data: { response: 'done' } });
+    expect(streamed).toEqual(events);
   });
 
   it("gives each agent's stream$ only its own session's entries and its own events", async () => {
