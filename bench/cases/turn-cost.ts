@@ -24,9 +24,22 @@ async function warmUp(contender: Contender, turnCounts: readonly number[], ms: n
   }
 }
 
+/** What a contender's first run at one T says about how to sample it. */
+interface Probe {
+  readonly contender: Contender;
+  readonly perTurnUs: number;
+  readonly oneRunMs: number | undefined;
+  readonly unitsPerSample: number;
+}
+
 /**
  * Case 1: CPU µs per model turn at each T, per contender; flags growth from the smallest T.
  * With `perRun` (case 6, the fixed cost: T = 0 and 1), µs per whole run instead.
+ *
+ * The contenders are sampled in rounds, one sample each per round, in an order that rotates from
+ * round to round: sample i of every contender is taken within the same few hundred milliseconds,
+ * so a ratio of two contenders can be taken sample by sample (see ratios.ts) and the machine's
+ * drift, which moves a figure by 2× within an hour here, cancels out.
  */
 export async function turnCostCase(
   contenders: readonly Contender[],
@@ -34,26 +47,40 @@ export async function turnCostCase(
   perRun = false,
 ): Promise<ResultRow[]> {
   const turnCounts = perRun ? settings.fixedCounts : settings.turnCounts;
+  for (const contender of contenders) await warmUp(contender, turnCounts, settings.warmupMs);
   const rows: ResultRow[] = [];
-  for (const contender of contenders) {
-    let smallest: number | undefined;
-    await warmUp(contender, turnCounts, settings.warmupMs);
-    for (const toolTurns of turnCounts) {
-      const label = perRun ? `6 run cost T=${toolTurns}` : `1 turn cost T=${toolTurns}`;
+  const smallest = new Map<Contender, number>();
+  for (const toolTurns of turnCounts) {
+    const label = perRun ? `6 run cost T=${toolTurns}` : `1 turn cost T=${toolTurns}`;
+    const probes: Probe[] = [];
+    for (const contender of contenders) {
       const probe = await cpuMsOf(() => contender.run(toolTurns));
       const perTurnUs = (probe.ms * 1000) / probe.turns;
-      const oneRun = probe.ms > ONE_RUN_MS;
-      const unitsPerSample = Math.max(toolTurns + 1, Math.round((settings.sampleMs * 1000) / perTurnUs));
-      const figures = oneRun
-        ? [perTurnUs]
-        : await cpuMicrosPerUnit(() => contender.run(toolTurns), {
-            warmup: settings.warmup,
-            samples: settings.samples,
-            unitsPerSample,
-          });
-      const summary = summarise(perRun ? figures.map((us) => us * (toolTurns + 1)) : figures);
-      smallest ??= summary.median;
-      const ratio = summary.median / smallest;
+      probes.push({
+        contender,
+        perTurnUs,
+        oneRunMs: probe.ms > ONE_RUN_MS ? probe.ms : undefined,
+        unitsPerSample: Math.max(toolTurns + 1, Math.round((settings.sampleMs * 1000) / perTurnUs)),
+      });
+    }
+    const figures = new Map<Contender, number[]>(probes.map((probe) => [probe.contender, []]));
+    const sampled = probes.filter((probe) => probe.oneRunMs === undefined);
+    for (let round = 0; round < settings.warmup + settings.samples; round++) {
+      for (let k = 0; k < sampled.length; k++) {
+        const { contender, unitsPerSample } = sampled[(round + k) % sampled.length] as Probe;
+        const [figure] = await cpuMicrosPerUnit(() => contender.run(toolTurns), {
+          warmup: 0,
+          samples: 1,
+          unitsPerSample,
+        });
+        if (round >= settings.warmup) figures.get(contender)?.push(figure as number);
+      }
+    }
+    for (const { contender, perTurnUs, oneRunMs } of probes) {
+      const perUnit = oneRunMs === undefined ? (figures.get(contender) as number[]) : [perTurnUs];
+      const summary = summarise(perRun ? perUnit.map((us) => us * (toolTurns + 1)) : perUnit);
+      if (!smallest.has(contender)) smallest.set(contender, summary.median);
+      const ratio = summary.median / (smallest.get(contender) as number);
       rows.push({
         case: label,
         impl: contender.name,
@@ -62,7 +89,7 @@ export async function turnCostCase(
         note:
           [
             perRun || toolTurns === turnCounts[0] ? undefined : `${ratio.toFixed(2)}× T=${turnCounts[0]}`,
-            oneRun ? `one run of ${(probe.ms / 1000).toFixed(1)} s` : undefined,
+            oneRunMs === undefined ? undefined : `one run of ${(oneRunMs / 1000).toFixed(1)} s`,
           ]
             .filter((part) => part !== undefined)
             .join('; ') || undefined,
@@ -70,7 +97,5 @@ export async function turnCostCase(
       console.error(`  ${label} ${contender.name}: ${summary.median.toFixed(2)} ${perRun ? 'µs/run' : 'µs/turn'}`);
     }
   }
-  // Side by side: every contender at T=10, then at T=100, … (the sort is stable).
-  const tOf = (row: ResultRow): number => Number(row.case.slice(row.case.indexOf('T=') + 2));
-  return rows.sort((a, b) => tOf(a) - tOf(b));
+  return rows;
 }

@@ -1,4 +1,5 @@
 import type { ResultRow } from './report.js';
+import { summarise } from './stats.js';
 
 /** A peer's streaming entry point (the expensive configuration), told apart by its name. */
 export function isStreamingPeer(impl: string): boolean {
@@ -11,14 +12,34 @@ interface Line {
   readonly measure: string;
   readonly harness: number;
   readonly skeleton: number | undefined;
+  readonly bySkeleton: number | undefined;
   readonly skeletonTarget?: number;
   readonly cheapest: { impl: string; median: number } | undefined;
   readonly cheapestStreaming: { impl: string; median: number } | undefined;
   readonly peerTarget?: number;
 }
 
+function rowOf(rows: readonly ResultRow[], caseName: string, impl: string, metric: string): ResultRow | undefined {
+  return rows.find((row) => row.case === caseName && row.impl === impl && row.metric === metric);
+}
+
 function medianOf(rows: readonly ResultRow[], caseName: string, impl: string, metric: string): number | undefined {
-  return rows.find((row) => row.case === caseName && row.impl === impl && row.metric === metric)?.summary.median;
+  return rowOf(rows, caseName, impl, metric)?.summary.median;
+}
+
+/**
+ * The harness against the skeleton: the median of their sample-by-sample ratios when the two were
+ * sampled in the same rounds (case 1 and 6 interleave them, see turn-cost.ts), which cancels the
+ * machine's drift; otherwise the ratio of their medians.
+ */
+function harnessBySkeleton(rows: readonly ResultRow[], caseName: string, metric: string): number | undefined {
+  const harness = rowOf(rows, caseName, 'agent-harness', metric)?.summary;
+  const skeleton = rowOf(rows, caseName, 'XState skeleton', metric)?.summary;
+  if (harness === undefined || skeleton === undefined) return undefined;
+  if (harness.samples.length < 2 || harness.samples.length !== skeleton.samples.length) {
+    return harness.median / skeleton.median;
+  }
+  return summarise(harness.samples.map((value, i) => value / (skeleton.samples[i] as number))).median;
 }
 
 function cheapestOf(rows: readonly ResultRow[], caseName: string, metric: string, streaming: boolean) {
@@ -55,6 +76,7 @@ export function ratioTable(rows: readonly ResultRow[]): string {
       measure,
       harness,
       skeleton: medianOf(rows, caseName, 'XState skeleton', metric),
+      bySkeleton: harnessBySkeleton(rows, caseName, metric),
       skeletonTarget,
       cheapest: cheapestOf(rows, caseName, metric, false),
       cheapestStreaming: cheapestOf(rows, caseName, metric, true),
@@ -77,8 +99,7 @@ export function ratioTable(rows: readonly ResultRow[]): string {
   ];
   for (const line of lines) {
     const skeleton = line.skeleton === undefined ? '' : line.skeleton.toFixed(1);
-    const bySkeleton =
-      line.skeleton === undefined ? '' : check(line.harness / line.skeleton, line.skeletonTarget, true);
+    const bySkeleton = line.bySkeleton === undefined ? '' : check(line.bySkeleton, line.skeletonTarget, true);
     const peer = line.cheapest;
     const streaming = line.cheapestStreaming;
     out.push(
