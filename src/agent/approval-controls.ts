@@ -20,7 +20,7 @@ function contextOf(actor: Actor<AnyActorLogic> | undefined): AgentContext | unde
 /** The calls of a run that wait for a decision, in the model's order (none between runs). */
 export function callsAwaitingApproval(actor: Actor<AnyActorLogic> | undefined): ToolCall[] {
   const context = contextOf(actor);
-  return context === undefined ? [] : waitingCalls(context);
+  return context === undefined ? [] : waitingCalls(context.tools);
 }
 
 /**
@@ -38,10 +38,10 @@ export function sendDecisions(
   }
   const taken: string[] = [];
   for (const callId of ids) {
-    const before = contextOf(actor)?.decisions;
+    const before = contextOf(actor)?.tools.decisions;
     if (before === undefined || actor === undefined) break;
     actor.send(decision.approved ? { type: 'APPROVE', callId } : { type: 'DENY', callId, reason: decision.reason });
-    if (contextOf(actor)?.decisions !== before) taken.push(callId);
+    if (contextOf(actor)?.tools.decisions !== before) taken.push(callId);
   }
   return taken;
 }

@@ -83,12 +83,12 @@ export function provideAgentMachine() {
       warnBudget: ({ context, system }) => {
         const deps = depsOf(system);
         const { session } = deps;
-        const hit = context.budget.softLimit(context.turns, context.usage, context.elapsedMs);
+        const hit = context.limits.budget.softLimit(context.turns, context.usage, context.elapsedMs);
         if (hit === null) return;
         const message = softLimitMessage(hit);
         session.recordBudgetWarning(hit.budget, hit.used);
         session.addHarnessMessage(message);
-        const softLimitRatio = context.budget.softLimitRatio ?? 1;
+        const softLimitRatio = context.limits.budget.softLimitRatio ?? 1;
         void activeRun(deps).emit(
           AgentEvent.budgetWarning({ budget: hit.budget, used: hit.used, softLimitRatio, message }),
         );

@@ -68,28 +68,22 @@ export interface StopInfo {
   readonly message: string;
 }
 
-/** The machine's context: small, plain, and everything its guards decide on. */
-export interface AgentContext {
+/** What a run may use, fixed when it starts. */
+export interface RunLimits {
   readonly budget: Budget;
   /** At most this many calls of a batch of concurrency-safe calls run at once. */
   readonly maxParallelTools: number;
   /** A run ends with `invalid_tool_calls` once one tool has this many invalid calls in a row. */
   readonly maxInvalidToolCalls: number;
-  /** Per tool name: invalid calls since a call to it last succeeded (counted in call order). */
-  readonly invalidCalls: InvalidCalls;
   /** Failing final answers that may be sent back (structured output). */
   readonly outputRetries: number;
-  /** Failing final answers sent back so far. */
-  readonly outputRetriesUsed: number;
-  /** The parsed structured answer (in `done`, when the run asked for one). */
-  readonly output: unknown;
-  /** Model turns completed in this run (a request is counted when its answer arrives). */
-  readonly turns: number;
-  /** Usage of this run. */
-  readonly usage: TokenUsage;
-  /** Milliseconds since the run started, as last reported by an actor. */
-  readonly elapsedMs: number;
-  /** The current turn's tool calls, in the model's order. */
+  /** Before a request whose context would exceed this many tokens, the context is compacted; none when undefined. */
+  readonly contextLimit: number | undefined;
+}
+
+/** The current turn's tool calls and where they stand; every tool step replaces it whole. */
+export interface ToolBatch {
+  /** The calls, in the model's order. */
   readonly calls: readonly ToolCall[];
   /** Per call: may it run concurrently with safe neighbours. */
   readonly concurrencySafe: readonly boolean[];
@@ -112,6 +106,33 @@ export interface AgentContext {
   readonly nextToStart: number;
   /** Calls started and not yet settled. */
   readonly running: number;
+}
+
+/**
+ * The machine's context: small, plain, and everything its guards decide on.
+ *
+ * Kept to fewer than 20 keys (`test/machines/context-shape.test.ts`): XState copies the context
+ * with `Object.assign({}, context, update)` on every `assign`, and V8 turns an object that gets 20
+ * or more keys that way into a hash table, which made every step of the loop about twice as slow.
+ * Fields that change together are grouped instead ({@link RunLimits}, {@link ToolBatch}).
+ */
+export interface AgentContext {
+  /** What the run may use. */
+  readonly limits: RunLimits;
+  /** Per tool name: invalid calls since a call to it last succeeded (counted in call order). */
+  readonly invalidCalls: InvalidCalls;
+  /** Failing final answers sent back so far. */
+  readonly outputRetriesUsed: number;
+  /** The parsed structured answer (in `done`, when the run asked for one). */
+  readonly output: unknown;
+  /** Model turns completed in this run (a request is counted when its answer arrives). */
+  readonly turns: number;
+  /** Usage of this run. */
+  readonly usage: TokenUsage;
+  /** Milliseconds since the run started, as last reported by an actor. */
+  readonly elapsedMs: number;
+  /** The current turn's tool calls and where they stand. */
+  readonly tools: ToolBatch;
   /** True until the pending calls of a resumed run are handed to `executingTools`. */
   readonly resuming: boolean;
   /** Set once a soft limit warned; tools are then withheld. */
@@ -122,8 +143,6 @@ export interface AgentContext {
   readonly stop: StopInfo | undefined;
   /** The final answer (in `done`). */
   readonly response: string | undefined;
-  /** Before a request whose context would exceed this many tokens, the context is compacted; none when undefined. */
-  readonly contextLimit: number | undefined;
   /**
    * The context's size in tokens as of now (kept only with a `contextLimit`): the last turn's
    * reported or estimated size, plus the estimated size of the results since.

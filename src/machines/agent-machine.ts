@@ -17,10 +17,19 @@ import type {
   ModelTurn,
   RejectOutputParams,
   ReportParams,
+  ToolBatch,
   ToolResultParams,
   ToolSettledEvent,
 } from './agent-machine-types.js';
-import { answerFor, blockedOnApproval, gateCalls, gateEnd, waitingCalls, waitingIndex } from './approval-gate.js';
+import {
+  answerFor,
+  blockedOnApproval,
+  type GatedCalls,
+  gateCalls,
+  gateEnd,
+  waitingCalls,
+  waitingIndex,
+} from './approval-gate.js';
 import type { ApprovalDecision, ApprovalRequestParams, DecisionParams } from './approval-types.js';
 import { TOOLS_WITHHELD_ERROR } from './budget-message.js';
 import { budgetStop, hardStop } from './budget-rules.js';
@@ -57,8 +66,8 @@ function isNewResult(context: AgentContext, event: AgentMachineEvent): event is 
   return (
     event.type === 'TOOL_SETTLED' &&
     event.index >= 0 &&
-    event.index < context.calls.length &&
-    context.results[event.index] === undefined
+    event.index < context.tools.calls.length &&
+    context.tools.results[event.index] === undefined
   );
 }
 
@@ -122,25 +131,27 @@ const machineSetup = setup({
     handsOffFromRunningCall: ({ context, event }) =>
       event.type === 'HANDOFF' &&
       event.index >= 0 &&
-      event.index < context.nextToStart &&
-      context.results[event.index] === undefined,
+      event.index < context.tools.nextToStart &&
+      context.tools.results[event.index] === undefined,
     outputRejectedWithRetry: ({ context, event }) => rejectedOutput(event) !== undefined && outputRetryLeft(context),
     outputRejected: ({ event }) => rejectedOutput(event) !== undefined,
     settlesLastResult: ({ context, event }) =>
-      isNewResult(context, event) && context.settled + 1 >= context.calls.length,
-    allSettled: ({ context }) => context.settled >= context.calls.length,
+      isNewResult(context, event) && context.tools.settled + 1 >= context.tools.calls.length,
+    allSettled: ({ context }) => context.tools.settled >= context.tools.calls.length,
     isAborting: ({ context }) => context.aborting !== undefined,
     isResuming: ({ context }) => context.resuming,
     blockedOnApproval: ({ context }) => blockedOnApproval(context),
     approvalUnblocked: ({ context }) => !blockedOnApproval(context),
     decidesWaitingCall: ({ context, event }) =>
-      (event.type === 'APPROVE' || event.type === 'DENY') && waitingIndex(context, event.callId) >= 0,
-    invalidCallsExceeded: ({ context }) => invalidCallsStop(context.invalidCalls, context.maxInvalidToolCalls) !== null,
+      (event.type === 'APPROVE' || event.type === 'DENY') && waitingIndex(context.tools, event.callId) >= 0,
+    invalidCallsExceeded: ({ context }) =>
+      invalidCallsStop(context.invalidCalls, context.limits.maxInvalidToolCalls) !== null,
     hardLimitReached: ({ context }) => hardStop(context) !== null,
     contextOverLimit: ({ context }) => contextOverLimit(context),
     compactionMadeRoom: ({ event }) => event.type === 'COMPACTED' && event.compaction !== undefined,
     softLimitReached: ({ context }) =>
-      !context.toolsWithheld && context.budget.softLimit(context.turns, context.usage, context.elapsedMs) !== null,
+      !context.toolsWithheld &&
+      context.limits.budget.softLimit(context.turns, context.usage, context.elapsedMs) !== null,
   },
 });
 
@@ -148,7 +159,7 @@ type Enqueue = Parameters<Parameters<typeof machineSetup.enqueueActions>[0]>[0][
 /** A context update a step builds up before handing it to XState. */
 type ContextUpdate = { -readonly [K in keyof AgentContext]?: AgentContext[K] };
 
-/** Where the tool calls of the turn stand: the part of the context each tool step updates. */
+/** Where the tool calls of the turn stand: the part of {@link ToolBatch} each tool step updates. */
 interface ToolProgress {
   results: (ToolResult | undefined)[];
   settled: number;
@@ -170,14 +181,15 @@ function answerUnstarted(
   enqueue: Enqueue,
 ): number {
   const { results } = progress;
-  const total = context.calls.length;
+  const { calls } = context.tools;
+  const total = calls.length;
   let tokens = 0;
   for (let index = progress.nextToStart; index < total; index++) {
-    const call = context.calls[index] as ToolCall;
+    const call = calls[index] as ToolCall;
     const answer = result(call);
     results[index] = answer;
     enqueue({ type: 'recordResult', params: { call, result: answer } });
-    if (context.contextLimit !== undefined) tokens += resultTokens(answer, context.tokenScale);
+    if (context.limits.contextLimit !== undefined) tokens += resultTokens(answer, context.tokenScale);
   }
   progress.settled += total - progress.nextToStart;
   progress.nextToStart = total;
@@ -210,45 +222,58 @@ function advanceTools(
     const why = context.aborting.message;
     answerUnstarted(context, progress, (call) => ToolResult.error(abortedBeforeStart(call.name, why)), enqueue);
   } else {
-    const ready = readyRange(context.concurrencySafe, progress.nextToStart, progress.running, context.maxParallelTools);
+    const ready = readyRange(
+      context.tools.concurrencySafe,
+      progress.nextToStart,
+      progress.running,
+      context.limits.maxParallelTools,
+    );
     from = ready.from;
     // A call that waits for approval starts nothing from it on (waiting calls come last).
-    to = gateEnd(context, from, ready.to);
+    to = gateEnd(context.tools, from, ready.to);
     progress.nextToStart = to;
     progress.running += to - from;
   }
   const { results } = progress;
+  const { tools } = context;
   let reported = progress.reported;
   let invalidCalls = context.invalidCalls;
   while (results[reported] !== undefined) reported++;
   if (reported > progress.reported) {
     enqueue({
       type: 'reportResults',
-      params: { calls: context.calls, results, from: progress.reported, to: reported },
+      params: { calls: tools.calls, results, from: progress.reported, to: reported },
     });
     // Invalid calls are counted as results are reported: in call order, whatever order they settled in.
-    invalidCalls = countResults(invalidCalls, context.calls, results, progress.reported, reported);
+    invalidCalls = countResults(invalidCalls, tools.calls, results, progress.reported, reported);
     progress.reported = reported;
   }
   const update: ContextUpdate = also ?? {};
   // Results answered without running join the context too (an aborting run makes no more requests).
   if (unstartedTokens > 0) update.contextTokens = (update.contextTokens ?? context.contextTokens) + unstartedTokens;
-  update.results = results;
-  update.settled = progress.settled;
-  update.nextToStart = progress.nextToStart;
-  update.running = progress.running;
-  update.reported = progress.reported;
+  update.tools = {
+    calls: tools.calls,
+    concurrencySafe: tools.concurrencySafe,
+    answers: tools.answers,
+    permissions: tools.permissions,
+    decisions: tools.decisions,
+    results,
+    settled: progress.settled,
+    reported: progress.reported,
+    nextToStart: progress.nextToStart,
+    running: progress.running,
+  };
   update.invalidCalls = invalidCalls;
   if (from === to) {
     enqueue.assign(() => update);
     return;
   }
-  const { calls } = context;
+  const { calls } = tools;
   enqueue.assign(({ spawn }) => {
     for (let index = from; index < to; index++) {
       const call = calls[index] as ToolCall;
       // A denied call, or a resumed run's in-doubt call that may not run twice: its actor answers without running it.
-      const answer = answerFor(context, index);
+      const answer = answerFor(tools, index);
       spawn('runTool', {
         id: toolActorId(index),
         input: answer === undefined ? { call, index } : { call, index, answer },
@@ -259,13 +284,29 @@ function advanceTools(
 }
 
 /** A copy of the context's tool progress, for a step to update. */
-function progressOf(context: AgentContext): ToolProgress {
+function progressOf({ tools }: AgentContext): ToolProgress {
   return {
-    results: context.results.slice(),
-    settled: context.settled,
-    nextToStart: context.nextToStart,
-    running: context.running,
-    reported: context.reported,
+    results: tools.results.slice(),
+    settled: tools.settled,
+    nextToStart: tools.nextToStart,
+    running: tools.running,
+    reported: tools.reported,
+  };
+}
+
+/** A turn's calls as the gate ordered them, none started yet. */
+function newBatch(gated: GatedCalls): ToolBatch {
+  return {
+    calls: gated.calls,
+    concurrencySafe: gated.concurrencySafe,
+    answers: gated.answers,
+    permissions: gated.permissions,
+    decisions: gated.decisions,
+    results: gated.calls.map(() => undefined),
+    settled: 0,
+    reported: 0,
+    nextToStart: 0,
+    running: 0,
   };
 }
 
@@ -277,28 +318,28 @@ const startPendingCalls = machineSetup.enqueueActions(({ context, enqueue }) => 
 
 /** Asks for a decision on every call of the turn that waits for one. */
 function requestApprovals(context: AgentContext, enqueue: Enqueue): void {
-  if (context.permissions.length === 0) return;
-  const calls = waitingCalls(context);
+  if (context.tools.permissions.length === 0) return;
+  const calls = waitingCalls(context.tools);
   if (calls.length > 0) enqueue({ type: 'requestApproval', params: { calls } });
 }
 
 /** `APPROVE` / `DENY` for a waiting call: journal the decision, then start what the schedule now allows. */
 const decide = machineSetup.enqueueActions(({ context, event, enqueue }) => {
   if (event.type !== 'APPROVE' && event.type !== 'DENY') return;
-  const index = waitingIndex(context, event.callId);
+  const index = waitingIndex(context.tools, event.callId);
   if (index < 0) return;
   const decision: ApprovalDecision =
     event.type === 'APPROVE' ? { approved: true } : { approved: false, reason: event.reason };
-  enqueue({ type: 'recordDecision', params: { call: context.calls[index] as ToolCall, decision } });
-  const decisions = context.decisions.slice();
+  enqueue({ type: 'recordDecision', params: { call: context.tools.calls[index] as ToolCall, decision } });
+  const decisions = context.tools.decisions.slice();
   decisions[index] = decision;
-  advanceTools({ ...context, decisions }, progressOf(context), enqueue, { decisions });
+  advanceTools({ ...context, tools: { ...context.tools, decisions } }, progressOf(context), enqueue, undefined);
 });
 
 /** Keeps a settled call's result (journaled at once), then starts whatever the schedule now allows. */
 const settleTool = machineSetup.enqueueActions(({ context, event, enqueue }) => {
   if (!isNewResult(context, event)) return;
-  const call = context.calls[event.index] as ToolCall;
+  const call = context.tools.calls[event.index] as ToolCall;
   const { usage } = event;
   enqueue({
     type: 'recordResult',
@@ -314,7 +355,7 @@ const settleTool = machineSetup.enqueueActions(({ context, event, enqueue }) => 
   const also: ContextUpdate = { elapsedMs };
   // A child agent's usage counts into this run's budgets, checked once the turn is observed.
   if (usage) also.usage = addUsage(context.usage, usage);
-  if (context.contextLimit !== undefined) {
+  if (context.limits.contextLimit !== undefined) {
     also.contextTokens = context.contextTokens + resultTokens(event.result, context.tokenScale);
   }
   advanceTools(context, progress, enqueue, also);
@@ -336,8 +377,8 @@ const abortTools = machineSetup.enqueueActions(({ context, event, enqueue }) => 
   if (context.aborting !== undefined) return;
   const aborting = { reason: event.reason, message: event.message };
   enqueue('stopping');
-  for (let index = 0; index < context.nextToStart; index++) {
-    if (context.results[index] === undefined) {
+  for (let index = 0; index < context.tools.nextToStart; index++) {
+    if (context.tools.results[index] === undefined) {
       enqueue.sendTo(toolActorId(index), { type: 'CANCEL', reason: event.message });
     }
   }
@@ -346,7 +387,7 @@ const abortTools = machineSetup.enqueueActions(({ context, event, enqueue }) => 
 
 /** `SUSPEND`: the run ends waiting; its undecided calls stay unanswered, for a later resume. */
 const suspend = machineSetup.assign(({ context }) => {
-  const ids = waitingCalls(context).map((call) => `'${call.callId}'`);
+  const ids = waitingCalls(context.tools).map((call) => `'${call.callId}'`);
   return {
     stop: {
       reason: 'suspended' as const,
@@ -382,40 +423,23 @@ const acceptCompaction = machineSetup.enqueueActions(({ context, event, enqueue 
 const acceptToolTurn = machineSetup.enqueueActions(({ context, event, enqueue }) => {
   if (event.type !== 'MODEL_TURN') return;
   const { turn } = event;
-  const gated =
+  const tools = newBatch(
     turn.permissions === undefined
       ? { calls: turn.toolCalls, concurrencySafe: turn.concurrencySafe, answers: [], permissions: [], decisions: [] }
-      : gateCalls({ calls: turn.toolCalls, concurrencySafe: turn.concurrencySafe, permissions: turn.permissions });
-  const adopted: AgentContext = {
-    ...context,
+      : gateCalls({ calls: turn.toolCalls, concurrencySafe: turn.concurrencySafe, permissions: turn.permissions }),
+  );
+  const also: ContextUpdate = {
     turns: context.turns + 1,
     usage: addUsage(context.usage, turn.usage),
     elapsedMs: turn.elapsedMs,
     contextTokens: turn.contextTokens ?? context.contextTokens,
     tokenScale: turn.tokenScale ?? context.tokenScale,
-    ...gated,
   };
+  const adopted: AgentContext = { ...context, ...also, tools };
   enqueue({ type: 'recordModelTurn', params: { turn } });
   requestApprovals(adopted, enqueue);
-  const fresh: ToolProgress = {
-    results: turn.toolCalls.map(() => undefined),
-    settled: 0,
-    nextToStart: 0,
-    running: 0,
-    reported: 0,
-  };
-  advanceTools(adopted, fresh, enqueue, {
-    turns: adopted.turns,
-    usage: adopted.usage,
-    elapsedMs: adopted.elapsedMs,
-    contextTokens: adopted.contextTokens,
-    tokenScale: adopted.tokenScale,
-    calls: adopted.calls,
-    concurrencySafe: adopted.concurrencySafe,
-    answers: adopted.answers,
-    permissions: adopted.permissions,
-    decisions: adopted.decisions,
-  });
+  const fresh: ToolProgress = { results: tools.results.slice(), settled: 0, nextToStart: 0, running: 0, reported: 0 };
+  advanceTools(adopted, fresh, enqueue, also);
 });
 
 /** A turn that answered: count it, add its usage, keep the answer (and its parsed output). */
@@ -472,35 +496,32 @@ const recordModelTurn = {
 export const agentMachine = machineSetup.createMachine({
   id: 'agent',
   context: ({ input }) => ({
-    budget: input?.budget ?? new Budget({ maxTurns: DEFAULT_MAX_TURNS }),
-    maxParallelTools: input?.maxParallelTools ?? DEFAULT_MAX_PARALLEL_TOOLS,
-    maxInvalidToolCalls: input?.maxInvalidToolCalls ?? DEFAULT_MAX_INVALID_TOOL_CALLS,
+    limits: {
+      budget: input?.budget ?? new Budget({ maxTurns: DEFAULT_MAX_TURNS }),
+      maxParallelTools: input?.maxParallelTools ?? DEFAULT_MAX_PARALLEL_TOOLS,
+      maxInvalidToolCalls: input?.maxInvalidToolCalls ?? DEFAULT_MAX_INVALID_TOOL_CALLS,
+      outputRetries: input?.outputRetries ?? DEFAULT_OUTPUT_RETRIES,
+      contextLimit: input?.contextLimit,
+    },
     invalidCalls: input?.invalidCalls ?? NO_INVALID_CALLS,
-    outputRetries: input?.outputRetries ?? DEFAULT_OUTPUT_RETRIES,
     outputRetriesUsed: 0,
     output: undefined,
     turns: 0,
     usage: ZERO_USAGE,
     elapsedMs: 0,
     // A resumed run's pending calls go through the gate again, under the policy of now.
-    ...gateCalls(input?.resume ?? { calls: [], concurrencySafe: [] }),
-    results: input?.resume?.calls.map(() => undefined) ?? [],
+    tools: newBatch(gateCalls(input?.resume ?? { calls: [], concurrencySafe: [] })),
     resuming: (input?.resume?.calls.length ?? 0) > 0,
-    settled: 0,
-    reported: 0,
-    nextToStart: 0,
-    running: 0,
     toolsWithheld: false,
     aborting: undefined,
     stop: undefined,
     response: undefined,
-    contextLimit: input?.contextLimit,
     contextTokens: input?.contextTokens ?? 0,
     tokenScale: input?.tokenScale ?? 1,
     agent: input?.agent ?? MAIN_AGENT,
   }),
   entry: enqueueActions(({ context, enqueue }) => {
-    const limit = context.budget.maxWallClockMs;
+    const limit = context.limits.budget.maxWallClockMs;
     if (limit === undefined) return;
     const message = `time budget of ${limit} ms used up`;
     enqueue.raise({ type: 'ABORT', reason: 'time_budget', message }, { delay: limit, id: 'wallClock' });
@@ -591,7 +612,8 @@ export const agentMachine = machineSetup.createMachine({
           guard: 'invalidCallsExceeded',
           target: 'error',
           actions: assign({
-            stop: ({ context }) => invalidCallsStop(context.invalidCalls, context.maxInvalidToolCalls) ?? undefined,
+            stop: ({ context }) =>
+              invalidCallsStop(context.invalidCalls, context.limits.maxInvalidToolCalls) ?? undefined,
           }),
         },
         {

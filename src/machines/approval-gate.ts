@@ -1,10 +1,10 @@
 import type { ToolCall } from '../core/messages.js';
 import { ToolResult } from '../tools/tool-result.js';
-import type { AgentContext, PendingCalls } from './agent-machine-types.js';
+import type { AgentContext, PendingCalls, ToolBatch } from './agent-machine-types.js';
 import type { ApprovalDecision, Permission } from './approval-types.js';
 
 /** A turn's calls as the machine holds them: the gated order, with what each needs. */
-export type GatedCalls = Pick<AgentContext, 'calls' | 'concurrencySafe' | 'answers' | 'permissions' | 'decisions'>;
+export type GatedCalls = Pick<ToolBatch, 'calls' | 'concurrencySafe' | 'answers' | 'permissions' | 'decisions'>;
 
 /** The reason a `deny` rule gives. */
 export function policyDenial(name: string): ApprovalDecision {
@@ -45,35 +45,35 @@ export function gateCalls(pending: PendingCalls): GatedCalls {
 }
 
 /** Whether call `index` waits for a decision (it asks, and nobody decided yet). */
-export function awaitsDecision(context: Pick<AgentContext, 'permissions' | 'decisions'>, index: number): boolean {
-  return context.permissions[index] === 'ask' && context.decisions[index] === undefined;
+export function awaitsDecision(tools: Pick<ToolBatch, 'permissions' | 'decisions'>, index: number): boolean {
+  return tools.permissions[index] === 'ask' && tools.decisions[index] === undefined;
 }
 
 /** Where the batch `[from, to)` must stop: before the first call that waits for a decision. */
-export function gateEnd(context: Pick<AgentContext, 'permissions' | 'decisions'>, from: number, to: number): number {
-  if (context.permissions.length === 0) return to;
-  for (let index = from; index < to; index++) if (awaitsDecision(context, index)) return index;
+export function gateEnd(tools: Pick<ToolBatch, 'permissions' | 'decisions'>, from: number, to: number): number {
+  if (tools.permissions.length === 0) return to;
+  for (let index = from; index < to; index++) if (awaitsDecision(tools, index)) return index;
   return to;
 }
 
 /** What a call's actor answers with instead of running it: an in-doubt answer, or a denial. */
-export function answerFor(context: Pick<AgentContext, 'answers' | 'decisions'>, index: number): ToolResult | undefined {
-  const answer = context.answers[index];
+export function answerFor(tools: Pick<ToolBatch, 'answers' | 'decisions'>, index: number): ToolResult | undefined {
+  const answer = tools.answers[index];
   if (answer !== undefined) return answer;
-  const decision = context.decisions[index];
+  const decision = tools.decisions[index];
   return decision === undefined ? undefined : deniedResult(decision);
 }
 
 /** The calls of the turn still waiting for a decision, in the model's order. */
-export function waitingCalls(context: Pick<AgentContext, 'calls' | 'permissions' | 'decisions'>): ToolCall[] {
-  return context.calls.filter((_, index) => awaitsDecision(context, index));
+export function waitingCalls(tools: Pick<ToolBatch, 'calls' | 'permissions' | 'decisions'>): ToolCall[] {
+  return tools.calls.filter((_, index) => awaitsDecision(tools, index));
 }
 
 /** Index of the waiting call with this id, or -1. */
-export function waitingIndex(context: AgentContext, callId: string): number {
-  if (context.permissions.length === 0) return -1;
-  const index = context.calls.findIndex((call) => call.callId === callId);
-  return index >= 0 && awaitsDecision(context, index) ? index : -1;
+export function waitingIndex(tools: ToolBatch, callId: string): number {
+  if (tools.permissions.length === 0) return -1;
+  const index = tools.calls.findIndex((call) => call.callId === callId);
+  return index >= 0 && awaitsDecision(tools, index) ? index : -1;
 }
 
 /**
@@ -82,9 +82,9 @@ export function waitingIndex(context: AgentContext, callId: string): number {
  */
 export function blockedOnApproval(context: AgentContext): boolean {
   return (
-    context.running === 0 &&
+    context.tools.running === 0 &&
     context.aborting === undefined &&
-    context.nextToStart < context.calls.length &&
-    awaitsDecision(context, context.nextToStart)
+    context.tools.nextToStart < context.tools.calls.length &&
+    awaitsDecision(context.tools, context.tools.nextToStart)
   );
 }

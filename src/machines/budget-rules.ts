@@ -3,7 +3,7 @@ import type { AgentContext, StopInfo } from './agent-machine-types.js';
 
 /** The hard budget stop for the context, if any. */
 export function hardStop(context: AgentContext): BudgetStopReason | null {
-  return context.budget.stopReason(context.turns, context.usage, context.elapsedMs);
+  return context.limits.budget.stopReason(context.turns, context.usage, context.elapsedMs);
 }
 
 function describe(reason: BudgetStopReason, budget: Budget, context: AgentContext): string {
@@ -21,5 +21,5 @@ function describe(reason: BudgetStopReason, budget: Budget, context: AgentContex
 
 /** The stop record for a budget stop reason. */
 export function budgetStop(reason: BudgetStopReason, context: AgentContext): StopInfo {
-  return { reason, message: describe(reason, context.budget, context) };
+  return { reason, message: describe(reason, context.limits.budget, context) };
 }

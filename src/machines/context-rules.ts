@@ -6,7 +6,7 @@ import { softLimitMessage } from './budget-message.js';
 
 /** Whether the next request's context would exceed the run's context limit. */
 export function contextOverLimit(context: AgentContext): boolean {
-  return context.contextLimit !== undefined && context.contextTokens > context.contextLimit;
+  return context.limits.contextLimit !== undefined && context.contextTokens > context.limits.contextLimit;
 }
 
 /** Estimated tokens one more message of this text adds to the context, in the provider's unit. */
@@ -21,7 +21,7 @@ export function resultTokens(result: ToolResult, tokenScale: number): number {
 
 /** The context's size after a failing structured answer and the harness's note about it. */
 export function tokensAfterRetry(context: AgentContext, turn: ModelTurn, problem: string): number {
-  if (context.contextLimit === undefined) return context.contextTokens;
+  if (context.limits.contextLimit === undefined) return context.contextTokens;
   return (turn.contextTokens ?? context.contextTokens) + messageTokens(problem, turn.tokenScale ?? context.tokenScale);
 }
 
@@ -30,8 +30,8 @@ export function tokensAfterRetry(context: AgentContext, turn: ModelTurn, problem
  * so that a note which tips the context over its limit is compacted for like any other message.
  */
 export function tokensAfterWarning(context: AgentContext): number {
-  if (context.contextLimit === undefined) return context.contextTokens;
-  const hit = context.budget.softLimit(context.turns, context.usage, context.elapsedMs);
+  if (context.limits.contextLimit === undefined) return context.contextTokens;
+  const hit = context.limits.budget.softLimit(context.turns, context.usage, context.elapsedMs);
   if (hit === null) return context.contextTokens;
   return context.contextTokens + messageTokens(softLimitMessage(hit), context.tokenScale);
 }
@@ -41,7 +41,7 @@ export function contextOverflowStop(context: AgentContext): StopInfo {
   return {
     reason: 'context_overflow',
     message:
-      `the context needs about ${context.contextTokens} tokens, above context.maxTokens ${context.contextLimit}, ` +
+      `the context needs about ${context.contextTokens} tokens, above context.maxTokens ${context.limits.contextLimit}, ` +
       'and nothing older is left to compact (the most recent turns are kept): raise maxTokens or lower keepTurns',
   };
 }

@@ -12,7 +12,7 @@ export function rejectedOutput(event: AgentMachineEvent): string | undefined {
 
 /** Whether a failing answer may still be sent back (each retry is one more turn). */
 export function outputRetryLeft(context: AgentContext): boolean {
-  return context.outputRetriesUsed < context.outputRetries;
+  return context.outputRetriesUsed < context.limits.outputRetries;
 }
 
 /** The `output_invalid` stop for a final answer that still fails after the retries. */

@@ -4,7 +4,9 @@ import { collect, makeAgent } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
 
 function usageEntries(journal: readonly { type: string }[]): unknown[] {
-  return journal.filter((entry) => entry.type === 'usage').map((entry) => (entry as { usage: unknown }).usage);
+  return journal
+    .filter((entry) => entry.type === 'usage')
+    .map((entry) => (entry as unknown as { usage: unknown }).usage);
 }
 
 describe('usage entries', () => {

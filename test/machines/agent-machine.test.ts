@@ -57,7 +57,7 @@ describe('agentMachine (pure transitions)', () => {
   it('starts without input, on a default budget of 10 turns', () => {
     const [snapshot] = initialTransition(agentMachine, undefined as unknown as AgentMachineInput);
     expect(snapshot.value).toBe('awaitingModel');
-    expect(snapshot.context.budget.maxTurns).toBe(10);
+    expect(snapshot.context.limits.budget.maxTurns).toBe(10);
   });
 
   it('starts in awaitingModel with a model request; a turn counts when its answer arrives', () => {
@@ -84,7 +84,7 @@ describe('agentMachine (pure transitions)', () => {
     expect(spawned).toEqual([toolActorId(0), toolActorId(1), toolActorId(2)]);
     const after2 = step(snapshot, settled(2), settled(0));
     expect(after2.snapshot.value).toBe('executingTools');
-    expect(after2.snapshot.context.settled).toBe(2);
+    expect(after2.snapshot.context.tools.settled).toBe(2);
   });
 
   it('runs unsafe calls one at a time', () => {
@@ -93,7 +93,7 @@ describe('agentMachine (pure transitions)', () => {
     const second = step(first.snapshot, settled(0));
     expect(second.spawned).toEqual([toolActorId(1)]);
     expect(Object.keys(second.snapshot.children)).toEqual([toolActorId(1)]); // the settled one is stopped
-    expect(second.snapshot.context.nextToStart).toBe(2);
+    expect(second.snapshot.context.tools.nextToStart).toBe(2);
   });
 
   it('after the last result passes observing and budgetCheck to the next turn', () => {
@@ -107,7 +107,7 @@ describe('agentMachine (pure transitions)', () => {
   it('ignores a duplicate or out-of-range result', () => {
     const { snapshot } = step(start()[0], modelDone(modelTurn(2)), settled(0), settled(0), settled(7));
     expect(snapshot.value).toBe('executingTools');
-    expect(snapshot.context.settled).toBe(1);
+    expect(snapshot.context.tools.settled).toBe(1);
   });
 
   it('stops with turn_budget when the turn count reaches maxTurns after an observation', () => {
@@ -191,14 +191,8 @@ describe('agentMachine (pure transitions)', () => {
   it('starts a run with no calls, no results and nothing running', () => {
     const [snapshot] = start();
     expect(snapshot.context).toMatchObject({
-      calls: [],
-      concurrencySafe: [],
-      results: [],
-      answers: [],
+      tools: { calls: [], concurrencySafe: [], results: [], answers: [], settled: 0, nextToStart: 0, running: 0 },
       resuming: false,
-      settled: 0,
-      nextToStart: 0,
-      running: 0,
     });
   });
 
@@ -206,8 +200,8 @@ describe('agentMachine (pure transitions)', () => {
     const [initial] = start();
     const { snapshot } = step(initial, modelDone(modelTurn(2)), settled(-1), settled(2));
     expect(snapshot.value).toBe('executingTools');
-    expect(snapshot.context.results).toEqual([undefined, undefined]);
-    expect(snapshot.context.settled).toBe(0);
+    expect(snapshot.context.tools.results).toEqual([undefined, undefined]);
+    expect(snapshot.context.tools.settled).toBe(0);
   });
 
   it('outputs the response of a run that answered, and the stop of one that did not', () => {

@@ -1,5 +1,6 @@
 import { assign, enqueueActions } from 'xstate';
 import { agentMachine } from '../../src/index.js';
+import type { AgentContext } from '../../src/machines/agent-machine-types.js';
 import type { ModelCheckOptions } from '../../src/testing/index.js';
 import { listOf, on, variant, withOn } from './machine-variants.js';
 import type { PlantedBug } from './planted-bugs.js';
@@ -26,7 +27,9 @@ const denyRuns = enqueueActions(({ event, enqueue }) => {
 });
 
 /** A resumed run that forgets the policy before it starts its pending calls (Claude #370). */
-const forgetPolicy = assign(() => ({ permissions: [], decisions: [] }));
+const forgetPolicy = assign(({ context }: { context: AgentContext }) => ({
+  tools: { ...context.tools, permissions: [], decisions: [] },
+}));
 
 /** Bugs of the approval gate, each with what the checker must say. */
 export const APPROVAL_BUGS: readonly PlantedBug[] = [

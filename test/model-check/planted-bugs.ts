@@ -95,7 +95,7 @@ export const GUARD_BUGS: readonly PlantedBug[] = [
       budget: small,
       ...k2,
       machine: agentMachine.provide({
-        guards: { allSettled: ({ context }) => context.settled + 1 >= context.calls.length },
+        guards: { allSettled: ({ context }) => context.tools.settled + 1 >= context.tools.calls.length },
       }),
     },
     reported: [['complete_observations', /result\(s\) missing/]],
@@ -106,7 +106,7 @@ export const GUARD_BUGS: readonly PlantedBug[] = [
       budget: small,
       ...k2,
       machine: agentMachine.provide({
-        guards: { allSettled: ({ context }) => context.settled > context.calls.length },
+        guards: { allSettled: ({ context }) => context.tools.settled > context.tools.calls.length },
       }),
     },
     reported: [
@@ -173,7 +173,7 @@ export const GUARD_BUGS: readonly PlantedBug[] = [
       budget: { maxTurns: 2 },
       ...k2,
       machine: agentMachine.provide({
-        guards: { hardLimitReached: ({ context }) => context.turns > (context.budget.maxTurns ?? 0) },
+        guards: { hardLimitReached: ({ context }) => context.turns > (context.limits.budget.maxTurns ?? 0) },
       }),
     },
     reported: [['hard_limit', /model request 3 was made although turn_budget was reached/]],
@@ -184,7 +184,7 @@ export const GUARD_BUGS: readonly PlantedBug[] = [
       budget: { maxTurns: 3 },
       ...k2,
       machine: agentMachine.provide({
-        guards: { hardLimitReached: ({ context }) => context.turns + 1 >= (context.budget.maxTurns ?? 0) },
+        guards: { hardLimitReached: ({ context }) => context.turns + 1 >= (context.limits.budget.maxTurns ?? 0) },
       }),
     },
     reported: [['hard_limit', /budgetCheck stopped the run with 'turn_budget' although no hard limit was reached/]],
@@ -270,11 +270,11 @@ const appendTo = (transitions: unknown[], action: unknown) =>
 /** Results kept in the order calls settle, not the order the model asked for them. */
 const arrivalOrder = assign(({ context, event }: Guarded) => {
   if (event.type !== 'TOOL_SETTLED') return {};
-  const slot = context.settled - 1;
+  const slot = context.tools.settled - 1;
   if (slot === event.index || slot < 0) return {};
-  const results = context.results.slice();
+  const results = context.tools.results.slice();
   [results[slot], results[event.index]] = [results[event.index], results[slot]];
-  return { results };
+  return { tools: { ...context.tools, results } };
 });
 
 const uncountTurn = assign(({ context }: Guarded) => ({ turns: context.turns - 1 }));

@@ -41,7 +41,7 @@ describe('the model checker and the answers-and-context rules', () => {
         outputRejectedWithRetry: ({ context, event }) =>
           event.type === 'MODEL_TURN' &&
           event.turn.outputCheck?.ok === false &&
-          context.outputRetriesUsed <= context.outputRetries,
+          context.outputRetriesUsed <= context.limits.outputRetries,
       },
     });
     expectReported(modelCheckAgentMachine({ ...structured, machine }), [

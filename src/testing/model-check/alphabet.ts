@@ -234,8 +234,8 @@ function compactionEvents(options: AlphabetOptions, context: AgentContext): Labe
 
 function toolEvents(options: AlphabetOptions, context: AgentContext): LabelledEvent[] {
   const events: LabelledEvent[] = [];
-  for (let index = 0; index < context.nextToStart; index++) {
-    if (context.results[index] !== undefined) continue;
+  for (let index = 0; index < context.tools.nextToStart; index++) {
+    if (context.tools.results[index] !== undefined) continue;
     for (const [kind, result] of options.invalidCalls ? [...RESULTS, INVALID] : RESULTS) {
       for (const ms of reachableTimes(options, context)) {
         const label = `settle#${index}(${kind} t${ms})`;
@@ -261,16 +261,16 @@ function childSettles(index: number, usage: TokenUsage, context: AgentContext): 
 function noiseEvents(context: AgentContext, state: string): LabelledEvent[] {
   const ok = RESULTS[0]?.[1] ?? { success: true };
   const events: LabelledEvent[] = [
-    { label: 'stale settle#out-of-range', role: 'noise', event: settle(context.calls.length, ok, 0) },
+    { label: 'stale settle#out-of-range', role: 'noise', event: settle(context.tools.calls.length, ok, 0) },
   ];
-  const settled = context.results.findIndex((result) => result !== undefined);
+  const settled = context.tools.results.findIndex((result) => result !== undefined);
   if (state === 'executingTools' && settled >= 0) {
     events.push({ label: `duplicate settle#${settled}`, role: 'noise', event: settle(settled, ok, 0) });
   }
   if (state !== 'awaitingModel') {
     events.push({ label: 'stale model(text)', role: 'noise', event: modelTurn([], { ...zero }, 0) });
   }
-  if (context.permissions.length > 0) events.push(...staleDecisions(context, state));
+  if (context.tools.permissions.length > 0) events.push(...staleDecisions(context, state));
   return events;
 }
 
@@ -280,7 +280,7 @@ function noiseEvents(context: AgentContext, state: string): LabelledEvent[] {
  */
 function decisionEvents(context: AgentContext, state: string): LabelledEvent[] {
   const events: LabelledEvent[] = [];
-  for (const call of waitingCalls(context)) {
+  for (const call of waitingCalls(context.tools)) {
     events.push({ label: `approve(${call.callId})`, role: 'matters', event: { type: 'APPROVE', callId: call.callId } });
     events.push({
       label: `deny(${call.callId})`,
@@ -294,9 +294,9 @@ function decisionEvents(context: AgentContext, state: string): LabelledEvent[] {
 
 /** Decisions on calls that do not wait (decided, allowed, or unknown), and a suspend while tools run. */
 function staleDecisions(context: AgentContext, state: string): LabelledEvent[] {
-  const waiting = new Set(waitingCalls(context).map((call) => call.callId));
+  const waiting = new Set(waitingCalls(context.tools).map((call) => call.callId));
   const events: LabelledEvent[] = [];
-  const stale = context.calls.find((call) => !waiting.has(call.callId));
+  const stale = context.tools.calls.find((call) => !waiting.has(call.callId));
   if (stale !== undefined) {
     events.push({
       label: `stale approve(${stale.callId})`,

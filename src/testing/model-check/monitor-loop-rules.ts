@@ -148,7 +148,7 @@ function requested(monitor: MonitorState, step: TraceStep, scope: TransitionScop
 /** Entering `observing`: every call of the turn has its result, journaled and reported in call order. */
 function observed(monitor: MonitorState, context: AgentContext): Finding[] {
   const problems: Finding[] = [];
-  const missing = context.results.filter((result) => result === undefined).length;
+  const missing = context.tools.results.filter((result) => result === undefined).length;
   if (missing > 0) {
     problems.push({
       rule: 'complete_observations',

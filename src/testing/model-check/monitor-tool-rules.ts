@@ -31,13 +31,13 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 function resultIndex(transition: MonitoredTransition, index: number): Finding[] {
   const { from, to, event } = transition;
   if (from === undefined || event?.type !== 'TOOL_SETTLED') return [];
-  const results = to.context.results;
+  const results = to.context.tools.results;
   if (same(results[index], event.result)) {
-    const moved = results.findIndex((result, i) => i !== index && !same(result, from.results[i]));
+    const moved = results.findIndex((result, i) => i !== index && !same(result, from.tools.results[i]));
     if (moved < 0) return [];
     return [{ rule: 'result_index', problem: `settling call ${index} changed the result of call ${moved}` }];
   }
-  const at = results.findIndex((result, i) => same(result, event.result) && !same(result, from.results[i]));
+  const at = results.findIndex((result, i) => same(result, event.result) && !same(result, from.tools.results[i]));
   const where = at < 0 ? 'nowhere' : `at index ${at}`;
   return [{ rule: 'result_index', problem: `the result of call ${index} was stored ${where}, not at index ${index}` }];
 }
@@ -153,7 +153,7 @@ export function spawnRule(monitor: MonitorState, step: TraceStep, scope: Transit
   const running = runningCalls(monitor.calls);
   // A later call of the same run of safe calls may join the calls still running (the cap held it back).
   const safeRun = (from: number): boolean => {
-    for (let i = from; i <= index; i++) if (step.context.concurrencySafe[i] !== true) return false;
+    for (let i = from; i <= index; i++) if (step.context.tools.concurrencySafe[i] !== true) return false;
     return true;
   };
   const earlier = running.filter((i) => !scope.batch.includes(i) && !safeRun(i));
@@ -206,7 +206,7 @@ export function resultRule(monitor: MonitorState, step: TraceStep, scope: Transi
   }
   const pendingCalls = Math.max(0, monitor.pendingCalls - 1);
   // The turn's calls as the transition leaves them: an action may run before the assign that adopts them.
-  const index = indexOfCall(scope.transition?.to.context.calls ?? step.context.calls, params?.call);
+  const index = indexOfCall(scope.transition?.to.context.tools.calls ?? step.context.tools.calls, params?.call);
   const mark = monitor.calls[index];
   if (mark === undefined) return [{ ...monitor, pendingCalls }, problems];
   if (mark === '#')
@@ -333,7 +333,7 @@ export function gateMarks(
 
 /** The machine holds the turn's calls in the gate's order (allowed first, then those that ask). */
 function gateOrder(expected: readonly { callId: string }[], transition: MonitoredTransition): Finding[] {
-  const actual = transition.to.context.calls.map((call) => call.callId).join(',');
+  const actual = transition.to.context.tools.calls.map((call) => call.callId).join(',');
   const wanted = expected.map((call) => call.callId).join(',');
   if (expected.length === 0 || actual === wanted) return [];
   return [
@@ -344,7 +344,7 @@ function gateOrder(expected: readonly { callId: string }[], transition: Monitore
 /** A decision the machine accepted: only for a call that waits; it marks the call approved or denied. */
 function decided(monitor: MonitorState, transition: MonitoredTransition, callId: string, approved: boolean): Result {
   if (!transition.changed) return [monitor, []];
-  const index = transition.to.context.calls.findIndex((call) => call.callId === callId);
+  const index = transition.to.context.tools.calls.findIndex((call) => call.callId === callId);
   const mark = monitor.gate[index];
   const problems: Finding[] =
     mark === '?'

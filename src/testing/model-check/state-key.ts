@@ -8,7 +8,7 @@ export interface ExploredState {
   readonly context: AgentContext;
 }
 
-function resultKind(result: AgentContext['results'][number]): string {
+function resultKind(result: AgentContext['tools']['results'][number]): string {
   if (result === undefined) return '-';
   return result.success ? 'ok' : (result.error ?? '');
 }
@@ -16,36 +16,25 @@ function resultKind(result: AgentContext['results'][number]): string {
 /**
  * The key that identifies a state during exploration. It keeps every context field a guard or a
  * later transition can read, and drops the dead ones: outside `executingTools` and `awaitingApproval` the per-turn tool
- * fields (`calls`, `results`, …) are overwritten by the next model turn before anything reads
- * them, so two states that differ only there behave identically. The budget is the same in every
- * state of one exploration.
+ * fields (`context.tools`) are replaced by the next model turn before anything reads them, so two
+ * states that differ only there behave identically. The limits are the same in every state of one
+ * exploration.
  */
 export function stateKey(state: ExploredState): string {
-  const {
-    budget: _budget,
-    calls,
-    concurrencySafe,
-    results,
-    settled,
-    nextToStart,
-    running,
-    reported,
-    permissions,
-    decisions,
-    ...live
-  } = state.context;
+  const { limits: _limits, tools, ...live } = state.context;
   const toolFields =
     state.value === 'executingTools' || state.value === 'awaitingApproval'
       ? {
-          permissions,
-          decisions: decisions.map((decision) => (decision === undefined ? '-' : decision.approved ? '+' : 'x')),
-          calls: calls.length,
-          concurrencySafe,
-          results: results.map(resultKind),
-          settled,
-          nextToStart,
-          running,
-          reported,
+          permissions: tools.permissions,
+          decisions: tools.decisions.map((decision) => (decision === undefined ? '-' : decision.approved ? '+' : 'x')),
+          answers: tools.answers.map(resultKind),
+          calls: tools.calls.length,
+          concurrencySafe: tools.concurrencySafe,
+          results: tools.results.map(resultKind),
+          settled: tools.settled,
+          nextToStart: tools.nextToStart,
+          running: tools.running,
+          reported: tools.reported,
         }
       : {};
   return JSON.stringify({ value: state.value, ...live, ...toolFields });
