@@ -172,8 +172,13 @@ export class Session {
    * The sessions of the child agents this session's calls ran without a store (`agentTool`),
    * kept in memory so that a resumed run continues a child instead of running it again; saved
    * with {@link Session.toJSON}. Empty with a store, which keeps children beside their parent.
+   * Made on first use: most sessions run no agent tool.
    */
-  readonly children: ChildSessions;
+  get children(): ChildSessions {
+    this.childSessions ??= new ChildSessions();
+    return this.childSessions;
+  }
+  private childSessions: ChildSessions | undefined;
 
   constructor(config: Config, options: SessionOptions = {}) {
     this.config = config;
@@ -182,7 +187,8 @@ export class Session {
     this.clock = options.clock ?? Date.now;
     this.state = initialState(config.systemPrompt);
     this.store = options.store;
-    this.children = new ChildSessions(options.children);
+    // Saved children are checked now (invalid_journal), not when a call first looks for them.
+    if (options.children !== undefined) this.childSessions = new ChildSessions(options.children);
     this.id = options.store === undefined ? options.id : checkSessionId(options.id ?? randomUUID());
     if (options.store !== undefined) {
       const meta = { ...options.meta, [JOURNAL_VERSION_META]: String(JOURNAL_VERSION) };
@@ -594,9 +600,9 @@ export class Session {
       savedAt: new Date(this.clock()).toISOString(),
       journal: this.log.slice(), // a snapshot: later entries must not appear in it
     };
-    const children = this.children.journals();
+    const children = this.childSessions?.journals();
     // Copies, like the journal's: a child's later entries must not appear in it either.
-    if (children.size === 0) return snapshot;
+    if (children === undefined || children.size === 0) return snapshot;
     return { ...snapshot, children: Object.fromEntries([...children].map(([id, journal]) => [id, journal.slice()])) };
   }
 
