@@ -70,7 +70,8 @@ export class InspectorFeed {
   /**
    * A live feed of an agent: its session's log from the start and then live (no gap, no
    * duplicate), plus the lifecycle events of its stream, and the same for each child agent its
-   * calls start (`agentTool`), nested under the call as deep as agents nest. The graph draws
+   * calls start (`agentTool`), nested under the call as deep as agents nest (children that do
+   * not run, ended before a resume, from the journals the session keeps). The graph draws
    * the machines of the agent tools in its registry. Returns the feed and a function that
    * detaches it.
    */
@@ -80,7 +81,11 @@ export class InspectorFeed {
       depth: agent.depth,
       maxAgentDepth: agent.config.maxAgentDepth,
     });
-    const feed = new InspectorFeed({ title, live: true, budget: agent.config.budget, graph });
+    // Children that are not run (again) show from the journals their parent session keeps
+    // without a store: a resumed parent's children that had ended.
+    const { session } = agent;
+    const childJournal = (id: string) => session.children.journals().get(id);
+    const feed = new InspectorFeed({ title, live: true, budget: agent.config.budget, graph, childJournal });
     // Streamed text is sent in one update per burst (the next macrotask), not one per delta;
     // everything else is sent as it happens, with any text still waiting before it.
     let deferred: ReturnType<typeof setImmediate> | undefined;

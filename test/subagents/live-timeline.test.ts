@@ -5,6 +5,7 @@ import { TimelineBuilder } from '../../src/inspector/timeline-builder.js';
 import type { TimelineStep } from '../../src/inspector.js';
 import { drain } from '../support/runs.js';
 import { delegationClients, LEAD_ANSWER, leadRegistry } from './support/delegation.js';
+import { snapshotMidDelegation } from './support/mid-delegation.js';
 
 const calls = (steps: readonly TimelineStep[]) => steps.filter((step) => step.kind === 'tool_call');
 
@@ -81,6 +82,36 @@ describe('the live inspector of nested runs', () => {
     const [first] = calls(feed.snapshot().steps);
     expect(calls(first?.tool?.children ?? [])[0]?.tool?.durationMs).toBeGreaterThanOrEqual(0);
     await store.close();
+  });
+
+  it('a resumed lead without a store: its ended child from the kept journal, its resumed one from where it was, then live', async () => {
+    const { snapshot } = await snapshotMidDelegation();
+    const clients = delegationClients();
+    const config = new Config();
+    const session = Session.fromJSON(snapshot, config, {
+      client: clients.lead,
+      registry: leadRegistry(clients, () => {}),
+    });
+    const agent = new Agent(config, { session });
+    const { feed, detach } = InspectorFeed.ofAgent(agent, 'lead');
+    await drain(agent.resume());
+    detach();
+    const [first, second] = calls(feed.snapshot().steps);
+    // Item 1's researcher ended before the crash and did not run again: its journal shows.
+    expect(clients.researcher.calls).toBe(1);
+    expect(first?.tool?.children?.at(-1)).toMatchObject({
+      kind: 'answer',
+      text: 'research 1: analysis 1: effect 1 done',
+    });
+    // Item 2's researcher shows its steps before the crash (its task, its analyst call), then
+    // the rest as it resumed, down to its analyst's interrupted effect.
+    const researcher = second?.tool?.children ?? [];
+    expect(researcher[0]).toMatchObject({ kind: 'user', text: 'research item 2' });
+    expect(researcher.at(-1)?.text).toMatch(/^research 2: analysis 2: Error: interrupted/);
+    const [analyst] = calls(researcher);
+    expect(calls(analyst?.tool?.children ?? []).map((step) => [step.tool?.name, step.tool?.status])).toEqual([
+      ['effect', 'error'],
+    ]);
   });
 
   it("a resumed child's timeline starts with what it journaled before, then goes on live", async () => {
