@@ -94,6 +94,8 @@ export type {
   ToolsRefresh,
 } from './mcp/index.js';
 export { closeAll, connectMcp, connectMcpServers, McpSource, parseMcpConfig, readMcpConfig } from './mcp/index.js';
+export type { ChildJournals } from './session/child-sessions.js';
+export { ChildSessions } from './session/child-sessions.js';
 export type * from './session/journal-entry.js';
 export type { JournalHeader, ReadJournalOptions } from './session/journal-file.js';
 export { parseJournal, serializeJournal } from './session/journal-file.js';

@@ -1,4 +1,7 @@
 // agent-harness/inspector: the local inspector page and its data feeds.
+
+export type { FollowListener } from './inspector/follow-agent.js';
+export { followAgent } from './inspector/follow-agent.js';
 export type { ForkedSession, ForkHandler } from './inspector/fork-route.js';
 export { FORK_TOKEN_HEADER } from './inspector/fork-route.js';
 export { InspectionFeed } from './inspector/inspection-feed.js';

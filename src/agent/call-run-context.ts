@@ -1,4 +1,5 @@
 import { addUsage, type TokenUsage } from '../core/usage.js';
+import type { ChildSessions } from '../session/child-sessions.js';
 import type { JournalStore } from '../stores/journal-store.js';
 import type { ChildAgentRun, ToolRunContext } from '../tools/tool-run-context.js';
 import type { MachineDeps } from './run-handle.js';
@@ -27,6 +28,10 @@ export class CallRunContext implements ToolRunContext {
 
   get store(): JournalStore | undefined {
     return this.deps.session.store;
+  }
+
+  get children(): ChildSessions {
+    return this.deps.session.children;
   }
 
   get depth(): number {

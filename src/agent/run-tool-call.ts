@@ -59,7 +59,11 @@ function startTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, set
   if (!abort.aborted) {
     const { session } = deps;
     const tool = session.activeRegistry.get(call.name);
-    const child = tool?.runsAgent === true ? childSessionId(session.id, session.turnCount, call.callId) : undefined;
+    // A call in doubt on resume runs the child its start recorded.
+    const child =
+      tool?.runsAgent === true
+        ? (session.startedChildSession(call.callId) ?? childSessionId(session.id, session.turnCount, call.callId))
+        : undefined;
     context = new CallRunContext(deps, child);
     session.recordToolStart(call.callId, tool?.source, child);
     // SPEC §8 write-ahead: with a store, the start is durable before the tool runs (a failed

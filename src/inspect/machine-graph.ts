@@ -1,4 +1,6 @@
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
+import { childGraphs } from './child-graphs.js';
+import type { DiagramOptions } from './diagram-options.js';
 
 /** A state of the machine, as drawn. */
 export interface GraphState {
@@ -15,6 +17,26 @@ export interface GraphState {
    * `agent` machine for a sub-agent tool): drawn under the actor that runs them.
    */
   readonly nests?: readonly NestedMachine[];
+  /**
+   * The machines of the child agents the state's spawned actors run, drawn from each agent
+   * tool of {@link DiagramOptions.registry} (absent without one).
+   */
+  readonly children?: readonly ChildMachineGraph[];
+}
+
+/** A child agent's machine, drawn under the state whose spawned actor runs it (an `agentTool` call). */
+export interface ChildMachineGraph {
+  /** The spawned actor that runs it (`runTool`). */
+  readonly actor: string;
+  /** The agent tool's name. */
+  readonly name: string;
+  /** The depth the child runs at (1 under a top-level agent). */
+  readonly depth: number;
+  /**
+   * The child's machine, generated from the machine it runs, with its own children; absent when
+   * the same agent tool is already drawn above it (agents that call each other): see there.
+   */
+  readonly graph?: MachineGraph;
 }
 
 /** A machine that a spawned actor runs as its child (see {@link GraphState.nests}). */
@@ -143,8 +165,17 @@ function graphActors(machine: AnyStateMachine, nodes: readonly AnyStateNode[]): 
   });
 }
 
-/** Reads the graph of a flat machine (its top-level states), including root-level transitions. */
-export function machineGraph(machine: AnyStateMachine): MachineGraph {
+/**
+ * Reads the graph of a flat machine (its top-level states), including root-level transitions.
+ * With `options.registry`, each agent tool in it adds its child's machine under the state whose
+ * spawned actor runs it, as deep as `maxAgentDepth` lets agents nest.
+ */
+export function machineGraph(machine: AnyStateMachine, options: DiagramOptions = {}): MachineGraph {
+  return graphOf(machine, options, new Set());
+}
+
+/** The graph, `path` holding the agent tools drawn above it (each is drawn once per path). */
+function graphOf(machine: AnyStateMachine, options: DiagramOptions, path: ReadonlySet<object>): MachineGraph {
   const root = machine.root;
   const nodes = Object.values(root.states) as AnyStateNode[];
   const actors = graphActors(machine, nodes);
@@ -157,7 +188,9 @@ export function machineGraph(machine: AnyStateMachine): MachineGraph {
       spawns: stateSpawns(node),
       entry: actionNames(node.entry),
     };
-    return nests.length === 0 ? state : { ...state, nests };
+    if (nests.length === 0) return state;
+    const children = childGraphs(nests, options, path, graphOf);
+    return children.length === 0 ? { ...state, nests } : { ...state, nests, children };
   });
   const edges = nodes.flatMap((node) => {
     const own = ownEdges(node);

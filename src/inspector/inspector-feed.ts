@@ -1,10 +1,9 @@
 import type { Agent } from '../agent/agent.js';
 import type { Budget } from '../config/budget.js';
-import type { AgentEvent } from '../core/agent-event.js';
-import type { StreamRecord } from '../events/event-bus.js';
 import { type MachineGraph, machineGraph } from '../inspect/machine-graph.js';
 import { agentMachine } from '../machines/agent-machine.js';
 import type { JournalEntry } from '../session/journal-entry.js';
+import { followAgent } from './follow-agent.js';
 import { TimelineBuilder } from './timeline-builder.js';
 import type { TimelineStep } from './timeline-step.js';
 import type { ToolTiming } from './tool-timings.js';
@@ -70,11 +69,23 @@ export class InspectorFeed {
 
   /**
    * A live feed of an agent: its session's log from the start and then live (no gap, no
-   * duplicate), plus the lifecycle events of its stream. Returns the feed and a function that
+   * duplicate), plus the lifecycle events of its stream, and the same for each child agent its
+   * calls start (`agentTool`), nested under the call as deep as agents nest (children that do
+   * not run, ended before a resume, from the journals the session keeps). The graph draws
+   * the machines of the agent tools in its registry. Returns the feed and a function that
    * detaches it.
    */
   static ofAgent(agent: Agent, title = 'live run'): { feed: InspectorFeed; detach: () => void } {
-    const feed = new InspectorFeed({ title, live: true, budget: agent.config.budget });
+    const graph = machineGraph(agentMachine, {
+      registry: agent.session.registry,
+      depth: agent.depth,
+      maxAgentDepth: agent.config.maxAgentDepth,
+    });
+    // Children that are not run (again) show from the journals their parent session keeps
+    // without a store: a resumed parent's children that had ended.
+    const { session } = agent;
+    const childJournal = (id: string) => session.children.journals().get(id);
+    const feed = new InspectorFeed({ title, live: true, budget: agent.config.budget, graph, childJournal });
     // Streamed text is sent in one update per burst (the next macrotask), not one per delta;
     // everything else is sent as it happens, with any text still waiting before it.
     let deferred: ReturnType<typeof setImmediate> | undefined;
@@ -86,20 +97,13 @@ export class InspectorFeed {
       pending = [];
       feed.notify(steps);
     };
-    const log = agent.session.follow(0).subscribe(({ entry }) => {
-      pending.push(...feed.builder.addEntry(entry));
-      flush();
-    });
-    const events = agent.stream$.subscribe((record: StreamRecord) => {
-      if (record.journalIndex !== undefined) return; // the log above has it
-      const event = record.entry as AgentEvent;
-      pending.push(...feed.builder.addEvent(event, record.at));
-      if (event.type !== 'text_delta') flush();
+    const following = followAgent(agent, feed.builder, (steps, streamed) => {
+      pending.push(...steps);
+      if (!streamed) flush();
       else deferred ??= setImmediate(flush);
     });
     const detach = (): void => {
-      log.unsubscribe();
-      events.unsubscribe();
+      following.unsubscribe();
       if (deferred !== undefined) clearImmediate(deferred);
     };
     return { feed, detach };

@@ -64,6 +64,10 @@ export class TimelineBuilder {
   private readonly callNames = new Map<string, string>();
   /** Results recorded before their call's step exists (a resumed run's journal). */
   private readonly earlyResults = new Map<string, string>();
+  /** Timelines of child agents followed live, by child session id (see {@link TimelineBuilder.childTimeline}). */
+  private readonly liveChildren = new Map<string, TimelineBuilder>();
+  /** The call that runs each child session, by child session id. */
+  private readonly callOfChild = new Map<string, string>();
 
   constructor(options: TimelineBuilderOptions = {}) {
     this.options = options;
@@ -172,6 +176,32 @@ export class TimelineBuilder {
     }
   }
 
+  /**
+   * The timeline of child session `sessionId`, to feed with the child's own log and events while
+   * it runs (a live inspector following an agent's children): made on first use, and shown as
+   * the `children` of the call that runs it. After feeding it, call {@link childChanged}.
+   */
+  childTimeline(sessionId: string): TimelineBuilder {
+    let child = this.liveChildren.get(sessionId);
+    if (child === undefined) {
+      child = new TimelineBuilder({ ...this.options, timings: [] });
+      this.liveChildren.set(sessionId, child);
+    }
+    return child;
+  }
+
+  /**
+   * Shows what was added to child `sessionId`'s {@link childTimeline} on the call that runs it;
+   * returns that call's step (none while the call's start is not in this timeline yet: the
+   * start picks the child's timeline up).
+   */
+  childChanged(sessionId: string): TimelineStep[] {
+    const callId = this.callOfChild.get(sessionId);
+    const child = this.liveChildren.get(sessionId);
+    if (callId === undefined || child === undefined) return [];
+    return this.updateTool(callId, { childSessionId: sessionId, children: child.steps.slice() });
+  }
+
   private addUsage(usage: TokenUsage): TimelineStep[] {
     this.usage = addUsage(this.usage, usage);
     const turnStep = this.byId.get(`turn-${this.turn}`);
@@ -218,6 +248,7 @@ export class TimelineBuilder {
 
   /** A call's write-ahead start: running, with its source and its child agent's timeline. */
   private startTool(callId: string, source: string | undefined, childSessionId: string | undefined): TimelineStep[] {
+    if (childSessionId !== undefined) this.callOfChild.set(childSessionId, callId);
     return this.updateTool(callId, {
       status: 'running',
       ...(source !== undefined ? { source } : {}),
@@ -225,8 +256,10 @@ export class TimelineBuilder {
     });
   }
 
-  /** The child session's id and, when its journal is known, its own timeline. */
+  /** The child session's id and, when its journal is known (or it is followed live), its own timeline. */
   private childOf(childSessionId: string): Pick<TimelineToolCall, 'childSessionId' | 'children'> {
+    const live = this.liveChildren.get(childSessionId);
+    if (live !== undefined) return { childSessionId, children: live.steps.slice() };
     const journal = this.options.childJournal?.(childSessionId);
     if (journal === undefined) return { childSessionId };
     const child = new TimelineBuilder({ ...this.options, timings: [] });

@@ -18,8 +18,8 @@ export interface SessionState {
   nextResult: number;
   /** Results journaled ahead of an earlier call's, held until that one is in (by callId). */
   heldResults: Map<string, string> | undefined;
-  /** Calls of the open turn whose start was journaled (a `tool_started` entry). */
-  startedCalls: Set<string> | undefined;
+  /** Calls of the open turn whose start was journaled (a `tool_started` entry), with the child session each ran, if any. */
+  startedCalls: Map<string, string | undefined> | undefined;
   /** Decisions journaled for calls of the open turn that asked for approval, by callId. */
   decisions: Map<string, ApprovalDecision> | undefined;
   /** The agent the conversation was last handed to (a `handoff` entry); undefined for the session's own. */
@@ -193,8 +193,8 @@ export function applyEntry(state: SessionState, entry: JournalEntry, systemPromp
       }
       return;
     case 'tool_started':
-      state.startedCalls ??= new Set();
-      state.startedCalls.add(entry.callId);
+      state.startedCalls ??= new Map();
+      state.startedCalls.set(entry.callId, entry.childSessionId);
       return;
     case 'approval_decision':
       state.decisions ??= new Map();

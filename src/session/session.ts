@@ -12,6 +12,7 @@ import type { JournalStore, JournalWriter } from '../stores/journal-store.js';
 import { checkSessionId } from '../stores/session-id.js';
 import { handoffTarget } from '../subagents/handoff-target.js';
 import { ToolRegistry } from '../tools/registry.js';
+import { type ChildJournals, ChildSessions } from './child-sessions.js';
 import { checkEntry } from './journal-check.js';
 import type { JournalEntry } from './journal-entry.js';
 import { type AppendListener, JournalLog, type LogRecord } from './journal-log.js';
@@ -43,6 +44,12 @@ export interface SessionOptions {
   readonly id?: string;
   /** String metadata stored with a new session in `store` (the model name, its rates, …). */
   readonly meta?: Readonly<Record<string, string>>;
+  /**
+   * Journals of the child agents this session's calls ran without a store (a snapshot's
+   * `children`, by session id): a resumed call in doubt continues its child from there instead
+   * of running it again (see {@link Session.children}). Checked entry by entry (`invalid_journal`).
+   */
+  readonly children?: ChildJournals;
 }
 
 /** Options of {@link Session.load}. */
@@ -80,6 +87,11 @@ export interface SessionSnapshot {
   readonly savedAt: string;
   /** The journal: everything the session's state folds from. */
   readonly journal: readonly JournalEntry[];
+  /**
+   * The journals of the child agents its calls ran without a store (`agentTool`), by session id,
+   * as deep as they nested; absent when there are none.
+   */
+  readonly children?: ChildJournals;
 }
 
 function toToolCall(input: ToolCallInput, index: number): ToolCall {
@@ -168,6 +180,17 @@ export class Session {
   readonly id: string | undefined;
   /** What loading from the store dropped or repaired (a torn last append), for the user to see. */
   readonly warnings: readonly string[] = [];
+  /**
+   * The sessions of the child agents this session's calls ran without a store (`agentTool`),
+   * kept in memory so that a resumed run continues a child instead of running it again; saved
+   * with {@link Session.toJSON}. Empty with a store, which keeps children beside their parent.
+   * Made on first use: most sessions run no agent tool.
+   */
+  get children(): ChildSessions {
+    this.childSessions ??= new ChildSessions();
+    return this.childSessions;
+  }
+  private childSessions: ChildSessions | undefined;
 
   constructor(config: Config, options: SessionOptions = {}) {
     this.config = config;
@@ -176,6 +199,8 @@ export class Session {
     this.clock = options.clock ?? Date.now;
     this.state = initialState(config.systemPrompt);
     this.store = options.store;
+    // Saved children are checked now (invalid_journal), not when a call first looks for them.
+    if (options.children !== undefined) this.childSessions = new ChildSessions(options.children);
     this.id = options.store === undefined ? options.id : checkSessionId(options.id ?? randomUUID());
     if (options.store !== undefined) {
       const meta = { ...options.meta, [JOURNAL_VERSION_META]: String(JOURNAL_VERSION) };
@@ -380,6 +405,15 @@ export class Session {
   }
 
   /**
+   * The child session a call of the open turn started, as its `tool_started` entry recorded it
+   * (an `agentTool` call): a resumed call in doubt finds the same child again, whatever id the
+   * resumed session has.
+   */
+  startedChildSession(callId: string): string | undefined {
+    return this.state.startedCalls?.get(callId);
+  }
+
+  /**
    * The decision journaled for a call of the last assistant turn that asked for approval, if
    * any (a resumed run applies it instead of asking again).
    */
@@ -570,24 +604,35 @@ export class Session {
     });
   }
 
-  /** A snapshot for saving: the journal, its version, and the wall-clock time of saving. */
+  /**
+   * A snapshot for saving: the journal, its version, the wall-clock time of saving, and the
+   * journals of the child agents its calls ran without a store ({@link Session.children}).
+   */
   toJSON(): SessionSnapshot {
-    return {
+    const snapshot = {
       version: JOURNAL_VERSION,
       savedAt: new Date(this.clock()).toISOString(),
       journal: this.log.slice(), // a snapshot: later entries must not appear in it
     };
+    const children = this.childSessions?.journals();
+    // Copies, like the journal's: a child's later entries must not appear in it either.
+    if (children === undefined || children.size === 0) return snapshot;
+    return { ...snapshot, children: Object.fromEntries([...children].map(([id, journal]) => [id, journal.slice()])) };
   }
 
-  /** Rebuilds a session from {@link Session.toJSON} output; refuses unknown versions. */
+  /**
+   * Rebuilds a session from {@link Session.toJSON} output, with its child sessions' journals
+   * (`children`, unless `options.children` gives others); refuses unknown versions.
+   */
   static fromJSON(snapshot: unknown, config: Config = new Config(), options: SessionOptions = {}): Session {
     if (typeof snapshot !== 'object' || snapshot === null) {
       throw new HarnessError('invalid_journal', 'session snapshot must be an object');
     }
-    const { version, journal } = snapshot as { version?: unknown; journal?: unknown };
+    const { version, journal, children } = snapshot as { version?: unknown; journal?: unknown; children?: unknown };
     checkJournalVersion(version);
     if (!Array.isArray(journal)) throw new HarnessError('invalid_journal', "session snapshot has no 'journal' array");
-    return Session.replay(journal, config, options);
+    if (options.children !== undefined || children === undefined) return Session.replay(journal, config, options);
+    return Session.replay(journal, config, { ...options, children: children as ChildJournals });
   }
 
   /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ModelClient } from '../adapters/model-client.js';
 import { Agent } from '../agent/agent.js';
+import { agentRunMachine } from '../agent/provide-machine.js';
 import { Config } from '../config/config.js';
 import type { AgentEvent } from '../core/agent-event.js';
 import { HarnessError } from '../core/errors.js';
@@ -10,6 +11,7 @@ import { defineTool, type ToolInvocation, type ToolLike } from '../tools/tool.js
 import { ToolKind } from '../tools/tool-kind.js';
 import { ToolResult } from '../tools/tool-result.js';
 import type { ToolRunContext } from '../tools/tool-run-context.js';
+import { markChildAgent } from './child-agent.js';
 import { type ChildSpec, openChildSession, resultOfEnd } from './child-session.js';
 
 /** Options of {@link agentTool}. */
@@ -46,7 +48,8 @@ const schema = z.object({ task: z.string().min(1).describe('What the agent shoul
  *
  * It is `idempotent`: a call left in doubt by a crash runs again on resume and finds its child's
  * session, using the recorded answer of a child that ended and resuming one that was cut off, so
- * a finished child never runs twice (with a store; without one, nothing of the child survives).
+ * a finished child never runs twice. Without a store the parent session keeps its children in
+ * memory (`Session.children`, saved by `toJSON`): a child whose journal is not there runs again.
  */
 export function agentTool(options: AgentToolOptions): ToolLike<typeof schema> {
   checkOptions(options);
@@ -62,7 +65,13 @@ export function agentTool(options: AgentToolOptions): ToolLike<typeof schema> {
     schema,
     execute: (invocation) => runChild(options.name, spec, invocation),
   });
-  return Object.assign(tool, { runsAgent: true as const });
+  const child = {
+    name: options.name,
+    machine: agentRunMachine,
+    registry: options.registry,
+    maxAgentDepth: config.maxAgentDepth,
+  };
+  return markChildAgent(Object.assign(tool, { runsAgent: true as const }), child);
 }
 
 /** Runs (or finds, or resumes) the call's child agent and answers with its outcome. */
@@ -79,7 +88,7 @@ async function runChild(
     return ToolResult.error(
       `agent_depth: agent '${name}' would run at depth ${depth}, deeper than maxAgentDepth ${run.maxAgentDepth}`,
     );
-  const child = await openChildSession(spec, run.childSessionId, run.store);
+  const child = await openChildSession(spec, run.childSessionId, run.store, run.children);
   const { session } = child;
   try {
     if (child.kind === 'ended') {

@@ -1,6 +1,7 @@
 import type { ModelClient } from '../adapters/model-client.js';
 import type { Config } from '../config/config.js';
 import { HarnessError } from '../core/errors.js';
+import type { ChildSessions } from '../session/child-sessions.js';
 import type { JournalEntry } from '../session/journal-entry.js';
 import { Session } from '../session/session.js';
 import type { JournalStore } from '../stores/journal-store.js';
@@ -32,15 +33,17 @@ export function resultOfEnd(entry: JournalEntry | undefined): ToolResult | undef
 
 /**
  * Opens the child session `id`: in `store` beside its parent when there is one (loaded if it is
- * there, created if not), in memory otherwise.
+ * there, created if not); otherwise in memory, from the journal the parent kept or was given
+ * (`children`), or new, and kept by the parent from then on.
  */
 export async function openChildSession(
   spec: ChildSpec,
   id: string,
   store: JournalStore | undefined,
+  children: ChildSessions,
 ): Promise<ChildSession> {
   const { config, client, registry } = spec;
-  if (store === undefined) return { kind: 'new', session: new Session(config, { client, registry, id }) };
+  if (store === undefined) return openKept(spec, id, children);
   let session: Session;
   try {
     session = await Session.load(store, id, { config, client, registry });
@@ -48,6 +51,23 @@ export async function openChildSession(
     if (!(HarnessError.isInstance(error) && error.reason === 'session_not_found')) throw error;
     return { kind: 'new', session: new Session(config, { client, registry, store, id }) };
   }
+  return classify(session);
+}
+
+/** Opens child `id` from the journal its parent kept (a new session when there is none) and keeps it. */
+function openKept(spec: ChildSpec, id: string, children: ChildSessions): ChildSession {
+  const { config, client, registry } = spec;
+  const known = children.journals();
+  const journal = known.get(id);
+  // Its own children's journals go with it, so its own calls in doubt continue them in turn.
+  const options = { client, registry, id, children: children.descendants(id, known) };
+  const session = journal === undefined ? new Session(config, options) : Session.replay(journal, config, options);
+  children.keep(session);
+  return classify(session);
+}
+
+/** What a found child session is: ended (with its answer), interrupted, or not yet started. */
+function classify(session: Session): ChildSession {
   const { journal } = session;
   const result = resultOfEnd(journal.at(-1));
   if (result !== undefined) return { kind: 'ended', session, result };

@@ -1,5 +1,6 @@
 import type { Agent } from '../agent/agent.js';
 import type { TokenUsage } from '../core/usage.js';
+import type { ChildSessions } from '../session/child-sessions.js';
 import type { JournalStore } from '../stores/journal-store.js';
 
 /** A child agent that a tool call started, announced to the agent whose call it is. */
@@ -26,6 +27,8 @@ export interface ToolRunContext {
   readonly sessionId: string | undefined;
   /** The calling session's store, if any: a child session is kept beside it. */
   readonly store: JournalStore | undefined;
+  /** Without a store, where the calling session keeps its child sessions in memory (`Session.children`). */
+  readonly children: ChildSessions;
   /** How deeply the calling agent is nested (0 for a top-level agent). */
   readonly depth: number;
   /**

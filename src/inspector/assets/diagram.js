@@ -73,21 +73,12 @@ function edgePath(a, b) {
   return `M${top.x},${top.y} C${top.x},${lift} ${goal.x},${lift} ${goal.x},${goal.y}`;
 }
 
-/** @param {Graph} graph */
-export function drawDiagram(graph) {
-  const diagram = byId('diagram');
-  diagram.replaceChildren();
-  if (graph.states.length === 0) {
-    diagram.setAttribute('viewBox', '0 0 480 60');
-    const note = svg('text', { x: 16, y: 34, class: 'empty' });
-    note.textContent = 'no machine yet: waiting for an XState app to connect';
-    diagram.append(note);
-    return;
-  }
-  const positions = layout(graph);
-  const width = Math.max(...[...positions.values()].map((p) => p.x)) + NODE_W + PAD;
-  const height = Math.max(...[...positions.values()].map((p) => p.y)) + NODE_H + PAD + 40;
-  diagram.setAttribute('viewBox', `0 0 ${width} ${height}`);
+/** Space around a child agent's machine inside its frame, and above it for the frame's title. */
+const FRAME_PAD = 12;
+const FRAME_TITLE = 26;
+
+/** @param {SVGElement} diagram */
+function addArrows(diagram) {
   const defs = svg('defs', {});
   /** @type {[string, string][]} */
   const arrows = [
@@ -108,9 +99,24 @@ export function drawDiagram(graph) {
     defs.append(marker);
   }
   diagram.append(defs);
+}
+
+/**
+ * Draws a graph's states and edges into `target`, then, below them, the machine of each child
+ * agent a state's spawned actor runs, framed and linked to that state, as deep as they nest.
+ * The top graph's states are `g.state` (the ones highlighted); a child's are `g.child-state`.
+ * @param {SVGElement} target
+ * @param {Graph} graph
+ * @param {boolean} top
+ * @returns {{ width: number, height: number }}
+ */
+function drawGraph(target, graph, top) {
+  const positions = layout(graph);
+  let width = Math.max(...[...positions.values()].map((p) => p.x)) + NODE_W + PAD;
+  let height = Math.max(...[...positions.values()].map((p) => p.y)) + NODE_H + PAD + 40;
   const start = positions.get(graph.initial);
   if (start) {
-    diagram.append(svg('circle', { cx: start.x - 14, cy: start.y + NODE_H / 2, r: 5, fill: '#687083' }));
+    target.append(svg('circle', { cx: start.x - 14, cy: start.y + NODE_H / 2, r: 5, fill: '#687083' }));
   }
   /** @type {Map<string, string[]>} */
   const labels = new Map();
@@ -130,12 +136,12 @@ export function drawDiagram(graph) {
     const title = svg('title', {});
     title.textContent = `${key}\n${names.join('\n')}`;
     path.append(title);
-    diagram.append(path);
+    target.append(path);
   }
   for (const state of graph.states) {
     const p = positions.get(state.id);
     if (!p) continue;
-    const group = svg('g', { class: `state${state.final ? ' final' : ''}` });
+    const group = svg('g', { class: `${top ? 'state' : 'child-state'}${state.final ? ' final' : ''}` });
     group.dataset.state = state.id;
     group.append(svg('rect', { x: p.x, y: p.y, width: NODE_W, height: NODE_H, rx: 10 }));
     // A spawned actor that runs a child machine (a sub-agent) says so: `spawn runTool ⊃ agent`.
@@ -153,18 +159,74 @@ export function drawDiagram(graph) {
       text.textContent = line;
       group.append(text);
     });
-    diagram.append(group);
+    target.append(group);
   }
+  for (const state of graph.states) {
+    const p = positions.get(state.id);
+    for (const child of state.children ?? []) {
+      if (!p) continue;
+      const size = drawChild(target, child, state.id, { x: PAD, y: height });
+      const link = svg('path', {
+        d: `M${p.x + NODE_W / 2},${p.y + NODE_H} C${p.x + NODE_W / 2},${height} ${PAD + 40},${height - 20} ${PAD + 40},${height}`,
+        class: 'spawn-link',
+      });
+      target.append(link);
+      width = Math.max(width, size.width + 2 * PAD);
+      height += size.height + PAD;
+    }
+  }
+  return { width, height };
+}
+
+/**
+ * A child agent's machine in a frame at `at`, titled with the tool and the actor that runs it.
+ * @param {SVGElement} target
+ * @param {import('./dom.js').ChildGraph} child
+ * @param {string} state
+ * @param {{ x: number, y: number }} at
+ * @returns {{ width: number, height: number }}
+ */
+function drawChild(target, child, state, at) {
+  const frame = svg('g', { class: 'child-machine', transform: `translate(${at.x},${at.y})` });
+  frame.dataset.agent = child.name;
+  frame.dataset.depth = String(child.depth);
+  const title = svg('text', { x: FRAME_PAD, y: 18, class: 'child-title' });
+  const what = child.graph ? `child agent, depth ${child.depth}` : 'drawn above (agents call each other)';
+  title.textContent = `${child.name} · ${what} · spawned by ${child.actor} in ${state}`;
+  const inner = svg('g', { transform: `translate(${FRAME_PAD},${FRAME_TITLE})` });
+  const size = child.graph ? drawGraph(inner, child.graph, false) : { width: 320, height: 0 };
+  const width = size.width + 2 * FRAME_PAD;
+  const height = size.height + FRAME_TITLE + FRAME_PAD;
+  frame.append(svg('rect', { x: 0, y: 0, width, height, rx: 12, class: 'child-frame' }), title, inner);
+  target.append(frame);
+  return { width, height };
+}
+
+/** @param {Graph} graph */
+export function drawDiagram(graph) {
+  const diagram = byId('diagram');
+  diagram.replaceChildren();
+  if (graph.states.length === 0) {
+    diagram.setAttribute('viewBox', '0 0 480 60');
+    const note = svg('text', { x: 16, y: 34, class: 'empty' });
+    note.textContent = 'no machine yet: waiting for an XState app to connect';
+    diagram.append(note);
+    return;
+  }
+  if (!(diagram instanceof SVGElement)) return;
+  addArrows(diagram);
+  const { width, height } = drawGraph(diagram, graph, true);
+  diagram.setAttribute('viewBox', `0 0 ${width} ${height}`);
 }
 
 /** @param {Step | undefined} step */
 export function highlight(step) {
   const state = step?.state ?? null;
-  for (const group of document.querySelectorAll('#diagram g.state')) {
+  for (const group of document.querySelectorAll('#diagram > g.state')) {
     if (!(group instanceof SVGElement)) continue;
     group.classList.toggle('current', group.dataset.state === state);
   }
-  for (const path of document.querySelectorAll('#diagram path.edge')) {
+  for (const path of document.querySelectorAll('#diagram > path.edge')) {
     if (!(path instanceof SVGElement)) continue;
     const taken = step?.kind === 'transition' && path.dataset.from === step.from && path.dataset.to === step.state;
     path.classList.toggle('taken', taken);

@@ -1,7 +1,11 @@
 // @ts-check
 // Shared by the inspector page's modules: data shapes and small DOM helpers.
 
-/** @typedef {{ id: string, final: boolean, invokes: string[], spawns: string[], nests?: { actor: string, machine: string, when: string }[] }} GraphState */
+/**
+ * @typedef {{ id: string, final: boolean, invokes: string[], spawns: string[], nests?: { actor: string, machine: string, when: string }[],
+ *   children?: ChildGraph[] }} GraphState
+ */
+/** @typedef {{ actor: string, name: string, depth: number, graph?: Graph }} ChildGraph */
 /** @typedef {{ from: string, to: string, event: string, guard?: string }} GraphEdge */
 /** @typedef {{ id: string, initial: string, states: GraphState[], edges: GraphEdge[] }} Graph */
 /** @typedef {{ promptTokens: number, completionTokens: number, totalTokens: number }} Usage */

@@ -5,7 +5,7 @@
 import { drawDiagram, highlight } from './diagram.js';
 import { byId, usageText } from './dom.js';
 import { forkControls } from './fork.js';
-import { renderStep, showDetail } from './timeline.js';
+import { keepExpanded, renderStep, showDetail } from './timeline.js';
 
 /** @typedef {import('./dom.js').Graph} Graph */
 /** @typedef {import('./dom.js').Step} Step */
@@ -20,8 +20,10 @@ function upsertStep(step) {
   const list = byId('steps');
   const fresh = renderStep(step, (index) => select(index, false));
   const old = list.querySelector(`li[data-index="${step.index}"]`);
-  if (old) old.replaceWith(fresh);
-  else list.append(fresh);
+  if (old) {
+    keepExpanded(old, fresh);
+    old.replaceWith(fresh);
+  } else list.append(fresh);
 }
 
 /**

@@ -63,6 +63,7 @@ export function renderStep(step, onSelect) {
  */
 function childRun(sessionId, children) {
   const details = html('details', 'child-run');
+  details.dataset.session = sessionId;
   const count = children === undefined ? 'journal not loaded' : `${children.length} steps`;
   details.append(html('summary', 'child-summary', `child agent · session ${sessionId} · ${count}`));
   // Clicks inside the child's timeline expand it, and do not select the parent's step.
@@ -73,6 +74,23 @@ function childRun(sessionId, children) {
     details.append(list);
   }
   return details;
+}
+
+/**
+ * A live update replaces a step's item: child runs expanded in the old item stay expanded in
+ * the new one (a child's timeline grows while the user reads it).
+ * @param {Element} old
+ * @param {Element} fresh
+ */
+export function keepExpanded(old, fresh) {
+  const open = new Set();
+  for (const details of old.querySelectorAll('details.child-run[open]')) {
+    if (details instanceof HTMLElement) open.add(details.dataset.session);
+  }
+  if (open.size === 0) return;
+  for (const details of fresh.querySelectorAll('details.child-run')) {
+    if (details instanceof HTMLDetailsElement && open.has(details.dataset.session)) details.open = true;
+  }
 }
 
 /** @param {Step | undefined} step */
