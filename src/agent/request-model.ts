@@ -56,7 +56,7 @@ function measureContext(
 async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boolean): Promise<ModelTurn> {
   const { session, bus } = deps;
   const abort = run.modelAbort;
-  await bus.idle(); // backpressure: subscribers catch up before the next request
+  if (!bus.isIdle) await bus.idle(); // backpressure: subscribers catch up before the next request
   const durable = session.settled();
   if (durable !== undefined) await durable; // SPEC §8: a turn's entries are durable before the next request
   throwIfAborted(abort);
