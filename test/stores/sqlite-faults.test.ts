@@ -161,3 +161,19 @@ describe('sqlite: the database file', () => {
     expect(error.reason).toBe('invalid_argument');
   });
 });
+
+describe('sqlite: a lock row this process failed to remove', () => {
+  it('does not lock the session once its writer has closed', async () => {
+    const file = join(tempWorkspace(), 'store.db');
+    const store = await openStore(`sqlite:${file}`);
+    const writer = await store.openWriter('s');
+    await writer.append(entriesAt(0, 1));
+    execSql(file, "CREATE TRIGGER keep_locks BEFORE DELETE ON locks BEGIN SELECT RAISE(ABORT, 'injected'); END");
+    await writer.close();
+    execSql(file, 'DROP TRIGGER keep_locks');
+    const next = await store.openWriter('s');
+    expect(next.length).toBe(1);
+    expect((await failureOf(store.openWriter('s'))).reason).toBe('session_locked');
+    await store.close();
+  });
+});

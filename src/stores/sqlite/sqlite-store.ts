@@ -9,19 +9,20 @@ import type {
   OpenWriterOptions,
   SessionStatus,
   SessionSummary,
-  StoredEntry,
   StoredJournal,
 } from '../journal-store.js';
 import { loadOptional } from '../load-optional.js';
 import { waitForLock } from '../lock-wait.js';
-import { currentOwner, describeOwner, isOwnerAlive } from '../process-liveness.js';
+import { holdToken, isLockLive, releaseToken } from '../held-tokens.js';
+import { currentOwner, describeOwner } from '../process-liveness.js';
 import { SerialWriter } from '../serial-writer.js';
 import { checkSessionId } from '../session-id.js';
 import { checkMeta, parseMeta } from '../session-meta.js';
-import { isSessionStatus, sessionStatusAfter } from '../session-status.js';
+import { isSessionStatus } from '../session-status.js';
 import { describeCause, journalCorrupt, sessionLocked, sessionNotFound, storeError } from '../store-errors.js';
 import type { SqliteSynchronous } from '../store-options.js';
 import { parseEntry } from '../stored-entry.js';
+import { sqliteAppender } from './sqlite-append.js';
 import { prepareSchema } from './sqlite-schema.js';
 
 /** Options of the `sqlite:` store. */
@@ -124,8 +125,9 @@ export class SqliteStore implements JournalStore {
     } catch (error) {
       throw HarnessError.isInstance(error) ? error : storeError(this.location, sessionId, error);
     }
+    holdToken(token);
     let current = status;
-    const append = this.#appender(sessionId, token);
+    const append = sqliteAppender(this.db, (source) => this.#sql(source), sessionId, token, this.now);
     const writer = new SerialWriter(
       this.location,
       sessionId,
@@ -135,6 +137,7 @@ export class SqliteStore implements JournalStore {
           current = append(bodies, entries, from, current);
         },
         release: async () => {
+          releaseToken(token);
           try {
             if (this.db.open) this.#sql('DELETE FROM locks WHERE session = ? AND token = ?').run(sessionId, token);
           } catch {
@@ -152,7 +155,7 @@ export class SqliteStore implements JournalStore {
     const held = this.#sql('SELECT pid, host, start, token FROM locks WHERE session = ?').get(sessionId) as
       | LockRow
       | undefined;
-    if (held && isOwnerAlive(held)) throw sessionLocked(this.location, sessionId, describeOwner(held));
+    if (held && isLockLive(held)) throw sessionLocked(this.location, sessionId, describeOwner(held));
     const me = currentOwner();
     this.#sql(
       'INSERT OR REPLACE INTO locks (session, pid, host, start, token, taken_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -173,45 +176,10 @@ export class SqliteStore implements JournalStore {
     const next = this.#sql('SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM entries WHERE session = ?').get(sessionId) as {
       n: number;
     };
-    if (next.n !== row.entries) {
-      throw journalCorrupt(
-        this.location,
-        sessionId,
-        Math.min(next.n, row.entries),
-        `sessions says ${row.entries} entries`,
-      );
+    if (next.n < row.entries) {
+      throw journalCorrupt(this.location, sessionId, next.n, `missing (sessions says at least ${row.entries} entries)`);
     }
-    return { length: row.entries, status: isSessionStatus(row.status) ? row.status : 'open' };
-  }
-
-  /**
-   * The append of one writer: a transaction (made once: `db.transaction` per call costs) that
-   * moves the session row on only while the lock is still this writer's and the session holds
-   * `from` entries (one statement for both checks), then inserts the entries. Which check failed
-   * is looked up only when one did.
-   */
-  #appender(sessionId: string, token: string) {
-    const lockOf = this.#sql('SELECT token FROM locks WHERE session = ?');
-    const insert = this.#sql('INSERT INTO entries (session, seq, body) VALUES (?, ?, ?)');
-    const update = this.#sql(
-      `UPDATE sessions SET entries = ?, updated_at = ?, status = ? WHERE id = ? AND entries = ?
-         AND EXISTS (SELECT 1 FROM locks WHERE session = ? AND token = ?)`,
-    );
-    const transaction = this.db.transaction((bodies: readonly string[], from: number, next: SessionStatus) => {
-      const moved = update.run(from + bodies.length, this.now().toISOString(), next, sessionId, from, sessionId, token);
-      if (moved.changes !== 1) {
-        const lock = lockOf.get(sessionId) as { token: string } | undefined;
-        if (lock?.token !== token) throw new Error('the writer lost its lock to another writer');
-        throw new Error(`the session does not hold ${from} entries any more`);
-      }
-      for (let i = 0; i < bodies.length; i++) insert.run(sessionId, from + i, bodies[i]);
-    });
-    return (bodies: readonly string[], entries: readonly StoredEntry[], from: number, status: SessionStatus) => {
-      if (!this.db.open) throw new Error('the store is closed');
-      const next = sessionStatusAfter(status, entries);
-      transaction.immediate(bodies, from, next);
-      return next;
-    };
+    return { length: next.n, status: isSessionStatus(row.status) ? row.status : 'open' };
   }
 
   async read(sessionId: string): Promise<StoredJournal> {
@@ -235,7 +203,7 @@ export class SqliteStore implements JournalStore {
       if (typeof entry === 'string') throw journalCorrupt(this.location, sessionId, seq, entry);
       return entry;
     });
-    if (entries.length !== row.entries) {
+    if (entries.length < row.entries) {
       throw journalCorrupt(this.location, sessionId, entries.length, `missing (the session holds ${row.entries})`);
     }
     return {
@@ -247,12 +215,14 @@ export class SqliteStore implements JournalStore {
 
   async list(): Promise<readonly SessionSummary[]> {
     this.#checkOpen();
-    const rows = this.#sql('SELECT id, entries, updated_at, status FROM sessions ORDER BY id').all() as {
-      id: string;
-      entries: number;
-      updated_at: string;
-      status: string;
-    }[];
+    // Length and last activity from each session's last entry (one index seek per session);
+    // `at` is NULL for entries of schema version 1, whose session row still holds the time.
+    const rows = this.#sql(
+      `SELECT s.id, s.status, COALESCE(e.seq + 1, 0) AS entries, COALESCE(e.at, s.updated_at) AS updated_at
+         FROM sessions s LEFT JOIN entries e
+           ON e.session = s.id AND e.seq = (SELECT MAX(seq) FROM entries WHERE session = s.id)
+         ORDER BY s.id`,
+    ).all() as { id: string; entries: number; updated_at: string; status: string }[];
     return rows.map((row) => ({
       id: row.id,
       entries: row.entries,
