@@ -60,8 +60,17 @@ const VARIANTS: readonly Variant[] = [
   { name: 'f1', what: 'b + temp_store = MEMORY', mode: 'inserts', pragmas: ['temp_store = MEMORY'] },
   { name: 'f2', what: 'b + mmap_size = 256 MiB', mode: 'inserts', pragmas: ['mmap_size = 268435456'] },
   { name: 'g', what: 'b with page_size = 1024', mode: 'inserts', before: ['page_size = 1024'] },
-  { name: 'h', what: 'b + synchronous = OFF (reference, not durable enough)', mode: 'inserts', pragmas: ['synchronous = OFF'] },
-  { name: 'v2', what: 'schema v2 append: guarded first INSERT (lock + previous seq) + INSERTs, `at` column', mode: 'v2' },
+  {
+    name: 'h',
+    what: 'b + synchronous = OFF (reference, not durable enough)',
+    mode: 'inserts',
+    pragmas: ['synchronous = OFF'],
+  },
+  {
+    name: 'v2',
+    what: 'schema v2 append: guarded first INSERT (lock + previous seq) + INSERTs, `at` column',
+    mode: 'v2',
+  },
 ];
 
 /** Opens a variant's database and returns a function committing one batch of `size` rows. */
@@ -85,16 +94,21 @@ function open(dir: string, variant: Variant): { db: Database; commit: (size: num
   db.prepare("INSERT INTO sessions VALUES (?, '{}', ?, ?, 'open', 0)").run(SESSION, now, now);
   db.prepare("INSERT INTO locks VALUES (?, 1, 'host', '', ?, ?)").run(SESSION, TOKEN, now);
   let length = 0;
-  const insert = db.prepare(`INSERT INTO entries (session, seq, body${at ? ', at' : ''}) VALUES (?, ?, ?${at ? ', ?' : ''})`);
+  const insert = db.prepare(
+    `INSERT INTO entries (session, seq, body${at ? ', at' : ''}) VALUES (?, ?, ?${at ? ', ?' : ''})`,
+  );
   const update = db.prepare(
     `UPDATE sessions SET entries = ?, updated_at = ?, status = ? WHERE id = ? AND entries = ?
        AND EXISTS (SELECT 1 FROM locks WHERE session = ? AND token = ?)`,
   );
-  const guarded = variant.mode !== 'v2' ? undefined : db.prepare(
-    `INSERT INTO entries (session, seq, body, at) SELECT ?, ?, ?, ?
+  const guarded =
+    variant.mode !== 'v2'
+      ? undefined
+      : db.prepare(
+          `INSERT INTO entries (session, seq, body, at) SELECT ?, ?, ?, ?
        WHERE EXISTS (SELECT 1 FROM locks WHERE session = ? AND token = ?)
          AND (? = 0 OR EXISTS (SELECT 1 FROM entries WHERE session = ? AND seq = ? - 1))`,
-  );
+        );
   const transaction = db.transaction((size: number) => {
     const from = length;
     const time = new Date().toISOString();
@@ -103,7 +117,8 @@ function open(dir: string, variant: Variant): { db: Database; commit: (size: num
       if (moved.changes !== 1) throw new Error('lost the lock');
     }
     if (variant.mode === 'v2') {
-      if (guarded?.run(SESSION, from, BODY, time, SESSION, TOKEN, from, SESSION, from).changes !== 1) throw new Error('lost the lock');
+      if (guarded?.run(SESSION, from, BODY, time, SESSION, TOKEN, from, SESSION, from).changes !== 1)
+        throw new Error('lost the lock');
       for (let i = 1; i < size; i++) insert.run(SESSION, from + i, BODY, time);
     } else {
       for (let i = 0; i < size; i++) insert.run(SESSION, from + i, BODY);
@@ -133,7 +148,8 @@ function main(): void {
     for (const { commit } of opened) for (const size of SIZES) for (let i = 0; i < 200; i++) commit(size); // warm-up
     for (let round = 0; round < ROUNDS; round++) {
       // Rotate the order each round so that no variant always runs first or last.
-      const order = opened.map((_, i) => opened[(i + round) % opened.length]!);
+      const shift = round % opened.length;
+      const order = [...opened.slice(shift), ...opened.slice(0, shift)];
       const thisRound = new Map<string, number>();
       for (const { variant, commit } of order) {
         for (const size of SIZES) {

@@ -9,7 +9,10 @@ import { entriesAt } from './support/entries.js';
 /** A clock that ticks one second per call from 2031-01-01. */
 function ticking(): () => Date {
   let tick = Date.parse('2031-01-01T00:00:00.000Z');
-  return () => new Date((tick += 1000));
+  return () => {
+    tick += 1000;
+    return new Date(tick);
+  };
 }
 
 /** Runs `sql` read-only on its own connection to `file`. */
@@ -87,7 +90,11 @@ describe('sqlite: schema version 1 databases (committed fixture sqlite-v1-sessio
     expect(listed.get('reopened-session')).toMatchObject({ entries: 5, status: 'done' });
     expect(listed.get('done-session')).toMatchObject({ entries: 8, status: 'open' });
     expect(listed.get('error-session')).toEqual(V1_LIST[2]);
-    expect((await store.read('open-session')).entries.at(-1)).toEqual({ type: 'tool_result', callId: 'c2', content: 'ok' });
+    expect((await store.read('open-session')).entries.at(-1)).toEqual({
+      type: 'tool_result',
+      callId: 'c2',
+      content: 'ok',
+    });
     await store.close();
   });
 });
@@ -105,10 +112,14 @@ describe('sqlite: the session row', () => {
         "SELECT updated_at, status, entries FROM sessions WHERE id = 's'",
       )[0];
     expect(row()).toEqual({ updated_at: '2031-01-01T00:00:02.000Z', status: 'open', entries: 0 });
-    expect(await store.list()).toEqual([{ id: 's', entries: 4, updatedAt: '2031-01-01T00:00:04.000Z', status: 'open' }]);
+    expect(await store.list()).toEqual([
+      { id: 's', entries: 4, updatedAt: '2031-01-01T00:00:04.000Z', status: 'open' },
+    ]);
     await writer.append([{ type: 'agent_end', reason: 'done' }]); // 00:05, done
     expect(row()).toEqual({ updated_at: '2031-01-01T00:00:05.000Z', status: 'done', entries: 5 });
-    expect(await store.list()).toEqual([{ id: 's', entries: 5, updatedAt: '2031-01-01T00:00:05.000Z', status: 'done' }]);
+    expect(await store.list()).toEqual([
+      { id: 's', entries: 5, updatedAt: '2031-01-01T00:00:05.000Z', status: 'done' },
+    ]);
     await store.close();
   });
 

@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
 import { HarnessError } from '../../core/errors.js';
+import { holdToken, isLockLive, releaseToken } from '../held-tokens.js';
 import type {
   JournalStore,
   JournalWriter,
@@ -13,7 +14,6 @@ import type {
 } from '../journal-store.js';
 import { loadOptional } from '../load-optional.js';
 import { waitForLock } from '../lock-wait.js';
-import { holdToken, isLockLive, releaseToken } from '../held-tokens.js';
 import { currentOwner, describeOwner } from '../process-liveness.js';
 import { SerialWriter } from '../serial-writer.js';
 import { checkSessionId } from '../session-id.js';
@@ -23,7 +23,7 @@ import { describeCause, journalCorrupt, sessionLocked, sessionNotFound, storeErr
 import type { SqliteSynchronous } from '../store-options.js';
 import { parseEntry } from '../stored-entry.js';
 import { sqliteAppender } from './sqlite-append.js';
-import { prepareSchema } from './sqlite-schema.js';
+import { prepareSchema, type SQLITE_VERSION } from './sqlite-schema.js';
 
 /** Options of the `sqlite:` store. */
 export interface SqliteStoreOptions {
@@ -59,9 +59,11 @@ interface LockRow {
 }
 
 /**
- * The `sqlite:<file>` store (better-sqlite3, WAL mode): every append is one transaction, and the
- * writer's lock is a row in `locks` naming its process, taken over once that process is gone.
- * Calls are synchronous underneath: a busy database blocks the thread for up to 5 s.
+ * The `sqlite:<file>` store (better-sqlite3, WAL mode, schema {@link SQLITE_VERSION}): every
+ * append is one transaction that inserts its entries (see `sqliteAppender`), and the writer's
+ * lock is a row in `locks` naming its process, taken over once that process is gone (or, in this
+ * process, once its writer has closed). Older databases are migrated on open. Calls are
+ * synchronous underneath: a busy database blocks the thread for up to 5 s.
  */
 export class SqliteStore implements JournalStore {
   readonly location: string;
