@@ -17,9 +17,10 @@ import { machineInfo } from './support/machine.js';
  * already WITHOUT ROWID: this shows what that buys); `d` `b` with `locking_mode = EXCLUSIVE`;
  * `e*` `b` with a bigger page cache, other `wal_autocheckpoint` values, `journal_size_limit`;
  * `f*` `b` with `temp_store = MEMORY`, `mmap_size`; `g` `b` with 1 KiB pages; `h` `b` with
- * `synchronous = OFF` (reference only: not durable enough); `v2` the append of schema version 2
- * (one insert per entry with an `at` column, the first one guarded by the lock and previous-seq
- * check, no session-row write).
+ * `synchronous = OFF` (reference only: not durable enough); `v2a` one row per entry with an `at`
+ * column, the first insert guarded by the lock and length checks, no session-row write (a design
+ * tried on the way); `v2` the append of schema version 2 as shipped: one `appends` row per
+ * append holding every entry, guarded the same way. Entries are ~250 bytes of JSON each.
  */
 
 const arg = (name: string): string | undefined =>
@@ -45,7 +46,7 @@ interface Variant {
   readonly pragmas?: readonly string[];
   readonly before?: readonly string[];
   readonly rowid?: boolean;
-  readonly mode: 'v1' | 'inserts' | 'v2';
+  readonly mode: 'v1' | 'inserts' | 'v2a' | 'v2';
 }
 
 const VARIANTS: readonly Variant[] = [
@@ -67,8 +68,13 @@ const VARIANTS: readonly Variant[] = [
     pragmas: ['synchronous = OFF'],
   },
   {
+    name: 'v2a',
+    what: 'per-entry rows with `at`, the first INSERT guarded (lock + length): an intermediate design',
+    mode: 'v2a',
+  },
+  {
     name: 'v2',
-    what: 'schema v2 append: guarded first INSERT (lock + previous seq) + INSERTs, `at` column',
+    what: 'schema v2 as shipped: ONE row per append (rowid table, unique (session, seq)), guarded (lock + length)',
     mode: 'v2',
   },
 ];
@@ -81,12 +87,15 @@ function open(dir: string, variant: Variant): { db: Database; commit: (size: num
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   for (const p of variant.pragmas ?? []) db.pragma(p);
-  const at = variant.mode === 'v2' ? ', at TEXT NOT NULL' : '';
+  const at = variant.mode === 'v2a' ? ', at TEXT' : '';
   db.exec(`
     CREATE TABLE sessions (id TEXT PRIMARY KEY, meta TEXT NOT NULL, created_at TEXT NOT NULL,
       updated_at TEXT NOT NULL, status TEXT NOT NULL, entries INTEGER NOT NULL);
     CREATE TABLE entries (session TEXT NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL${at},
       PRIMARY KEY (session, seq))${variant.rowid ? '' : ' WITHOUT ROWID'};
+    CREATE TABLE appends (id INTEGER PRIMARY KEY, session TEXT NOT NULL, seq INTEGER NOT NULL,
+      count INTEGER NOT NULL, bodies TEXT NOT NULL, at TEXT);
+    CREATE UNIQUE INDEX appends_by_session ON appends (session, seq);
     CREATE TABLE locks (session TEXT PRIMARY KEY, pid INTEGER NOT NULL, host TEXT NOT NULL,
       start TEXT NOT NULL, token TEXT NOT NULL, taken_at TEXT NOT NULL);
   `);
@@ -101,28 +110,37 @@ function open(dir: string, variant: Variant): { db: Database; commit: (size: num
     `UPDATE sessions SET entries = ?, updated_at = ?, status = ? WHERE id = ? AND entries = ?
        AND EXISTS (SELECT 1 FROM locks WHERE session = ? AND token = ?)`,
   );
-  const guarded =
-    variant.mode !== 'v2'
-      ? undefined
-      : db.prepare(
-          `INSERT INTO entries (session, seq, body, at) SELECT ?, ?, ?, ?
+  const guardedEntry = db.prepare(
+    `INSERT INTO entries (session, seq, body${at ? ', at' : ''}) SELECT ?, ?, ?${at ? ', ?' : ''}
        WHERE EXISTS (SELECT 1 FROM locks WHERE session = ? AND token = ?)
+         AND NOT EXISTS (SELECT 1 FROM entries WHERE session = ? AND seq >= ?)
          AND (? = 0 OR EXISTS (SELECT 1 FROM entries WHERE session = ? AND seq = ? - 1))`,
-        );
+  );
+  const guardedAppend = db.prepare(
+    `INSERT INTO appends (session, seq, count, bodies, at) SELECT ?, ?, ?, ?, ?
+       WHERE EXISTS (SELECT 1 FROM locks WHERE session = ? AND token = ?)
+         AND COALESCE((SELECT seq + count FROM appends WHERE session = ? ORDER BY seq DESC LIMIT 1), 0) = ?`,
+  );
   const transaction = db.transaction((size: number) => {
     const from = length;
     const time = new Date().toISOString();
+    if (variant.mode === 'v2') {
+      const bodies = Array.from({ length: size }, () => BODY).join('\n');
+      if (guardedAppend.run(SESSION, from, size, bodies, time, SESSION, TOKEN, SESSION, from).changes !== 1)
+        throw new Error('lost the lock');
+      return;
+    }
+    if (variant.mode === 'v2a') {
+      const guard = [SESSION, TOKEN, SESSION, from, from, SESSION, from];
+      if (guardedEntry.run(SESSION, from, BODY, time, ...guard).changes !== 1) throw new Error('lost the lock');
+      for (let i = 1; i < size; i++) insert.run(SESSION, from + i, BODY, time);
+      return;
+    }
     if (variant.mode === 'v1') {
       const moved = update.run(from + size, time, 'open', SESSION, from, SESSION, TOKEN);
       if (moved.changes !== 1) throw new Error('lost the lock');
     }
-    if (variant.mode === 'v2') {
-      if (guarded?.run(SESSION, from, BODY, time, SESSION, TOKEN, from, SESSION, from).changes !== 1)
-        throw new Error('lost the lock');
-      for (let i = 1; i < size; i++) insert.run(SESSION, from + i, BODY, time);
-    } else {
-      for (let i = 0; i < size; i++) insert.run(SESSION, from + i, BODY);
-    }
+    for (let i = 0; i < size; i++) insert.run(SESSION, from + i, BODY);
   });
   return {
     db,

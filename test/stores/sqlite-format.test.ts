@@ -50,6 +50,12 @@ describe('sqlite: schema version 1 databases (committed fixture sqlite-v1-sessio
     expect(versionOf(file)).toBe('1');
     const store = await openStore(`sqlite:${file}`);
     expect(versionOf(file)).toBe(String(SQLITE_VERSION));
+    expect(query(file, "SELECT name FROM sqlite_master WHERE name = 'entries'")).toEqual([]);
+    expect(query(file, "SELECT seq, count, at FROM appends WHERE session = 'open-session' ORDER BY seq")).toEqual([
+      { seq: 0, count: 1, at: null },
+      { seq: 1, count: 1, at: null },
+      { seq: 2, count: 1, at: null },
+    ]);
     expect(await store.list()).toEqual(V1_LIST);
     const done = await store.read('done-session');
     expect(done.meta).toEqual({ journalVersion: '4' });
@@ -127,13 +133,44 @@ describe('sqlite: the session row', () => {
     const file = join(tempWorkspace(), 'store.db');
     const store = await openStore(`sqlite:${file}`);
     const writer = await store.openWriter('s');
-    await writer.append([...entriesAt(0, 3), { type: 'agent_end', reason: 'done' }]);
+    await writer.append(entriesAt(0, 3));
+    await writer.append([{ type: 'agent_end', reason: 'done' }]);
     await writer.close();
     const db = new Sqlite(file);
-    db.prepare("DELETE FROM entries WHERE session = 's' AND seq = 3").run();
+    db.prepare("DELETE FROM appends WHERE session = 's' AND seq = 3").run();
     db.close();
     await expect(store.read('s')).rejects.toMatchObject({ reason: 'journal_corrupt' });
     await expect(store.openWriter('s')).rejects.toMatchObject({ reason: 'journal_corrupt' });
+    await store.close();
+  });
+
+  it('holds one append in one row, its entries one per line', async () => {
+    const file = join(tempWorkspace(), 'store.db');
+    const store = await openStore(`sqlite:${file}`);
+    const writer = await store.openWriter('s');
+    await writer.append(entriesAt(0, 1));
+    await writer.append(entriesAt(1, 4));
+    expect(query(file, "SELECT seq, count FROM appends WHERE session = 's' ORDER BY seq")).toEqual([
+      { seq: 0, count: 1 },
+      { seq: 1, count: 4 },
+    ]);
+    expect((await store.read('s')).entries).toEqual(entriesAt(0, 5));
+    await store.close();
+  });
+
+  it('refuses an append row missing lines with journal_corrupt naming the first missing entry', async () => {
+    const file = join(tempWorkspace(), 'store.db');
+    const store = await openStore(`sqlite:${file}`);
+    const writer = await store.openWriter('s');
+    await writer.append(entriesAt(0, 4));
+    await writer.close();
+    const db = new Sqlite(file);
+    db.prepare("UPDATE appends SET bodies = substr(bodies, 1, instr(bodies, char(10)) - 1) WHERE session = 's'").run();
+    db.close();
+    await expect(store.read('s')).rejects.toMatchObject({
+      reason: 'journal_corrupt',
+      message: expect.stringContaining('seq 1'),
+    });
     await store.close();
   });
 });

@@ -10,10 +10,11 @@ const FORMAT = 'agent-harness-sqlite';
 /**
  * Version 2: `sessions` (one row per session: meta, creation time, and the status with the time
  * and entry count of its last change; written when the session is created and when an append
- * changes its status, not at every append), `entries` keyed by (session, seq) holding each
- * entry's stable JSON and `at`, the time of the append that wrote it (NULL for entries written
- * by version 1), `locks` (the writer of each session: pid, host, process start, token) and
- * `store_info` (format, version). A session's length and last activity come from its last entry.
+ * changes its status, not at every append), `appends` (one row per append: its session, the seq
+ * of its first entry, how many entries, their stable JSON one per line (stable JSON holds no raw
+ * newline), and `at`, the time of the append; unique on (session, seq)), `locks` (the writer of
+ * each session: pid, host, process start, token) and `store_info` (format, version). A session's
+ * length and last activity come from its last `appends` row.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS store_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -26,13 +27,15 @@ CREATE TABLE IF NOT EXISTS sessions (
   status TEXT NOT NULL,
   entries INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS entries (
+CREATE TABLE IF NOT EXISTS appends (
+  id INTEGER PRIMARY KEY,
   session TEXT NOT NULL,
   seq INTEGER NOT NULL,
-  body TEXT NOT NULL,
-  at TEXT,
-  PRIMARY KEY (session, seq)
-) WITHOUT ROWID;
+  count INTEGER NOT NULL,
+  bodies TEXT NOT NULL,
+  at TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS appends_by_session ON appends (session, seq);
 CREATE TABLE IF NOT EXISTS locks (
   session TEXT PRIMARY KEY,
   pid INTEGER NOT NULL,

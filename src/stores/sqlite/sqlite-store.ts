@@ -21,8 +21,8 @@ import { checkMeta, parseMeta } from '../session-meta.js';
 import { isSessionStatus } from '../session-status.js';
 import { describeCause, journalCorrupt, sessionLocked, sessionNotFound, storeError } from '../store-errors.js';
 import type { SqliteSynchronous } from '../store-options.js';
-import { parseEntry } from '../stored-entry.js';
 import { sqliteAppender } from './sqlite-append.js';
+import { type AppendRow, entriesOfRows } from './sqlite-rows.js';
 import { prepareSchema, type SQLITE_VERSION } from './sqlite-schema.js';
 
 /** Options of the `sqlite:` store. */
@@ -175,7 +175,9 @@ export class SqliteStore implements JournalStore {
       ).run(sessionId, JSON.stringify(meta), at, at);
       return { length: 0, status: 'open' as SessionStatus };
     }
-    const next = this.#sql('SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM entries WHERE session = ?').get(sessionId) as {
+    const next = this.#sql(
+      'SELECT COALESCE((SELECT seq + count FROM appends WHERE session = ? ORDER BY seq DESC LIMIT 1), 0) AS n',
+    ).get(sessionId) as {
       n: number;
     };
     if (next.n < row.entries) {
@@ -187,24 +189,18 @@ export class SqliteStore implements JournalStore {
   async read(sessionId: string): Promise<StoredJournal> {
     checkSessionId(sessionId);
     this.#checkOpen();
-    const { row, bodies } = this.db
+    const { row, appends } = this.db
       .transaction(() => ({
         row: this.#sql('SELECT meta, status, entries FROM sessions WHERE id = ?').get(sessionId) as
           | SessionRow
           | undefined,
-        bodies: this.#sql('SELECT seq, body FROM entries WHERE session = ? ORDER BY seq').all(sessionId) as {
-          seq: number;
-          body: string;
-        }[],
+        appends: this.#sql('SELECT seq, count, bodies FROM appends WHERE session = ? ORDER BY seq').all(
+          sessionId,
+        ) as AppendRow[],
       }))
       .deferred();
     if (!row) throw sessionNotFound(this.location, sessionId);
-    const entries = bodies.map(({ seq, body }, i) => {
-      if (seq !== i) throw journalCorrupt(this.location, sessionId, i, `missing (the next stored seq is ${seq})`);
-      const entry = parseEntry(body);
-      if (typeof entry === 'string') throw journalCorrupt(this.location, sessionId, seq, entry);
-      return entry;
-    });
+    const entries = entriesOfRows(this.location, sessionId, appends);
     if (entries.length < row.entries) {
       throw journalCorrupt(this.location, sessionId, entries.length, `missing (the session holds ${row.entries})`);
     }
@@ -217,12 +213,12 @@ export class SqliteStore implements JournalStore {
 
   async list(): Promise<readonly SessionSummary[]> {
     this.#checkOpen();
-    // Length and last activity from each session's last entry (one index seek per session);
+    // Length and last activity from each session's last append (one index seek per session);
     // `at` is NULL for entries of schema version 1, whose session row still holds the time.
     const rows = this.#sql(
-      `SELECT s.id, s.status, COALESCE(e.seq + 1, 0) AS entries, COALESCE(e.at, s.updated_at) AS updated_at
-         FROM sessions s LEFT JOIN entries e
-           ON e.session = s.id AND e.seq = (SELECT MAX(seq) FROM entries WHERE session = s.id)
+      `SELECT s.id, s.status, COALESCE(a.seq + a.count, 0) AS entries, COALESCE(a.at, s.updated_at) AS updated_at
+         FROM sessions s LEFT JOIN appends a
+           ON a.session = s.id AND a.seq = (SELECT MAX(seq) FROM appends WHERE session = s.id)
          ORDER BY s.id`,
     ).all() as { id: string; entries: number; updated_at: string; status: string }[];
     return rows.map((row) => ({
