@@ -7,27 +7,31 @@ import { measureStoreTurns } from './store-turns.js';
 import { machineInfo } from './support/machine.js';
 
 /**
- * `npx tsx bench/store-ab.ts OTHER_CHECKOUT [--rounds=9] [--exclusive]`: the per-turn CPU at
- * T = 10 of the `sqlite:` store of another checkout of this repository (e.g. `git archive <commit>
- * | tar -x -C /tmp/old`, with a `node_modules` link) beside this checkout's, and `memory:`, in one
- * process with the cases interleaved round by round (separate runs on a shared machine are not
- * comparable). `--exclusive` adds this checkout's store with `locking_mode = EXCLUSIVE`.
+ * `npx tsx bench/store-ab.ts OTHER_CHECKOUT [--rounds=9] [--reverse] [--exclusive]`: the per-turn
+ * CPU at T = 10 of the `sqlite:` store of another checkout of this repository (e.g. `git archive
+ * <commit> | tar -x -C /tmp/old`, with a `node_modules` link) beside this checkout's, and
+ * `memory:`, in one process with the cases interleaved round by round (separate runs on a shared
+ * machine are not comparable). `--reverse` runs this checkout's case before the other's;
+ * `--exclusive` adds this checkout's store with `pragmas: { locking_mode: 'EXCLUSIVE' }`.
  */
 
 const other = process.argv[2];
 if (other === undefined || other.startsWith('--'))
-  throw new Error('usage: bench/store-ab.ts OTHER_CHECKOUT [--rounds=N]');
+  throw new Error('usage: bench/store-ab.ts OTHER_CHECKOUT [--rounds=N] [--reverse] [--exclusive]');
 const rounds = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice(9) ?? 9);
 const { openStore: openOther } = (await import(pathToFileURL(join(resolve(other), 'src/stores/index.ts')).href)) as {
   openStore: (url: string) => Promise<JournalStore>;
 };
 const dir = mkdtempSync(join(tmpdir(), 'agent-harness-store-ab-'));
 try {
+  const pair = [
+    { label: `sqlite: ${other}`, url: undefined, open: () => openOther(`sqlite:${join(dir, 'other.db')}`) },
+    { label: 'sqlite: this checkout', url: `sqlite:${join(dir, 'this.db')}` },
+  ];
   const rows = await measureStoreTurns(
     [
       { label: 'memory:', url: 'memory:' },
-      { label: `sqlite: ${other}`, url: undefined, open: () => openOther(`sqlite:${join(dir, 'other.db')}`) },
-      { label: 'sqlite: this checkout', url: `sqlite:${join(dir, 'this.db')}` },
+      ...(process.argv.includes('--reverse') ? pair.reverse() : pair),
       ...(process.argv.includes('--exclusive')
         ? [
             {
