@@ -155,6 +155,13 @@ describe('sqlite: the database file', () => {
     expect(error.message).toContain('schema version 9');
   });
 
+  it('refuses a synchronous option other than normal or full with invalid_argument naming it', async () => {
+    const file = join(tempWorkspace(), 'store.db');
+    const error = await failureOf(openStore(`sqlite:${file}`, { synchronous: 'off' as never }));
+    expect(error.reason).toBe('invalid_argument');
+    expect(error.message).toContain(`sqlite:${file}: option synchronous must be 'normal' or 'full', not "off"`);
+  });
+
   it('refuses a pragma that could inject SQL', async () => {
     const file = join(tempWorkspace(), 'store.db');
     const error = await failureOf(openStore(`sqlite:${file}`, { pragmas: { 'cache_size = 1; DROP TABLE x': 1 } }));

@@ -83,6 +83,13 @@ export class SqliteStore implements JournalStore {
   static async open(file: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
     const path = resolve(file);
     const location = `sqlite:${path}`;
+    const { synchronous = 'normal' } = options;
+    if (synchronous !== 'normal' && synchronous !== 'full') {
+      throw new HarnessError(
+        'invalid_argument',
+        `${location}: option synchronous must be 'normal' or 'full', not ${JSON.stringify(synchronous)}`,
+      );
+    }
     const { default: Sqlite } = await loadOptional(
       'better-sqlite3',
       'the sqlite: store',
@@ -94,7 +101,7 @@ export class SqliteStore implements JournalStore {
       closeSync(openSync(path, 'a', 0o600));
       db = new Sqlite(path);
       db.pragma('journal_mode = WAL');
-      db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+      db.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
       db.pragma('busy_timeout = 5000');
       for (const [name, value] of Object.entries(options.pragmas ?? {})) db.pragma(pragma(name, value));
       prepareSchema(db, location);
