@@ -150,7 +150,7 @@ export class SqliteStore implements JournalStore {
           try {
             if (this.db.open) this.#sql('DELETE FROM locks WHERE session = ? AND token = ?').run(sessionId, token);
           } catch {
-            // The row stays; it goes stale when this process ends.
+            // The row stays: stale at once for this process (releaseToken), for others when it ends.
           }
         },
       },
