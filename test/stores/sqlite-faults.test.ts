@@ -155,9 +155,32 @@ describe('sqlite: the database file', () => {
     expect(error.message).toContain('schema version 9');
   });
 
+  it('refuses a synchronous option other than normal or full with invalid_argument naming it', async () => {
+    const file = join(tempWorkspace(), 'store.db');
+    const error = await failureOf(openStore(`sqlite:${file}`, { synchronous: 'off' as never }));
+    expect(error.reason).toBe('invalid_argument');
+    expect(error.message).toContain(`sqlite:${file}: option synchronous must be 'normal' or 'full', not "off"`);
+  });
+
   it('refuses a pragma that could inject SQL', async () => {
     const file = join(tempWorkspace(), 'store.db');
     const error = await failureOf(openStore(`sqlite:${file}`, { pragmas: { 'cache_size = 1; DROP TABLE x': 1 } }));
     expect(error.reason).toBe('invalid_argument');
+  });
+});
+
+describe('sqlite: a lock row this process failed to remove', () => {
+  it('does not lock the session once its writer has closed', async () => {
+    const file = join(tempWorkspace(), 'store.db');
+    const store = await openStore(`sqlite:${file}`);
+    const writer = await store.openWriter('s');
+    await writer.append(entriesAt(0, 1));
+    execSql(file, "CREATE TRIGGER keep_locks BEFORE DELETE ON locks BEGIN SELECT RAISE(ABORT, 'injected'); END");
+    await writer.close();
+    execSql(file, 'DROP TRIGGER keep_locks');
+    const next = await store.openWriter('s');
+    expect(next.length).toBe(1);
+    expect((await failureOf(store.openWriter('s'))).reason).toBe('session_locked');
+    await store.close();
   });
 });

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { openStore } from '../../src/stores/index.js';
 import { tempWorkspace } from '../support/workspace.js';
 import { describeStoreConformance } from './conformance.js';
-import { crashMidTransaction, execSql } from './support/sqlite-faults.js';
+import { corruptEntry, crashMidTransaction, execSql } from './support/sqlite-faults.js';
 
 describeStoreConformance('sqlite:', async () => {
   const file = join(tempWorkspace(), 'store.db');
@@ -10,12 +10,11 @@ describeStoreConformance('sqlite:', async () => {
     open: () => openStore(`sqlite:${file}`),
     tearLastAppend: async (id, from, entries) => crashMidTransaction(file, id, from, entries),
     tornTailWarns: false,
-    corruptEntry: async (id, seq) =>
-      execSql(file, 'UPDATE entries SET body = substr(body, 1, 12) WHERE session = ? AND seq = ?', id, seq),
+    corruptEntry: async (id, seq) => corruptEntry(file, id, seq),
     failWrites: async (id) =>
       execSql(
         file,
-        `CREATE TRIGGER fail_${id} BEFORE INSERT ON entries WHEN NEW.session = '${id}'
+        `CREATE TRIGGER fail_${id} BEFORE INSERT ON appends WHEN NEW.session = '${id}'
            BEGIN SELECT RAISE(ABORT, 'injected failure: database or disk is full'); END`,
       ),
     dispose: async () => {},

@@ -1,15 +1,20 @@
 import type { Database } from 'better-sqlite3';
 import { HarnessError } from '../../core/errors.js';
+import { migrateSqlite } from './sqlite-migrate.js';
 
-/** The `sqlite:` schema version this library writes; older versions stay readable forever. */
-export const SQLITE_VERSION = 1;
+/** The `sqlite:` schema version this library writes; older versions are migrated on open. */
+export const SQLITE_VERSION = 2;
 
 const FORMAT = 'agent-harness-sqlite';
 
 /**
- * Version 1: `sessions` (one row per session, kept in step with its entries by each append's
- * transaction), `entries` keyed by (session, seq) holding each entry's stable JSON, `locks` (the
- * writer of each session: pid, host, process start, token) and `store_info` (format, version).
+ * Version 2: `sessions` (one row per session: meta, creation time, and the status with the time
+ * and entry count of its last change; written when the session is created and when an append
+ * changes its status, not at every append), `appends` (one row per append: its session, the seq
+ * of its first entry, how many entries, their stable JSON one per line (stable JSON holds no raw
+ * newline), and `at`, the time of the append; unique on (session, seq)), `locks` (the writer of
+ * each session: pid, host, process start, token) and `store_info` (format, version). A session's
+ * length and last activity come from its last `appends` row.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS store_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -22,12 +27,15 @@ CREATE TABLE IF NOT EXISTS sessions (
   status TEXT NOT NULL,
   entries INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS entries (
+CREATE TABLE IF NOT EXISTS appends (
+  id INTEGER PRIMARY KEY,
   session TEXT NOT NULL,
   seq INTEGER NOT NULL,
-  body TEXT NOT NULL,
-  PRIMARY KEY (session, seq)
-) WITHOUT ROWID;
+  count INTEGER NOT NULL,
+  bodies TEXT NOT NULL,
+  at TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS appends_by_session ON appends (session, seq);
 CREATE TABLE IF NOT EXISTS locks (
   session TEXT PRIMARY KEY,
   pid INTEGER NOT NULL,
@@ -38,22 +46,31 @@ CREATE TABLE IF NOT EXISTS locks (
 );
 `;
 
-/** Creates the tables when missing and refuses a file of another format or an unknown version. */
+/**
+ * Creates the tables when missing, migrates a database of an older version to
+ * {@link SQLITE_VERSION} (in the same `BEGIN IMMEDIATE` transaction, so that concurrent openers
+ * migrate once and a failed migration leaves the file as it was), and refuses a file of another
+ * format or of an unknown version.
+ */
 export function prepareSchema(db: Database, location: string): void {
-  db.transaction(() => db.exec(SCHEMA)).immediate();
-  const info = new Map(
-    (db.prepare('SELECT key, value FROM store_info').all() as { key: string; value: string }[]).map((row) => [
-      row.key,
-      row.value,
-    ]),
-  );
-  if (info.get('format') !== FORMAT) {
-    throw new HarnessError('store_error', `${location} is not an agent-harness store (format ${info.get('format')})`);
-  }
-  if (info.get('version') !== String(SQLITE_VERSION)) {
-    throw new HarnessError(
-      'unsupported_journal_version',
-      `${location} has schema version ${info.get('version')}; this library reads version ${SQLITE_VERSION}`,
+  db.transaction(() => {
+    db.exec(SCHEMA);
+    const info = new Map(
+      (db.prepare('SELECT key, value FROM store_info').all() as { key: string; value: string }[]).map((row) => [
+        row.key,
+        row.value,
+      ]),
     );
-  }
+    if (info.get('format') !== FORMAT) {
+      throw new HarnessError('store_error', `${location} is not an agent-harness store (format ${info.get('format')})`);
+    }
+    const version = Number(info.get('version'));
+    if (!Number.isInteger(version) || version < 1 || version > SQLITE_VERSION) {
+      throw new HarnessError(
+        'unsupported_journal_version',
+        `${location} has schema version ${info.get('version')}; this library reads versions 1 to ${SQLITE_VERSION}`,
+      );
+    }
+    migrateSqlite(db, version, SQLITE_VERSION);
+  }).immediate();
 }

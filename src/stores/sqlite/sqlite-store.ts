@@ -3,26 +3,27 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
 import { HarnessError } from '../../core/errors.js';
+import { holdToken, isLockLive, releaseToken } from '../held-tokens.js';
 import type {
   JournalStore,
   JournalWriter,
   OpenWriterOptions,
   SessionStatus,
   SessionSummary,
-  StoredEntry,
   StoredJournal,
 } from '../journal-store.js';
 import { loadOptional } from '../load-optional.js';
 import { waitForLock } from '../lock-wait.js';
-import { currentOwner, describeOwner, isOwnerAlive } from '../process-liveness.js';
+import { currentOwner, describeOwner } from '../process-liveness.js';
 import { SerialWriter } from '../serial-writer.js';
 import { checkSessionId } from '../session-id.js';
 import { checkMeta, parseMeta } from '../session-meta.js';
-import { isSessionStatus, sessionStatusAfter } from '../session-status.js';
+import { isSessionStatus } from '../session-status.js';
 import { describeCause, journalCorrupt, sessionLocked, sessionNotFound, storeError } from '../store-errors.js';
 import type { SqliteSynchronous } from '../store-options.js';
-import { parseEntry } from '../stored-entry.js';
-import { prepareSchema } from './sqlite-schema.js';
+import { sqliteAppender } from './sqlite-append.js';
+import { type AppendRow, entriesOfRows } from './sqlite-rows.js';
+import { prepareSchema, type SQLITE_VERSION } from './sqlite-schema.js';
 
 /** Options of the `sqlite:` store. */
 export interface SqliteStoreOptions {
@@ -58,9 +59,11 @@ interface LockRow {
 }
 
 /**
- * The `sqlite:<file>` store (better-sqlite3, WAL mode): every append is one transaction, and the
- * writer's lock is a row in `locks` naming its process, taken over once that process is gone.
- * Calls are synchronous underneath: a busy database blocks the thread for up to 5 s.
+ * The `sqlite:<file>` store (better-sqlite3, WAL mode, schema {@link SQLITE_VERSION}): every
+ * append is one transaction that inserts its entries (see `sqliteAppender`), and the writer's
+ * lock is a row in `locks` naming its process, taken over once that process is gone (or, in this
+ * process, once its writer has closed). Older databases are migrated on open. Calls are
+ * synchronous underneath: a busy database blocks the thread for up to 5 s.
  */
 export class SqliteStore implements JournalStore {
   readonly location: string;
@@ -80,6 +83,13 @@ export class SqliteStore implements JournalStore {
   static async open(file: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
     const path = resolve(file);
     const location = `sqlite:${path}`;
+    const { synchronous = 'normal' } = options;
+    if (synchronous !== 'normal' && synchronous !== 'full') {
+      throw new HarnessError(
+        'invalid_argument',
+        `${location}: option synchronous must be 'normal' or 'full', not ${JSON.stringify(synchronous)}`,
+      );
+    }
     const { default: Sqlite } = await loadOptional(
       'better-sqlite3',
       'the sqlite: store',
@@ -91,7 +101,7 @@ export class SqliteStore implements JournalStore {
       closeSync(openSync(path, 'a', 0o600));
       db = new Sqlite(path);
       db.pragma('journal_mode = WAL');
-      db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+      db.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
       db.pragma('busy_timeout = 5000');
       for (const [name, value] of Object.entries(options.pragmas ?? {})) db.pragma(pragma(name, value));
       prepareSchema(db, location);
@@ -124,8 +134,9 @@ export class SqliteStore implements JournalStore {
     } catch (error) {
       throw HarnessError.isInstance(error) ? error : storeError(this.location, sessionId, error);
     }
+    holdToken(token);
     let current = status;
-    const append = this.#appender(sessionId, token);
+    const append = sqliteAppender(this.db, (source) => this.#sql(source), sessionId, token, this.now);
     const writer = new SerialWriter(
       this.location,
       sessionId,
@@ -135,10 +146,11 @@ export class SqliteStore implements JournalStore {
           current = append(bodies, entries, from, current);
         },
         release: async () => {
+          releaseToken(token);
           try {
             if (this.db.open) this.#sql('DELETE FROM locks WHERE session = ? AND token = ?').run(sessionId, token);
           } catch {
-            // The row stays; it goes stale when this process ends.
+            // The row stays: stale at once for this process (releaseToken), for others when it ends.
           }
         },
       },
@@ -152,7 +164,7 @@ export class SqliteStore implements JournalStore {
     const held = this.#sql('SELECT pid, host, start, token FROM locks WHERE session = ?').get(sessionId) as
       | LockRow
       | undefined;
-    if (held && isOwnerAlive(held)) throw sessionLocked(this.location, sessionId, describeOwner(held));
+    if (held && isLockLive(held)) throw sessionLocked(this.location, sessionId, describeOwner(held));
     const me = currentOwner();
     this.#sql(
       'INSERT OR REPLACE INTO locks (session, pid, host, start, token, taken_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -170,72 +182,33 @@ export class SqliteStore implements JournalStore {
       ).run(sessionId, JSON.stringify(meta), at, at);
       return { length: 0, status: 'open' as SessionStatus };
     }
-    const next = this.#sql('SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM entries WHERE session = ?').get(sessionId) as {
+    const next = this.#sql(
+      'SELECT COALESCE((SELECT seq + count FROM appends WHERE session = ? ORDER BY seq DESC LIMIT 1), 0) AS n',
+    ).get(sessionId) as {
       n: number;
     };
-    if (next.n !== row.entries) {
-      throw journalCorrupt(
-        this.location,
-        sessionId,
-        Math.min(next.n, row.entries),
-        `sessions says ${row.entries} entries`,
-      );
+    if (next.n < row.entries) {
+      throw journalCorrupt(this.location, sessionId, next.n, `missing (sessions says at least ${row.entries} entries)`);
     }
-    return { length: row.entries, status: isSessionStatus(row.status) ? row.status : 'open' };
-  }
-
-  /**
-   * The append of one writer: a transaction (made once: `db.transaction` per call costs) that
-   * moves the session row on only while the lock is still this writer's and the session holds
-   * `from` entries (one statement for both checks), then inserts the entries. Which check failed
-   * is looked up only when one did.
-   */
-  #appender(sessionId: string, token: string) {
-    const lockOf = this.#sql('SELECT token FROM locks WHERE session = ?');
-    const insert = this.#sql('INSERT INTO entries (session, seq, body) VALUES (?, ?, ?)');
-    const update = this.#sql(
-      `UPDATE sessions SET entries = ?, updated_at = ?, status = ? WHERE id = ? AND entries = ?
-         AND EXISTS (SELECT 1 FROM locks WHERE session = ? AND token = ?)`,
-    );
-    const transaction = this.db.transaction((bodies: readonly string[], from: number, next: SessionStatus) => {
-      const moved = update.run(from + bodies.length, this.now().toISOString(), next, sessionId, from, sessionId, token);
-      if (moved.changes !== 1) {
-        const lock = lockOf.get(sessionId) as { token: string } | undefined;
-        if (lock?.token !== token) throw new Error('the writer lost its lock to another writer');
-        throw new Error(`the session does not hold ${from} entries any more`);
-      }
-      for (let i = 0; i < bodies.length; i++) insert.run(sessionId, from + i, bodies[i]);
-    });
-    return (bodies: readonly string[], entries: readonly StoredEntry[], from: number, status: SessionStatus) => {
-      if (!this.db.open) throw new Error('the store is closed');
-      const next = sessionStatusAfter(status, entries);
-      transaction.immediate(bodies, from, next);
-      return next;
-    };
+    return { length: next.n, status: isSessionStatus(row.status) ? row.status : 'open' };
   }
 
   async read(sessionId: string): Promise<StoredJournal> {
     checkSessionId(sessionId);
     this.#checkOpen();
-    const { row, bodies } = this.db
+    const { row, appends } = this.db
       .transaction(() => ({
         row: this.#sql('SELECT meta, status, entries FROM sessions WHERE id = ?').get(sessionId) as
           | SessionRow
           | undefined,
-        bodies: this.#sql('SELECT seq, body FROM entries WHERE session = ? ORDER BY seq').all(sessionId) as {
-          seq: number;
-          body: string;
-        }[],
+        appends: this.#sql('SELECT seq, count, bodies FROM appends WHERE session = ? ORDER BY seq').all(
+          sessionId,
+        ) as AppendRow[],
       }))
       .deferred();
     if (!row) throw sessionNotFound(this.location, sessionId);
-    const entries = bodies.map(({ seq, body }, i) => {
-      if (seq !== i) throw journalCorrupt(this.location, sessionId, i, `missing (the next stored seq is ${seq})`);
-      const entry = parseEntry(body);
-      if (typeof entry === 'string') throw journalCorrupt(this.location, sessionId, seq, entry);
-      return entry;
-    });
-    if (entries.length !== row.entries) {
+    const entries = entriesOfRows(this.location, sessionId, appends);
+    if (entries.length < row.entries) {
       throw journalCorrupt(this.location, sessionId, entries.length, `missing (the session holds ${row.entries})`);
     }
     return {
@@ -247,12 +220,14 @@ export class SqliteStore implements JournalStore {
 
   async list(): Promise<readonly SessionSummary[]> {
     this.#checkOpen();
-    const rows = this.#sql('SELECT id, entries, updated_at, status FROM sessions ORDER BY id').all() as {
-      id: string;
-      entries: number;
-      updated_at: string;
-      status: string;
-    }[];
+    // Length and last activity from each session's last append (one index seek per session);
+    // `at` is NULL for entries of schema version 1, whose session row still holds the time.
+    const rows = this.#sql(
+      `SELECT s.id, s.status, COALESCE(a.seq + a.count, 0) AS entries, COALESCE(a.at, s.updated_at) AS updated_at
+         FROM sessions s LEFT JOIN appends a
+           ON a.session = s.id AND a.seq = (SELECT MAX(seq) FROM appends WHERE session = s.id)
+         ORDER BY s.id`,
+    ).all() as { id: string; entries: number; updated_at: string; status: string }[];
     return rows.map((row) => ({
       id: row.id,
       entries: row.entries,

@@ -20,9 +20,9 @@ export function crashMidTransaction(
     const db = new (require(${JSON.stringify(betterSqlite)}))(${JSON.stringify(file)});
     db.pragma('busy_timeout = 5000');
     db.exec('BEGIN IMMEDIATE');
-    const insert = db.prepare('INSERT INTO entries (session, seq, body) VALUES (?, ?, ?)');
     const bodies = ${JSON.stringify(entries.map((entry) => stableJson(entry)))};
-    bodies.forEach((body, i) => insert.run(${JSON.stringify(session)}, ${from} + i, body));
+    db.prepare('INSERT INTO appends (session, seq, count, bodies, at) VALUES (?, ?, ?, ?, ?)')
+      .run(${JSON.stringify(session)}, ${from}, bodies.length, bodies.join('\\n'), new Date().toISOString());
     db.prepare('UPDATE sessions SET entries = entries + ? WHERE id = ?').run(bodies.length, ${JSON.stringify(session)});
     process.kill(process.pid, 'SIGKILL');
   `;
@@ -42,6 +42,23 @@ export function execSql(file: string, sql: string, ...params: unknown[]): void {
     db.pragma('busy_timeout = 5000');
     if (params.length > 0) db.prepare(sql).run(...params);
     else db.exec(sql);
+  } finally {
+    db.close();
+  }
+}
+
+/** Cuts entry `seq` of `session` in `file` to its first 12 characters, inside the append row holding it. */
+export function corruptEntry(file: string, session: string, seq: number): void {
+  const db = new Sqlite(file);
+  try {
+    db.pragma('busy_timeout = 5000');
+    const row = db
+      .prepare('SELECT id, seq, bodies FROM appends WHERE session = ? AND seq <= ? ORDER BY seq DESC LIMIT 1')
+      .get(session, seq) as { id: number; seq: number; bodies: string } | undefined;
+    if (row === undefined) throw new Error(`no append holds entry ${seq} of ${session}`);
+    const lines = row.bodies.split('\n');
+    lines[seq - row.seq] = (lines[seq - row.seq] ?? '').slice(0, 12);
+    db.prepare('UPDATE appends SET bodies = ? WHERE id = ?').run(lines.join('\n'), row.id);
   } finally {
     db.close();
   }
