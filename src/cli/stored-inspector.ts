@@ -1,11 +1,14 @@
 import { Budget } from '../config/budget.js';
 import { Config } from '../config/config.js';
 import { HarnessError } from '../core/errors.js';
+import { machineGraph } from '../inspect/machine-graph.js';
 import type { ForkedSession, ForkHandler } from '../inspector/fork-route.js';
 import { InspectorFeed } from '../inspector/inspector-feed.js';
 import { type InspectorServer, type InspectorServerOptions, startInspector } from '../inspector/inspector-server.js';
+import { agentMachine } from '../machines/agent-machine.js';
 import { JOURNAL_VERSION_META, Session } from '../session/session.js';
 import type { JournalStore, StoredEntry } from '../stores/journal-store.js';
+import { ranAgents } from '../subagents/ran-agents.js';
 import { readSessionTree } from '../subagents/session-tree.js';
 import { newSessionId } from './run-session.js';
 import { openCliStore } from './store-flags.js';
@@ -32,6 +35,8 @@ export async function storedFeed(url: string, id: string): Promise<{ feed: Inspe
       title: `session ${id}${model}`,
       ...(budget === undefined ? {} : { budget }),
       childJournal: (child) => tree.journals.get(child),
+      // The child agents it ran, drawn as nested machines (no registry is at hand here).
+      graph: machineGraph(agentMachine, { ran: ranAgents(tree) }),
     });
     return { feed, entries: entries.length };
   } finally {

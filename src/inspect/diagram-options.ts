@@ -3,6 +3,13 @@ import type { ToolRegistry } from '../tools/registry.js';
 /** Default of {@link DiagramOptions.maxAgentDepth} (`Config`'s default `maxAgentDepth`). */
 export const DIAGRAM_MAX_AGENT_DEPTH = 3;
 
+/** An agent tool a recorded run started, with the agent tools that child started in turn (`ranAgents`). */
+export interface RanAgent {
+  /** The agent tool's name. */
+  readonly name: string;
+  readonly children: readonly RanAgent[];
+}
+
 /** What a diagram of the agent machine draws besides the machine itself. */
 export interface DiagramOptions {
   /**
@@ -18,4 +25,9 @@ export interface DiagramOptions {
    * child deeper than that would not run, so it is not drawn. Each child is bounded by its own.
    */
   readonly maxAgentDepth?: number;
+  /**
+   * Without a registry (a stored session): the agent tools the recorded run started, each drawn
+   * as the machine every agent runs (the drawn one), with the agents it started in turn.
+   */
+  readonly ran?: readonly RanAgent[];
 }

@@ -189,7 +189,7 @@ function graphOf(machine: AnyStateMachine, options: DiagramOptions, path: Readon
       entry: actionNames(node.entry),
     };
     if (nests.length === 0) return state;
-    const children = childGraphs(nests, options, path, graphOf);
+    const children = childGraphs(nests, options, path, graphOf, machine);
     return children.length === 0 ? { ...state, nests } : { ...state, nests, children };
   });
   const edges = nodes.flatMap((node) => {
