@@ -1,6 +1,6 @@
 // agent-harness/diagram: the machine's diagram, generated from its definition.
 export { graphFromDefinition } from './inspect/definition-graph.js';
-export type { DiagramOptions } from './inspect/diagram-options.js';
+export type { DiagramOptions, RanAgent } from './inspect/diagram-options.js';
 export { toDot } from './inspect/dot.js';
 export { toGraphJson } from './inspect/graph-json.js';
 export type {

@@ -128,6 +128,7 @@ export { childSessionId } from './subagents/child-session-id.js';
 export type { HandoffAgent } from './subagents/handoff-target.js';
 export type { HandoffToolOptions } from './subagents/handoff-tool.js';
 export { handoffTool } from './subagents/handoff-tool.js';
+export { ranAgents } from './subagents/ran-agents.js';
 export type { SessionTree } from './subagents/session-tree.js';
 export { readSessionTree } from './subagents/session-tree.js';
 // Tools
