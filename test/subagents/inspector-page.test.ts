@@ -1,14 +1,13 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectCommand } from '../../src/cli/commands/inspect.js';
-import { Agent, Config, type JournalStore, openStore, readSessionTree, Session } from '../../src/index.js';
+import { type JournalStore, openStore, readSessionTree } from '../../src/index.js';
 import { InspectorFeed, type InspectorSnapshot } from '../../src/inspector/inspector-feed.js';
 import { type InspectorServer, startInspector } from '../../src/inspector/inspector-server.js';
 import type { TimelineStep } from '../../src/inspector.js';
 import { launchBrowser, openInspector } from '../inspector/support/browser.js';
 import { capture } from '../inspector/support/capture.js';
-import { drain } from '../support/runs.js';
-import { delegationClients, leadRegistry } from './support/delegation.js';
+import { delegateInto } from './support/delegation.js';
 
 const URL_LINE = /^inspector: (http:\/\/127\.0\.0\.1:\d+\/)\n/m;
 const STORE = 'memory:subagents-inspector';
@@ -16,16 +15,7 @@ const STORE = 'memory:subagents-inspector';
 let store: JournalStore;
 beforeAll(async () => {
   store = await openStore(STORE);
-  const clients = delegationClients();
-  const config = new Config();
-  const session = new Session(config, {
-    client: clients.lead,
-    registry: leadRegistry(clients, () => {}),
-    store,
-    id: 'lead',
-  });
-  await drain(new Agent(config, { session }).run('write the report'));
-  await session.close();
+  await delegateInto(store);
 });
 afterAll(() => store?.close());
 

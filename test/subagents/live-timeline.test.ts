@@ -4,7 +4,7 @@ import { InspectorFeed } from '../../src/inspector/inspector-feed.js';
 import { TimelineBuilder } from '../../src/inspector/timeline-builder.js';
 import type { TimelineStep } from '../../src/inspector.js';
 import { drain } from '../support/runs.js';
-import { delegationClients, LEAD_ANSWER, leadRegistry } from './support/delegation.js';
+import { delegationClients, LEAD_ANSWER, leadRegistry, leadSession } from './support/delegation.js';
 import { snapshotMidDelegation } from './support/mid-delegation.js';
 
 const calls = (steps: readonly TimelineStep[]) => steps.filter((step) => step.kind === 'tool_call');
@@ -61,14 +61,8 @@ describe('the live inspector of nested runs', () => {
 
   it('the live timeline is the stored one: the same nested steps, read from each child’s own log', async () => {
     const store = await openStore('memory:');
-    const clients = delegationClients();
     const config = new Config();
-    const session = new Session(config, {
-      client: clients.lead,
-      registry: leadRegistry(clients, () => {}),
-      store,
-      id: 'lead',
-    });
+    const session = leadSession(store, 'lead', config);
     const agent = new Agent(config, { session });
     const { feed, detach } = InspectorFeed.ofAgent(agent, 'lead');
     await drain(agent.run('write the report'));

@@ -3,13 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { storedFeed } from '../../src/cli/stored-inspector.js';
-import { Agent, agentMachine, Config, openStore, readSessionTree, Session } from '../../src/index.js';
+import { agentMachine, openStore, readSessionTree } from '../../src/index.js';
 import type { ChildMachineGraph, MachineGraph } from '../../src/inspect/machine-graph.js';
 import { machineGraph } from '../../src/inspect/machine-graph.js';
 import { toMermaid } from '../../src/inspect/mermaid.js';
 import { ranAgents } from '../../src/subagents/ran-agents.js';
-import { drain } from '../support/runs.js';
-import { delegationClients, leadRegistry } from './support/delegation.js';
+import { delegateInto } from './support/delegation.js';
 
 const childrenOf = (graph: MachineGraph | undefined): readonly ChildMachineGraph[] =>
   graph?.states.find((state) => state.id === 'executingTools')?.children ?? [];
@@ -19,24 +18,10 @@ afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-/** Runs the three-level delegation (a lead, two researchers, each with an analyst) into `store`. */
-async function delegate(store: Awaited<ReturnType<typeof openStore>>): Promise<void> {
-  const clients = delegationClients();
-  const config = new Config();
-  const session = new Session(config, {
-    client: clients.lead,
-    registry: leadRegistry(clients, () => {}),
-    store,
-    id: 'lead',
-  });
-  await drain(new Agent(config, { session }).run('write the report'));
-  await session.close();
-}
-
 describe('the diagram of a stored session', () => {
   it('draws the child machines of the agents the run started, by tool name, as deep as they went', async () => {
     const store = await openStore('memory:');
-    await delegate(store);
+    await delegateInto(store);
     const ran = ranAgents(await readSessionTree(store, 'lead'));
     await store.close();
     // Two researcher calls, each with one analyst call: one researcher, one analyst under it.
@@ -59,7 +44,7 @@ describe('the diagram of a stored session', () => {
     folders.push(folder);
     const url = `sqlite:${join(folder, 'sessions.db')}`;
     const store = await openStore(url);
-    await delegate(store);
+    await delegateInto(store);
     await store.close();
     const { feed } = await storedFeed(url, 'lead');
     const [researcher] = childrenOf(feed.snapshot().graph);

@@ -1,27 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, agentMachine, Config, openStore, readSessionTree, Session } from '../../src/index.js';
+import { agentMachine, type JournalEntry, openStore, readSessionTree } from '../../src/index.js';
 import { machineGraph } from '../../src/inspect/machine-graph.js';
 import { toMermaid } from '../../src/inspect/mermaid.js';
 import { TimelineBuilder } from '../../src/inspector/timeline-builder.js';
 import type { TimelineStep } from '../../src/inspector.js';
-import { drain } from '../support/runs.js';
-import { delegationClients, leadRegistry } from './support/delegation.js';
+import { delegateInto } from './support/delegation.js';
 
 const calls = (steps: readonly TimelineStep[]) => steps.filter((step) => step.kind === 'tool_call');
 
 describe('the inspector timeline of nested runs', () => {
   it("shows each agent tool call with its child's session and the child's own timeline, three levels deep", async () => {
     const store = await openStore('memory:');
-    const clients = delegationClients();
-    const config = new Config();
-    const session = new Session(config, {
-      client: clients.lead,
-      registry: leadRegistry(clients, () => {}),
-      store,
-      id: 'lead',
-    });
-    await drain(new Agent(config, { session }).run('write the report'));
-    await session.close();
+    await delegateInto(store);
     const tree = await readSessionTree(store, 'lead');
     expect([...tree.journals.keys()]).toEqual([
       'lead',
@@ -48,17 +38,9 @@ describe('the inspector timeline of nested runs', () => {
 
   it('without the child journals, the call still names its child session', async () => {
     const store = await openStore('memory:');
-    const clients = delegationClients();
-    const session = new Session(new Config(), {
-      client: clients.lead,
-      registry: leadRegistry(clients, () => {}),
-      store,
-      id: 'p',
-    });
-    await drain(new Agent(new Config(), { session }).run('write the report'));
-    await session.close();
+    await delegateInto(store, 'p');
     const builder = new TimelineBuilder();
-    for (const entry of session.journal) builder.addEntry(entry);
+    for (const entry of (await store.read('p')).entries) builder.addEntry(entry as JournalEntry);
     expect(calls(builder.steps).map((step) => [step.tool?.childSessionId, step.tool?.children])).toEqual([
       ['p.t1.r1', undefined],
       ['p.t2.r2', undefined],

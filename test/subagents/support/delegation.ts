@@ -5,12 +5,15 @@
 // same script from wherever the journal stands.
 import { z } from 'zod';
 import {
+  Agent,
   agentTool,
   Config,
   defineTool,
+  type JournalStore,
   type JsonObject,
   type Message,
   ScriptedClient,
+  Session,
   StreamEvent,
   type ToolInvocation,
   ToolKind,
@@ -127,4 +130,20 @@ export function leadRegistry(
     instructions: 'You research one item.',
   });
   return new ToolRegistry().register(researcher);
+}
+
+/** A lead session of the delegation in `store`, with fresh scripted clients and a no-op effect. */
+export function leadSession(store: JournalStore, id = 'lead', config = new Config()): Session {
+  const clients = delegationClients();
+  return new Session(config, { client: clients.lead, registry: leadRegistry(clients, () => {}), store, id });
+}
+
+/** Runs the whole delegation into `store` as session `id`, and closes the session. */
+export async function delegateInto(store: JournalStore, id = 'lead'): Promise<void> {
+  const config = new Config();
+  const session = leadSession(store, id, config);
+  for await (const _ of new Agent(config, { session }).run('write the report')) {
+    // drained
+  }
+  await session.close();
 }
