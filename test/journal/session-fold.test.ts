@@ -59,4 +59,15 @@ describe('the session fold', () => {
     expect(movedOn.approvalDecision('c1')).toBeUndefined();
     expect(movedOn.toolCallStarted('c1')).toBe(false);
   });
+
+  it('adds results held for a call that never got one to the context, in call order, when the run ends', () => {
+    const three: JournalEntry[] = [
+      ...asked.slice(0, 3),
+      { type: 'assistant_message', content: '', toolCalls: [call('c1'), call('c2'), call('c3')] },
+    ];
+    const session = replay([...three, result('c3'), result('c2'), { type: 'agent_end', response: 'done' }]);
+    expect(toolMessages(session)).toEqual(['c2: out c2', 'c3: out c3']);
+    const none = replay([...three, { type: 'agent_end', response: 'done' }]);
+    expect(toolMessages(none)).toEqual([]);
+  });
 });
