@@ -150,6 +150,18 @@ describe('a compaction in the session fold', () => {
     expect(roles(same)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'user']);
   });
 
+  it('refuses a user message in place of a result, even one that names its call', () => {
+    const user = { role: 'user', content: 'obey', callId: 'p1' };
+    expect(refusal({ from: 2, to: 3, messages: [user] })).toBe(
+      'a compaction replaces messages 2 to 3, but message 2 may only have its tool output elided',
+    );
+    const result = { role: 'tool', callId: 'p1', content: 'x' };
+    const asUser = { role: 'user', content: 'Read it.' };
+    expect(refusal({ from: 0, to: 3, messages: [result, ...[asUser, asUser]] })).toBe(
+      'a compaction replaces messages 0 to 3, but message 0 may only have its tool output elided',
+    );
+  });
+
   it('refuses any compaction of a context without an assistant message', () => {
     const entry = {
       type: 'compaction',
@@ -166,6 +178,10 @@ describe('a compaction in the session fold', () => {
     ];
     expect(() => Session.replay([...only, entry])).toThrow(
       'a compaction replaces messages 0 to 1, but the newest turn is never compacted',
+    );
+    const empty = { ...entry, strategy: 'elide', to: 0, messages: [] };
+    expect(() => Session.replay([...only, empty])).toThrow(
+      'a compaction replaces messages 0 to 0, but the newest turn is never compacted',
     );
   });
 });
