@@ -27,7 +27,7 @@ const of = (rule: LoopRule, journal: readonly JournalEntry[], options = {}) =>
 
 describe('the replay rule', () => {
   it('reports an entry that replays differently (a field the journal check drops)', () => {
-    const journal = run.journal.map((e, i) => (i === 1 ? ({ ...e, extra: 1 } as JournalEntry) : e));
+    const journal = run.journal.map((e, i) => (i === 1 ? ({ ...e, extra: 1 } as unknown as JournalEntry) : e));
     expect(checkLoopInvariants(journal)).toEqual([
       { rule: 'replay', message: 'Session.replay does not reproduce the journal' },
     ]);
