@@ -47,6 +47,7 @@ export default defineConfig({
       'test/model-check/loop-invariant-rules.test.ts',
       'test/model-check/loop-invariants-file-format.test.ts',
       'test/model-check/loop-invariant-edges.test.ts',
+      'test/model-check/journal-run-edges.test.ts',
     ],
     // Stores (Postgres among them) need the base config's database setup, left out here; the
     // session fold they replay is covered by the other journal and resume tests.
