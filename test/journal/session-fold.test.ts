@@ -59,4 +59,53 @@ describe('the session fold', () => {
     expect(movedOn.approvalDecision('c1')).toBeUndefined();
     expect(movedOn.toolCallStarted('c1')).toBe(false);
   });
+
+  it('adds results held for a call that never got one to the context, in call order, when the run ends', () => {
+    const three: JournalEntry[] = [
+      ...asked.slice(0, 3),
+      { type: 'assistant_message', content: '', toolCalls: [call('c1'), call('c2'), call('c3')] },
+    ];
+    const session = replay([...three, result('c3'), result('c2'), { type: 'agent_end', response: 'done' }]);
+    expect(toolMessages(session)).toEqual(['c2: out c2', 'c3: out c3']);
+    const none = replay([...three, { type: 'agent_end', response: 'done' }]);
+    expect(toolMessages(none)).toEqual([]);
+  });
+
+  it('releases a held result only once every earlier call has its result', () => {
+    const three: JournalEntry[] = [
+      ...asked.slice(0, 3),
+      { type: 'assistant_message', content: '', toolCalls: [call('c1'), call('c2'), call('c3')] },
+    ];
+    expect(toolMessages(replay([...three, result('c3'), result('c1')]))).toEqual(['c1: out c1']);
+    expect(toolMessages(replay([...three, result('c3'), result('c1'), result('c2')]))).toEqual([
+      'c1: out c1',
+      'c2: out c2',
+      'c3: out c3',
+    ]);
+  });
+
+  it('keeps an assistant message without calls as its text only, and a note as a user message by the harness', () => {
+    const session = replay([
+      { type: 'user_message', content: 'go' },
+      { type: 'turn_start' },
+      { type: 'usage', usage },
+      { type: 'assistant_message', content: 'not json' },
+      { type: 'user_message', content: 'Answer in JSON.', author: 'harness' },
+      { type: 'turn_start' },
+      { type: 'usage', usage },
+      { type: 'assistant_message', content: '{}', toolCalls: [] },
+    ]);
+    expect(session.messages).toStrictEqual([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: 'not json' },
+      { role: 'user', content: 'Answer in JSON.', author: 'harness' },
+      { role: 'assistant', content: '{}' },
+    ]);
+  });
+
+  it("counts a child agent's usage journaled with its result", () => {
+    const child = { promptTokens: 10, completionTokens: 5, totalTokens: 15 };
+    const session = replay([...asked, { ...result('c1'), usage: child } as JournalEntry, result('c2')]);
+    expect(session.totalUsage).toEqual({ promptTokens: 11, completionTokens: 6, totalTokens: 17 });
+  });
 });
