@@ -48,6 +48,8 @@ export default defineConfig({
       'test/model-check/loop-invariants-file-format.test.ts',
       'test/model-check/loop-invariant-edges.test.ts',
       'test/model-check/journal-run-edges.test.ts',
+      'test/subagents/invariants.test.ts',
+      'test/subagents/delegation-invariant-edges.test.ts',
     ],
     // Stores (Postgres among them) need the base config's database setup, left out here; the
     // session fold they replay is covered by the other journal and resume tests.
