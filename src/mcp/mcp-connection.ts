@@ -84,15 +84,23 @@ export class McpConnection {
       return ToolResult.error(errorMessage(error));
     }
     const release = link.hold();
+    // The SDK adds an abort listener to the signal of every request and never removes it: it is
+    // given a signal of this call's own, which our signal aborts, so a long-lived signal (one
+    // shared by many calls) does not collect a listener per call.
+    const own = new AbortController();
+    const relay = (): void => own.abort(signal.reason);
+    if (signal.aborted) relay();
+    else signal.addEventListener('abort', relay, { once: true });
     try {
       const result = await link.client.callTool({ name: tool, arguments: args }, undefined, {
-        signal,
+        signal: own.signal,
         timeout: this.options.callTimeoutMs,
       });
       return toToolResult(result as McpCallResult);
     } catch (error) {
       return this.failure(link, tool, error, signal);
     } finally {
+      signal.removeEventListener('abort', relay);
       release();
     }
   }

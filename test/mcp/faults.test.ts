@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedClient, ToolRegistry } from '../../src/index.js';
 import { connectMcp } from '../../src/mcp/connect-mcp.js';
@@ -35,6 +36,24 @@ async function cancellationAfter(registry: ToolRegistry, before: number): Promis
   }
   return count;
 }
+
+describe('MCP calls and a long-lived signal', () => {
+  it('do not pile listeners on the signal (the SDK never removes the one it adds per request)', async () => {
+    const { registry } = await connected();
+    const controller = new AbortController();
+    const listeners = () => getEventListeners(controller.signal, 'abort').length;
+    const counts: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      expect(await registry.invoke('echo', { text: `call ${i}` }, { signal: controller.signal })).toEqual({
+        success: true,
+        output: `call ${i}`,
+      });
+      counts.push(listeners());
+    }
+    // The registry's one shared watcher of the signal (src/tools/abort-watchers.ts), and nothing per call.
+    expect(new Set(counts)).toEqual(new Set([1]));
+  });
+});
 
 describe('MCP faults become error results (streamable HTTP test server)', () => {
   it('passes text through, and summarises binary content', async () => {
