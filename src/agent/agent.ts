@@ -180,7 +180,6 @@ export class Agent {
   readonly session: Session;
   /** Lifecycle events, delivered to subscribers in order with backpressure. */
   readonly events: EventBus;
-
   /** The agent machine with the agent's actors and effects provided (one for all agents; each run is bound to this one). */
   readonly machine: ProvidedAgentMachine;
   /** How deeply this agent is nested under others (0 for a top-level agent). */

@@ -251,18 +251,7 @@ function advanceTools(
   const update: ContextUpdate = also ?? {};
   // Results answered without running join the context too (an aborting run makes no more requests).
   if (unstartedTokens > 0) update.contextTokens = (update.contextTokens ?? context.contextTokens) + unstartedTokens;
-  update.tools = {
-    calls: tools.calls,
-    concurrencySafe: tools.concurrencySafe,
-    answers: tools.answers,
-    permissions: tools.permissions,
-    decisions: tools.decisions,
-    results,
-    settled: progress.settled,
-    reported: progress.reported,
-    nextToStart: progress.nextToStart,
-    running: progress.running,
-  };
+  update.tools = batchOf(tools, progress);
   update.invalidCalls = invalidCalls;
   if (from === to) {
     enqueue.assign(() => update);
@@ -294,20 +283,26 @@ function progressOf({ tools }: AgentContext): ToolProgress {
   };
 }
 
-/** A turn's calls as the gate ordered them, none started yet. */
-function newBatch(gated: GatedCalls): ToolBatch {
+/** A turn's calls as the gate ordered them, and where they stand (one literal: a fast object). */
+function batchOf(gated: GatedCalls, progress: ToolProgress): ToolBatch {
   return {
     calls: gated.calls,
     concurrencySafe: gated.concurrencySafe,
     answers: gated.answers,
     permissions: gated.permissions,
     decisions: gated.decisions,
-    results: gated.calls.map(() => undefined),
-    settled: 0,
-    reported: 0,
-    nextToStart: 0,
-    running: 0,
+    results: progress.results,
+    settled: progress.settled,
+    reported: progress.reported,
+    nextToStart: progress.nextToStart,
+    running: progress.running,
   };
+}
+
+/** A turn's calls as the gate ordered them, none started yet. */
+function newBatch(gated: GatedCalls): ToolBatch {
+  const results = gated.calls.map(() => undefined);
+  return batchOf(gated, { results, settled: 0, reported: 0, nextToStart: 0, running: 0 });
 }
 
 /** A resumed run: hand the pending calls to `executingTools` and start the first batch. */

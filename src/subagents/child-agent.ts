@@ -1,6 +1,7 @@
 import type { AnyStateMachine } from 'xstate';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolLike } from '../tools/tool.js';
+import { toolTag } from '../tools/tool-tag.js';
 
 /** What an agent tool (`agentTool`) runs: the child agent's name, machine, tools and nesting bound. */
 export interface ChildAgent {
@@ -15,15 +16,14 @@ export interface ChildAgent {
 }
 
 /** Where an agent tool keeps the child agent it runs. */
-const CHILD = Symbol.for('agent-harness.childAgent');
+const CHILD = toolTag<ChildAgent>('agent-harness.childAgent');
 
 /** Marks `tool` as running `child` (what a diagram draws under the state that spawns the call). */
 export function markChildAgent<T extends object>(tool: T, child: ChildAgent): T {
-  Object.defineProperty(tool, CHILD, { value: child });
-  return tool;
+  return CHILD.mark(tool, child);
 }
 
 /** The child agent an agent tool runs; undefined for any other tool. */
 export function childAgentOf(tool: ToolLike | undefined): ChildAgent | undefined {
-  return (tool as { readonly [CHILD]?: ChildAgent } | undefined)?.[CHILD];
+  return CHILD.of(tool);
 }

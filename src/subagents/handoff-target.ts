@@ -1,5 +1,6 @@
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolLike } from '../tools/tool.js';
+import { toolTag } from '../tools/tool-tag.js';
 
 /** An agent the conversation can be handed to: its name, instructions and tools. */
 export interface HandoffAgent {
@@ -12,17 +13,16 @@ export interface HandoffAgent {
 }
 
 /** Where a handoff tool keeps the agent it hands to. */
-const TARGET = Symbol.for('agent-harness.handoffTarget');
+const TARGET = toolTag<HandoffAgent>('agent-harness.handoffTarget');
 
 /** Marks `tool` as handing to `agent`. */
 export function markHandoff<T extends object>(tool: T, agent: HandoffAgent): T {
-  Object.defineProperty(tool, TARGET, { value: agent });
-  return tool;
+  return TARGET.mark(tool, agent);
 }
 
 /** The agent a handoff tool hands to; undefined for any other tool. */
 export function handoffAgentOf(tool: ToolLike | undefined): HandoffAgent | undefined {
-  return (tool as { readonly [TARGET]?: HandoffAgent } | undefined)?.[TARGET];
+  return TARGET.of(tool);
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   ToolKind,
   ToolRegistry,
 } from '../../../src/index.js';
+import { drain } from '../../support/runs.js';
 
 /** Usage of every scripted turn: 15 tokens. */
 export const TURN_USAGE = { promptTokens: 10, completionTokens: 5, totalTokens: 15 } as const;
@@ -142,8 +143,6 @@ export function leadSession(store: JournalStore, id = 'lead', config = new Confi
 export async function delegateInto(store: JournalStore, id = 'lead'): Promise<void> {
   const config = new Config();
   const session = leadSession(store, id, config);
-  for await (const _ of new Agent(config, { session }).run('write the report')) {
-    // drained
-  }
+  await drain(new Agent(config, { session }).run('write the report'));
   await session.close();
 }
