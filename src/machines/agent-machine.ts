@@ -1,4 +1,4 @@
-import { assign, enqueueActions, setup } from 'xstate';
+import { assign, enqueueActions, type Spawner, setup } from 'xstate';
 import { Budget } from '../config/budget.js';
 import { DEFAULT_MAX_INVALID_TOOL_CALLS, DEFAULT_MAX_PARALLEL_TOOLS, DEFAULT_MAX_TURNS } from '../config/config.js';
 import type { ToolCall } from '../core/messages.js';
@@ -15,6 +15,7 @@ import type {
   HandoffParams,
   ModelRequestParams,
   ModelTurn,
+  ModelTurnEvent,
   RejectOutputParams,
   ReportParams,
   ToolBatch,
@@ -42,7 +43,7 @@ import {
 } from './context-rules.js';
 import { countResults, invalidCallsStop, NO_INVALID_CALLS } from './invalid-calls.js';
 import { DEFAULT_OUTPUT_RETRIES, outputInvalidStop, outputRetryLeft, rejectedOutput } from './output-rules.js';
-import { toolActorLogic } from './tool-actor-logic.js';
+import { type ToolActorLogic, toolActorLogic } from './tool-actor-logic.js';
 import { readyRange } from './tool-schedule.js';
 
 /** The name of a session's own agent, before any handoff. */
@@ -69,6 +70,15 @@ function isNewResult(context: AgentContext, event: AgentMachineEvent): event is 
     event.index < context.tools.calls.length &&
     context.tools.results[event.index] === undefined
   );
+}
+
+function askedForTools(event: AgentMachineEvent): event is ModelTurnEvent {
+  return event.type === 'MODEL_TURN' && event.turn.toolCalls.length > 0;
+}
+
+/** The gate holds a turn's calls back: some call asks or is denied, or a soft limit withheld tools. */
+function gatedTurn(context: AgentContext, event: ModelTurnEvent): boolean {
+  return event.turn.permissions !== undefined || context.toolsWithheld;
 }
 
 const enter = (state: AgentStateName) => ({ type: 'recordTransition', params: { to: state } }) as const;
@@ -126,7 +136,8 @@ const machineSetup = setup({
     fail: () => {},
   },
   guards: {
-    turnAskedForTools: ({ event }) => event.type === 'MODEL_TURN' && event.turn.toolCalls.length > 0,
+    turnAskedForTools: ({ context, event }) => askedForTools(event) && !gatedTurn(context, event),
+    turnAskedForGatedTools: ({ context, event }) => askedForTools(event) && gatedTurn(context, event),
     settlesNewResult: ({ context, event }) => isNewResult(context, event),
     handsOffFromRunningCall: ({ context, event }) =>
       event.type === 'HANDOFF' &&
@@ -156,6 +167,9 @@ const machineSetup = setup({
 });
 
 type Enqueue = Parameters<Parameters<typeof machineSetup.enqueueActions>[0]>[0]['enqueue'];
+type Spawn = Spawner<{ src: 'runTool'; logic: ToolActorLogic; id: string | undefined }>;
+/** What a step's functions of the context and event (action params, assigns) are given. */
+type StepArgs = { readonly context: AgentContext; readonly event: AgentMachineEvent };
 /** A context update a step builds up before handing it to XState. */
 type ContextUpdate = { -readonly [K in keyof AgentContext]?: AgentContext[K] };
 
@@ -257,19 +271,24 @@ function advanceTools(
     enqueue.assign(() => update);
     return;
   }
-  const { calls } = tools;
   enqueue.assign(({ spawn }) => {
-    for (let index = from; index < to; index++) {
-      const call = calls[index] as ToolCall;
-      // A denied call, or a resumed run's in-doubt call that may not run twice: its actor answers without running it.
-      const answer = answerFor(tools, index);
-      spawn('runTool', {
-        id: toolActorId(index),
-        input: answer === undefined ? { call, index } : { call, index, answer },
-      });
-    }
+    spawnCalls(spawn, tools, from, to);
     return update;
   });
+}
+
+/** Spawns the actors of calls `from`..`to` (exclusive), each with its call and position. */
+function spawnCalls(spawn: Spawn, tools: GatedCalls, from: number, to: number): void {
+  const { calls } = tools;
+  for (let index = from; index < to; index++) {
+    const call = calls[index] as ToolCall;
+    // A denied call, or a resumed run's in-doubt call that may not run twice: its actor answers without running it.
+    const answer = answerFor(tools, index);
+    spawn('runTool', {
+      id: toolActorId(index),
+      input: answer === undefined ? { call, index } : { call, index, answer },
+    });
+  }
 }
 
 /** A copy of the context's tool progress, for a step to update. */
@@ -331,30 +350,89 @@ const decide = machineSetup.enqueueActions(({ context, event, enqueue }) => {
   advanceTools({ ...context, tools: { ...context.tools, decisions } }, progressOf(context), enqueue, undefined);
 });
 
+/** `recordResult` for the call a `TOOL_SETTLED` settles: journaled as it settles. */
+function settledResult({ context, event }: StepArgs): ToolResultParams {
+  const { index, result, usage } = event as ToolSettledEvent;
+  const call = context.tools.calls[index] as ToolCall;
+  return usage ? { call, result, usage } : { call, result };
+}
+
+/** The settled call's actor: its call is answered, so it is stopped. */
+const stopSettledTool = machineSetup.stopChild(({ event }) => toolActorId((event as ToolSettledEvent).index));
+
+/** A copy of the turn's results with the one a `TOOL_SETTLED` brings. */
+function withSettled(tools: ToolBatch, event: ToolSettledEvent): (ToolResult | undefined)[] {
+  const results = tools.results.slice();
+  results[event.index] = event.result;
+  return results;
+}
+
+/** What a settled call adds to the context besides its result: time, a child's usage, the result's size. */
+function settledUpdate(context: AgentContext, event: ToolSettledEvent): ContextUpdate {
+  // Keys added one by one, not spread: this runs for every call.
+  const update: ContextUpdate = { elapsedMs: Math.max(context.elapsedMs, event.elapsedMs) };
+  // A child agent's usage counts into this run's budgets, checked once the turn is observed.
+  if (event.usage) update.usage = addUsage(context.usage, event.usage);
+  if (context.limits.contextLimit !== undefined) {
+    update.contextTokens = context.contextTokens + resultTokens(event.result, context.tokenScale);
+  }
+  return update;
+}
+
 /** Keeps a settled call's result (journaled at once), then starts whatever the schedule now allows. */
 const settleTool = machineSetup.enqueueActions(({ context, event, enqueue }) => {
   if (!isNewResult(context, event)) return;
-  const call = context.tools.calls[event.index] as ToolCall;
-  const { usage } = event;
-  enqueue({
-    type: 'recordResult',
-    params: usage ? { call, result: event.result, usage } : { call, result: event.result },
-  });
+  enqueue({ type: 'recordResult', params: settledResult({ context, event }) });
   enqueue.stopChild(toolActorId(event.index));
   const progress = progressOf(context);
   progress.results[event.index] = event.result;
   progress.settled += 1;
   progress.running -= 1;
-  const elapsedMs = Math.max(context.elapsedMs, event.elapsedMs);
-  // Keys added one by one, not spread: this runs for every call.
-  const also: ContextUpdate = { elapsedMs };
-  // A child agent's usage counts into this run's budgets, checked once the turn is observed.
-  if (usage) also.usage = addUsage(context.usage, usage);
-  if (context.limits.contextLimit !== undefined) {
-    also.contextTokens = context.contextTokens + resultTokens(event.result, context.tokenScale);
-  }
-  advanceTools(context, progress, enqueue, also);
+  advanceTools(context, progress, enqueue, settledUpdate(context, event));
 });
+
+/**
+ * The last call settled: every call is answered, and every result not reported yet is
+ * reported now, in call order. Reported before the batch is closed, from the step's own copy.
+ */
+function lastReport({ context, event }: StepArgs): ReportParams {
+  const { tools } = context;
+  return {
+    calls: tools.calls,
+    results: withSettled(tools, event as ToolSettledEvent),
+    from: tools.reported,
+    to: tools.calls.length,
+  };
+}
+
+/** Closes the batch on its last result: all settled and reported, invalid calls counted in call order. */
+const closeBatch = machineSetup.assign(({ context, event }) => {
+  const settled = event as ToolSettledEvent;
+  const { tools } = context;
+  const results = withSettled(tools, settled);
+  const total = tools.calls.length;
+  const update = settledUpdate(context, settled);
+  update.tools = batchOf(tools, {
+    results,
+    settled: tools.settled + 1,
+    reported: total,
+    nextToStart: tools.nextToStart,
+    running: tools.running - 1,
+  });
+  update.invalidCalls = countResults(context.invalidCalls, tools.calls, results, tools.reported, total);
+  return update;
+});
+
+/**
+ * The last result of the turn: the same effects as {@link settleTool}'s, in the same order, as
+ * fixed actions (the calls to start are none, the results to report all that are left).
+ */
+const settleLastTool = [
+  { type: 'recordResult', params: settledResult },
+  stopSettledTool,
+  { type: 'reportResults', params: lastReport },
+  closeBatch,
+] as const;
 
 /** `HANDOFF` from a running call: the next requests use the other agent (journaled). */
 const handOff = machineSetup.enqueueActions(({ context, event, enqueue }) => {
@@ -411,11 +489,50 @@ const acceptCompaction = machineSetup.enqueueActions(({ context, event, enqueue 
   });
 });
 
+/** No calls wait, none answered ahead, none decided: the gate's part of an ungated batch. */
+const UNGATED: readonly never[] = Object.freeze([]);
+
+/** What a turn adds to the context: one turn, its usage, and what it measured of the context. */
+function turnCounted(context: AgentContext, turn: ModelTurn): ContextUpdate {
+  return {
+    turns: context.turns + 1,
+    usage: addUsage(context.usage, turn.usage),
+    elapsedMs: turn.elapsedMs,
+    contextTokens: turn.contextTokens ?? context.contextTokens,
+    tokenScale: turn.tokenScale ?? context.tokenScale,
+  };
+}
+
 /**
- * A turn that asked for tools: count it, add its usage, adopt its calls and start the first
- * batch. (A turn is counted when its answer arrives: budgets are only checked after that.)
+ * A turn that asked for tools the gate lets through (every call allowed, tools not withheld):
+ * count it, add its usage, adopt its calls and start the first batch. Nothing can be reported
+ * or asked yet, so the step is one `assign`, with no effects of its own beside the turn's record.
+ * (A turn is counted when its answer arrives: budgets are only checked after that.)
  */
-const acceptToolTurn = machineSetup.enqueueActions(({ context, event, enqueue }) => {
+const adoptToolTurn = machineSetup.assign(({ context, event, spawn }) => {
+  const { turn } = event as ModelTurnEvent;
+  const { toolCalls, concurrencySafe } = turn;
+  const gated: GatedCalls = {
+    calls: toolCalls,
+    concurrencySafe,
+    answers: UNGATED,
+    permissions: UNGATED,
+    decisions: UNGATED,
+  };
+  const { from, to } = readyRange(concurrencySafe, 0, 0, context.limits.maxParallelTools);
+  spawnCalls(spawn, gated, from, to);
+  const update = turnCounted(context, turn);
+  const results = toolCalls.map(() => undefined);
+  update.tools = batchOf(gated, { results, settled: 0, reported: 0, nextToStart: to, running: to - from });
+  return update;
+});
+
+/**
+ * A turn that asked for tools the gate holds back (a call asks or is denied, or a soft limit
+ * withheld tools): as {@link adoptToolTurn}, through the gate, asking for decisions and
+ * answering withheld calls at once.
+ */
+const acceptGatedToolTurn = machineSetup.enqueueActions(({ context, event, enqueue }) => {
   if (event.type !== 'MODEL_TURN') return;
   const { turn } = event;
   const tools = newBatch(
@@ -423,13 +540,7 @@ const acceptToolTurn = machineSetup.enqueueActions(({ context, event, enqueue })
       ? { calls: turn.toolCalls, concurrencySafe: turn.concurrencySafe, answers: [], permissions: [], decisions: [] }
       : gateCalls({ calls: turn.toolCalls, concurrencySafe: turn.concurrencySafe, permissions: turn.permissions }),
   );
-  const also: ContextUpdate = {
-    turns: context.turns + 1,
-    usage: addUsage(context.usage, turn.usage),
-    elapsedMs: turn.elapsedMs,
-    contextTokens: turn.contextTokens ?? context.contextTokens,
-    tokenScale: turn.tokenScale ?? context.tokenScale,
-  };
+  const also = turnCounted(context, turn);
   const adopted: AgentContext = { ...context, ...also, tools };
   enqueue({ type: 'recordModelTurn', params: { turn } });
   requestApprovals(adopted, enqueue);
@@ -542,7 +653,8 @@ export const agentMachine = machineSetup.createMachine({
       ],
       on: {
         MODEL_TURN: [
-          { guard: 'turnAskedForTools', target: 'executingTools', actions: acceptToolTurn },
+          { guard: 'turnAskedForTools', target: 'executingTools', actions: [recordModelTurn, adoptToolTurn] },
+          { guard: 'turnAskedForGatedTools', target: 'executingTools', actions: acceptGatedToolTurn },
           // A structured answer that fails its schema goes back (a turn, so budgets decide), or stops the run.
           { guard: 'outputRejectedWithRetry', target: 'budgetCheck', actions: retryOutput },
           { guard: 'outputRejected', target: 'error', actions: [refuseOutput, recordModelTurn] },
@@ -569,7 +681,7 @@ export const agentMachine = machineSetup.createMachine({
         // taking the `always` (XState builds a snapshot per microstep). `always` still leaves
         // when the calls are all answered otherwise (withheld, aborted before they started).
         TOOL_SETTLED: [
-          { guard: 'settlesLastResult', target: 'observing', actions: settleTool },
+          { guard: 'settlesLastResult', target: 'observing', actions: settleLastTool },
           { guard: 'settlesNewResult', actions: settleTool },
         ],
         ABORT: { actions: abortTools },

@@ -47,18 +47,29 @@ export function without(actions: readonly unknown[], ...names: string[]): unknow
 type Collect = (args: { enqueue: Enqueue } & Record<string, unknown>, params: unknown) => void;
 type Enqueue = ((action: unknown) => void) & Record<string, unknown>;
 
+/** The type of an action: its name, or its `type` (a parameterized effect, a built-in action). */
+function actionName(action: unknown): string | undefined {
+  return typeof action === 'string' ? action : (action as { type?: string } | undefined)?.type;
+}
+
 /**
- * An `enqueueActions` action of the machine that no longer enqueues the effect named `effect`:
- * how a test drops one journal or report call from inside a transition's actions.
+ * A transition's actions without the effect named `effect`, whether the transition names it
+ * itself or enqueues it from an `enqueueActions` action: how a test drops one journal or report
+ * call from a transition.
  */
-export function withoutEffect(action: unknown, effect: string): unknown {
-  const collect = (action as { collect?: Collect }).collect;
-  if (collect === undefined) throw new Error(`withoutEffect: the action does not enqueue actions`);
+export function withoutEffect(actions: readonly unknown[], effect: string): unknown[] {
+  return actions
+    .filter((action) => actionName(action) !== effect)
+    .map((action) => ((action as { collect?: Collect }).collect === undefined ? action : notEnqueuing(action, effect)));
+}
+
+/** An `enqueueActions` action of the machine that no longer enqueues the effect named `effect`. */
+function notEnqueuing(action: unknown, effect: string): unknown {
+  const collect = (action as { collect: Collect }).collect;
   return enqueueActions(((args: { enqueue: Enqueue } & Record<string, unknown>, params: unknown) => {
     const { enqueue } = args;
-    const named = (queued: unknown) => (typeof queued === 'string' ? queued : (queued as { type?: string })?.type);
     const filtered = Object.assign((queued: unknown) => {
-      if (named(queued) !== effect) enqueue(queued);
+      if (actionName(queued) !== effect) enqueue(queued);
     }, enqueue);
     collect({ ...args, enqueue: filtered }, params);
   }) as never);

@@ -291,7 +291,7 @@ function dropOnSettle(effect: string) {
   return variant(({ executingTools }) => {
     const handlers = on(executingTools, 'TOOL_SETTLED').map((t) => ({
       ...t,
-      actions: listOf(t, 'actions').map((a) => withoutEffect(a, effect)),
+      actions: withoutEffect(listOf(t, 'actions'), effect),
     }));
     return { executingTools: withOn(executingTools, 'TOOL_SETTLED', handlers) };
   });
@@ -494,9 +494,11 @@ export const VARIANT_BUGS: readonly PlantedBug[] = [
       budget: small,
       ...oneCall,
       machine: variant(({ awaitingModel }) => {
-        const [tools, answer] = on(awaitingModel, 'MODEL_TURN');
-        const silent = { ...tools, actions: listOf(tools, 'actions').map((a) => withoutEffect(a, 'recordModelTurn')) };
-        return { awaitingModel: withOn(awaitingModel, 'MODEL_TURN', [silent, answer]) };
+        // Every transition to executingTools (tools the gate lets through, and gated ones).
+        const handlers = on(awaitingModel, 'MODEL_TURN').map((t) =>
+          t.target === 'executingTools' ? { ...t, actions: withoutEffect(listOf(t, 'actions'), 'recordModelTurn') } : t,
+        );
+        return { awaitingModel: withOn(awaitingModel, 'MODEL_TURN', handlers) };
       }),
     },
     reported: [['complete_observations', /a tool result was journaled with no call awaiting one/]],
