@@ -324,6 +324,9 @@ function newBatch(gated: GatedCalls): ToolBatch {
   return batchOf(gated, { results, settled: 0, reported: 0, nextToStart: 0, running: 0 });
 }
 
+/** The batch of a run that starts with no calls owed (every new run): shared, as batches are never changed. */
+const NO_BATCH: ToolBatch = Object.freeze(newBatch(gateCalls({ calls: [], concurrencySafe: [] })));
+
 /** A resumed run: hand the pending calls to `executingTools` and start the first batch. */
 const startPendingCalls = machineSetup.enqueueActions(({ context, enqueue }) => {
   requestApprovals(context, enqueue);
@@ -616,7 +619,8 @@ export const agentMachine = machineSetup.createMachine({
     usage: ZERO_USAGE,
     elapsedMs: 0,
     // A resumed run's pending calls go through the gate again, under the policy of now.
-    tools: newBatch(gateCalls(input?.resume ?? { calls: [], concurrencySafe: [] })),
+    tools:
+      input?.resume === undefined || input.resume.calls.length === 0 ? NO_BATCH : newBatch(gateCalls(input.resume)),
     resuming: (input?.resume?.calls.length ?? 0) > 0,
     toolsWithheld: false,
     aborting: undefined,

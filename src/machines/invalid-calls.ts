@@ -74,7 +74,9 @@ export function countResults(
 
 /** The `invalid_tool_calls` stop when some tool has `max` invalid calls or more, else null. */
 export function invalidCallsStop(counts: InvalidCalls, max: number): StopInfo | null {
-  for (const [name, { count, lastError }] of Object.entries(counts)) {
+  // for…in, not Object.entries: this runs at every budgetCheck, almost always over no counts.
+  for (const name in counts) {
+    const { count, lastError } = counts[name] as InvalidCallCount;
     if (count >= max) {
       return {
         reason: 'invalid_tool_calls',
