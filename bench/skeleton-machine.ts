@@ -12,6 +12,11 @@ export interface Shape {
   readonly model: 'invoke' | 'event';
   readonly spawn: boolean;
   readonly always: boolean;
+  /**
+   * The effects the contract makes the machine name each turn, as no-op actions: a journaled
+   * transition per state entered, the model turn, the result and its report; and one budget guard.
+   */
+  readonly effects?: boolean;
 }
 
 type Snap =
@@ -27,7 +32,9 @@ const tool: ActorLogic<Snap, EventObject> = {
   getPersistedSnapshot: (snapshot) => snapshot,
 };
 
-function skeleton({ model, spawn, always }: Shape, turns: number) {
+const noop = (): void => {};
+
+function skeleton({ model, spawn, always, effects = false }: Shape, turns: number) {
   const afterTools = always ? 'observing' : 'awaiting';
   const next = spawn ? 'executing' : afterTools;
   const machineSetup = setup({
@@ -37,13 +44,22 @@ function skeleton({ model, spawn, always }: Shape, turns: number) {
       output: {} as number,
     },
     actors: { model: fromPromise(async () => 1), tool },
-    actions: { request: ({ self }) => queueMicrotask(() => self.send({ type: 'MODEL' })) },
-    guards: { last: ({ context }) => context.turns >= turns },
+    actions: {
+      request: ({ self }) => queueMicrotask(() => self.send({ type: 'MODEL' })),
+      recordTransition: (_, _params: { to: string }) => noop(),
+      recordModelTurn: (_, _params: { event: object }) => noop(),
+      recordResult: (_, _params: { event: object }) => noop(),
+      reportResults: (_, _params: { event: object }) => noop(),
+    },
+    guards: { last: ({ context }) => context.turns >= turns, overBudget: ({ context }) => context.turns > turns + 1 },
   });
   const count = machineSetup.assign({ turns: ({ context }) => context.turns + 1 });
+  const enter = (to: string) => (effects ? [{ type: 'recordTransition', params: { to } } as const] : []);
+  const effect = <T extends 'recordModelTurn' | 'recordResult' | 'reportResults'>(type: T) =>
+    effects ? [{ type, params: ({ event }: { event: object }) => ({ event }) }] : [];
   const answered = [
     { guard: 'last', target: 'done' },
-    { target: next, reenter: true, actions: count },
+    { target: next, reenter: true, actions: [...effect('recordModelTurn'), count] },
   ] as const;
   return machineSetup.createMachine({
     context: { turns: 0 },
@@ -52,17 +68,28 @@ function skeleton({ model, spawn, always }: Shape, turns: number) {
     states: {
       awaiting:
         model === 'invoke'
-          ? { invoke: { src: 'model', onDone: [...answered] } }
-          : { entry: 'request', on: { MODEL: [...answered] } },
+          ? { entry: enter('awaiting'), invoke: { src: 'model', onDone: [...answered] } }
+          : { entry: [...enter('awaiting'), 'request'], on: { MODEL: [...answered] } },
       executing: {
-        entry: machineSetup.assign(({ spawn: spawnTool }) => {
-          spawnTool('tool', { id: 'tool-0' }); // the agent machine reuses ids per position
-          return {};
-        }),
-        on: { SETTLED: { target: afterTools, actions: stopChild('tool-0') } },
+        entry: [
+          ...enter('executing'),
+          machineSetup.assign(({ spawn: spawnTool }) => {
+            spawnTool('tool', { id: 'tool-0' }); // the agent machine reuses ids per position
+            return {};
+          }),
+        ],
+        on: {
+          SETTLED: {
+            target: afterTools,
+            actions: [...effect('recordResult'), stopChild('tool-0'), ...effect('reportResults')],
+          },
+        },
       },
-      observing: { always: 'check' },
-      check: { always: 'awaiting' },
+      observing: { entry: enter('observing'), always: 'check' },
+      check: {
+        entry: enter('check'),
+        always: effects ? [{ guard: 'overBudget', target: 'done' }, { target: 'awaiting' }] : 'awaiting',
+      },
       done: { type: 'final' },
     },
   });
@@ -70,6 +97,9 @@ function skeleton({ model, spawn, always }: Shape, turns: number) {
 
 /** The agent machine's shape: the model request as an event, one tool actor per turn, two `always` states. */
 export const AGENT_SHAPE: Shape = { model: 'event', spawn: true, always: true };
+
+/** {@link AGENT_SHAPE} with the effects the contract names each turn: the floor for a machine that keeps the contract. */
+export const CONTRACT_SHAPE: Shape = { ...AGENT_SHAPE, effects: true };
 
 /**
  * Builds a skeleton machine of `shape` and returns a function that runs it once to its end —
@@ -86,14 +116,14 @@ export function skeletonRunner(shape: Shape, turns: number): () => Promise<numbe
 }
 
 /** The skeleton of the agent machine as a contender: XState's floor beside the harness. */
-export function skeletonContender(): Contender {
-  const runnerOf = oncePerToolTurns((toolTurns) => skeletonRunner(AGENT_SHAPE, toolTurns));
+export function skeletonContender(shape: Shape = AGENT_SHAPE, name = 'XState skeleton'): Contender {
+  const runnerOf = oncePerToolTurns((toolTurns) => skeletonRunner(shape, toolTurns));
   return {
-    name: 'XState skeleton',
+    name,
     async run(toolTurns) {
       const runOnce = runnerOf(toolTurns);
       const counted = await runOnce();
-      return expectComplete('XState skeleton', 'complete', counted + 1, toolTurns);
+      return expectComplete(name, 'complete', counted + 1, toolTurns);
     },
   };
 }

@@ -3,7 +3,7 @@ import { bareContender, bareLoop } from '../../bench/bare-loop.js';
 import { newAgent, runAgent, sharedSetup } from '../../bench/harness-contender.js';
 import { LeanClient } from '../../bench/lean-client.js';
 import { machineOnlyContender } from '../../bench/machine-only-contender.js';
-import { skeletonContender } from '../../bench/skeleton-machine.js';
+import { CONTRACT_SHAPE, skeletonContender } from '../../bench/skeleton-machine.js';
 import { PROMPT } from '../../bench/workload.js';
 
 describe('the benchmark workload', () => {
@@ -38,7 +38,8 @@ describe('the benchmark workload', () => {
   });
 
   it('counts T + 1 model turns for every contender, and runs 50 concurrent sessions', async () => {
-    for (const contender of [bareContender(), machineOnlyContender(), skeletonContender()]) {
+    const contractFloor = skeletonContender(CONTRACT_SHAPE, 'contract floor');
+    for (const contender of [bareContender(), machineOnlyContender(), skeletonContender(), contractFloor]) {
       expect(await contender.run(5)).toBe(6);
     }
     const shared = sharedSetup(10);
