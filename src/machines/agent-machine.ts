@@ -72,6 +72,7 @@ function isNewResult(context: AgentContext, event: AgentMachineEvent): event is 
   );
 }
 
+/** A model turn that asked for at least one tool call. */
 function askedForTools(event: AgentMachineEvent): event is ModelTurnEvent {
   return event.type === 'MODEL_TURN' && event.turn.toolCalls.length > 0;
 }
@@ -538,10 +539,9 @@ const adoptToolTurn = machineSetup.assign(({ context, event, spawn }) => {
 const acceptGatedToolTurn = machineSetup.enqueueActions(({ context, event, enqueue }) => {
   if (event.type !== 'MODEL_TURN') return;
   const { turn } = event;
+  const { toolCalls: calls, concurrencySafe, permissions } = turn;
   const tools = newBatch(
-    turn.permissions === undefined
-      ? { calls: turn.toolCalls, concurrencySafe: turn.concurrencySafe, answers: [], permissions: [], decisions: [] }
-      : gateCalls({ calls: turn.toolCalls, concurrencySafe: turn.concurrencySafe, permissions: turn.permissions }),
+    gateCalls(permissions === undefined ? { calls, concurrencySafe } : { calls, concurrencySafe, permissions }),
   );
   const also = turnCounted(context, turn);
   const adopted: AgentContext = { ...context, ...also, tools };
