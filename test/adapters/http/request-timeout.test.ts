@@ -13,6 +13,9 @@ afterEach(async () => {
 
 const user = [{ role: 'user' as const, content: 'hi' }];
 const silent: FakeResponse = { silent: true };
+// Long enough that a loaded machine's server has read each request before the client gives up
+// on it (at 100 ms the suite once saw the third request aborted before the server counted it).
+const TIMEOUT_MS = 300;
 
 const clients: Record<
   string,
@@ -20,12 +23,12 @@ const clients: Record<
 > = {
   openai: {
     make: (url, sleep) =>
-      new OpenAIClient({ model: 'm', apiKey: 'k', baseURL: `${url}/v1`, timeoutMs: 100, retry: { sleep } }),
+      new OpenAIClient({ model: 'm', apiKey: 'k', baseURL: `${url}/v1`, timeoutMs: TIMEOUT_MS, retry: { sleep } }),
     ok: 'openai/text.sse',
   },
   anthropic: {
     make: (url, sleep) =>
-      new AnthropicClient({ model: 'm', apiKey: 'k', baseURL: url, timeoutMs: 100, retry: { sleep } }),
+      new AnthropicClient({ model: 'm', apiKey: 'k', baseURL: url, timeoutMs: TIMEOUT_MS, retry: { sleep } }),
     ok: 'anthropic/text.sse',
   },
 };
@@ -38,7 +41,7 @@ describe.each(Object.keys(clients))('%s: a server that never sends the response 
     const recorder = recordingSleep();
     const error = await drainError(make(server.url, recorder.sleep).chatCompletion(user) as AsyncIterable<StreamEvent>);
     expect(error).toMatchObject({ reason: 'model_error', kind: 'timeout' });
-    expect(error.message).toContain('no response for 100 ms');
+    expect(error.message).toContain(`no response for ${TIMEOUT_MS} ms`);
     expect(server.requests).toHaveLength(3);
     expect(recorder.waits).toHaveLength(2);
   });
