@@ -28,6 +28,8 @@ export interface RunHandle {
   release: () => void;
   /** Emits an event of this run on the bus (runs of agents sharing a bus tell theirs apart). */
   readonly emit: (event: AgentEvent) => Promise<void>;
+  /** Emits as `emit` does, for an effect that does not wait for the delivery: no promise is made. */
+  readonly post: (event: AgentEvent) => void;
   /** Ends the run with `internal_error` (a bug in the loop, never a tool's or a model's failure). */
   readonly fail: (error: unknown) => void;
   /** The structured output the run asked for (`run(input, { output })`), if any. */
