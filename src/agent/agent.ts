@@ -29,6 +29,7 @@ import { AsyncQueue } from './async-queue.js';
 import { invalidCallsSoFar } from './invalid-calls-so-far.js';
 import { runOutput } from './output-check.js';
 import { agentRunMachine, type ProvidedAgentMachine } from './provide-machine.js';
+import { requestOptions } from './request-model.js';
 import { RunEvents } from './run-events.js';
 import { bindAgentRun, type MachineDeps, type RunHandle } from './run-handle.js';
 
@@ -441,11 +442,14 @@ export class Agent {
       ...(this.clock ? { clock: this.clock } : {}),
     });
     bindAgentRun(actor, this.deps);
+    const modelAbort = new LazyAbort();
+    const output = options.output !== undefined ? runOutput(options.output) : undefined;
     const run: ActiveRun = {
       actor,
       queue,
       closing: undefined,
-      modelAbort: new LazyAbort(),
+      modelAbort,
+      requestOptions: requestOptions(modelAbort, output?.request),
       announced: new Set(),
       startedAt: this.now(),
       state: undefined,
@@ -455,7 +459,7 @@ export class Agent {
       emit,
       post,
       fail: (error) => this.failInternally(run, error),
-      ...(options.output !== undefined ? { output: runOutput(options.output) } : {}),
+      ...(output !== undefined ? { output } : {}),
     };
     this.active = run;
     runningSessions.add(this.session);
