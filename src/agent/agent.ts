@@ -29,6 +29,7 @@ import { AsyncQueue } from './async-queue.js';
 import { invalidCallsSoFar } from './invalid-calls-so-far.js';
 import { runOutput } from './output-check.js';
 import { agentRunMachine, type ProvidedAgentMachine } from './provide-machine.js';
+import { requestOptions } from './request-model.js';
 import { RunEvents } from './run-events.js';
 import { bindAgentRun, type MachineDeps, type RunHandle } from './run-handle.js';
 
@@ -202,8 +203,9 @@ export class Agent {
   /** Provider tokens per estimated token, as the last run measured it (context compaction). */
   private tokenScale = 1;
   private readonly deps: MachineDeps;
-  /** The journal entry this agent is publishing on its bus, while it does. */
-  private publishing: { readonly entry: JournalEntry; readonly index: number } | undefined;
+  /** The journal entry this agent is publishing on its bus, and its index, while it does. */
+  private publishingEntry: JournalEntry | undefined;
+  private publishingIndex = -1;
   /** The event this agent is emitting on its bus, while the bus publishes it (synchronously). */
   private emitting: AgentEvent | undefined;
 
@@ -229,12 +231,15 @@ export class Agent {
     // One log: every journal entry goes out on the stream as it is appended, with its index.
     const bus = this.events;
     this.session.onAppend((entry, journalIndex) => {
-      const outer = this.publishing;
-      this.publishing = { entry, index: journalIndex };
+      const outerEntry = this.publishingEntry;
+      const outerIndex = this.publishingIndex;
+      this.publishingEntry = entry; // two fields, not an object per entry: about nine entries a turn
+      this.publishingIndex = journalIndex;
       try {
         bus.record(entry, journalIndex);
       } finally {
-        this.publishing = outer;
+        this.publishingEntry = outerEntry;
+        this.publishingIndex = outerIndex;
       }
     });
     if (this.session.store !== undefined) this.guardStore();
@@ -250,7 +255,7 @@ export class Agent {
       filter((record) =>
         record.journalIndex === undefined
           ? record.entry === this.emitting
-          : record.entry === this.publishing?.entry && record.journalIndex === this.publishing.index,
+          : record.entry === this.publishingEntry && record.journalIndex === this.publishingIndex,
       ),
     );
     return this.ownStream;
@@ -410,13 +415,11 @@ export class Agent {
     });
     const emit = (event: AgentEvent): Promise<void> => {
       own.push(event);
-      const outer = this.emitting;
-      this.emitting = event;
-      try {
-        return this.events.emit(event);
-      } finally {
-        this.emitting = outer;
-      }
+      return this.emitOwn(event);
+    };
+    const post = (event: AgentEvent): void => {
+      own.push(event);
+      this.postOwn(event);
     };
     const approvals = input === undefined ? checkApprovals(options.approvals, this.session.pendingToolCalls()) : {};
     if (input !== undefined) {
@@ -439,11 +442,14 @@ export class Agent {
       ...(this.clock ? { clock: this.clock } : {}),
     });
     bindAgentRun(actor, this.deps);
+    const modelAbort = new LazyAbort();
+    const output = options.output !== undefined ? runOutput(options.output) : undefined;
     const run: ActiveRun = {
       actor,
       queue,
       closing: undefined,
-      modelAbort: new LazyAbort(),
+      modelAbort,
+      requestOptions: requestOptions(modelAbort, output?.request),
       announced: new Set(),
       startedAt: this.now(),
       state: undefined,
@@ -451,8 +457,9 @@ export class Agent {
       settled: Promise.resolve(),
       release: unsubscribe,
       emit,
+      post,
       fail: (error) => this.failInternally(run, error),
-      ...(options.output !== undefined ? { output: runOutput(options.output) } : {}),
+      ...(output !== undefined ? { output } : {}),
     };
     this.active = run;
     runningSessions.add(this.session);
@@ -480,7 +487,7 @@ export class Agent {
     // (A promise job, not queueMicrotask: Node wraps each of those in an AsyncResource.)
     void Promise.resolve().then(() => {
       try {
-        void emit(AgentEvent.agentStart(input ?? '', input === undefined));
+        post(AgentEvent.agentStart(input ?? '', input === undefined));
         actor.start();
         if (options.signal?.aborted) onAbort();
       } catch (error) {
@@ -526,6 +533,28 @@ export class Agent {
     };
   }
 
+  /** Emits this agent's `event` on its bus (see `emitting`); resolves once every subscriber has it. */
+  private emitOwn(event: AgentEvent): Promise<void> {
+    const outer = this.emitting;
+    this.emitting = event;
+    try {
+      return this.events.emit(event);
+    } finally {
+      this.emitting = outer;
+    }
+  }
+
+  /** Emits this agent's `event` on its bus, as {@link Agent.emitOwn} does but with no promise. */
+  private postOwn(event: AgentEvent): void {
+    const outer = this.emitting;
+    this.emitting = event;
+    try {
+      this.events.post(event);
+    } finally {
+      this.emitting = outer;
+    }
+  }
+
   /** Ends a run once: aborts it if it is still going, lets subscribers catch up, releases it. */
   private close(run: ActiveRun, abortReason = 'the run was closed'): Promise<void> {
     run.closing ??= (async () => {
@@ -562,7 +591,7 @@ export class Agent {
     run.finished = true;
     run.modelAbort.abort('internal error');
     this.session.recordError('internal_error', message);
-    void run.emit(AgentEvent.agentError('internal_error', message));
+    run.post(AgentEvent.agentError('internal_error', message));
   }
 }
 

@@ -76,7 +76,7 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   const sentTokens =
     session.config.context === undefined ? 0 : estimateContextTokens(messages) + estimateToolTokens(tools);
   const output = run.output;
-  const requested = client.chatCompletion(messages, tools, requestOptions(abort, output?.request));
+  const requested = client.chatCompletion(messages, tools, run.requestOptions);
   const events = isPromiseLike(requested) ? await requested : requested;
   const { text, toolCalls, usage, finishReason } = await readModelStream(
     events,

@@ -1,4 +1,5 @@
 import type { Actor, AnyActorLogic } from 'xstate';
+import type { ChatCompletionOptions } from '../adapters/model-client.js';
 import type { AgentEvent } from '../core/agent-event.js';
 import type { LazyAbort } from '../core/lazy-abort.js';
 import type { EventBus } from '../events/event-bus.js';
@@ -15,6 +16,11 @@ export interface RunHandle {
    * its `AbortSignal` is made only when a client reads it.
    */
   readonly modelAbort: LazyAbort;
+  /**
+   * The options of every model request of the run, made once: an object with a lazy `signal`
+   * getter costs ~0.6 KB (V8 keeps it as a dictionary).
+   */
+  readonly requestOptions: ChatCompletionOptions;
   readonly startedAt: number;
   /** The state last entered. */
   state: AgentStateName | undefined;
@@ -28,6 +34,8 @@ export interface RunHandle {
   release: () => void;
   /** Emits an event of this run on the bus (runs of agents sharing a bus tell theirs apart). */
   readonly emit: (event: AgentEvent) => Promise<void>;
+  /** Emits as `emit` does, for an effect that does not wait for the delivery: no promise is made. */
+  readonly post: (event: AgentEvent) => void;
   /** Ends the run with `internal_error` (a bug in the loop, never a tool's or a model's failure). */
   readonly fail: (error: unknown) => void;
   /** The structured output the run asked for (`run(input, { output })`), if any. */

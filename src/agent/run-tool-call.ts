@@ -87,7 +87,7 @@ function invokeTool(
 ): void {
   if (!abort.aborted) {
     run.announced.add(call.callId);
-    void run.emit(AgentEvent.toolCallStart(call));
+    run.post(AgentEvent.toolCallStart(call));
   }
   const result = deps.session.activeRegistry.invokeEager(call.name, call.arguments, {
     callId: call.callId,

@@ -44,12 +44,27 @@ export interface EventBusOptions {
 /** What `emit` returns for an event every subscriber took synchronously. */
 const RESOLVED: Promise<void> = Promise.resolve();
 
+const NO_SUBSCRIBERS: readonly Subscriber[] = [];
+
 /** Default of {@link EventBusOptions.stopGraceMs}. */
 export const DEFAULT_STOP_GRACE_MS = 1000;
 
+/** An event waiting behind the one being delivered, with the `emit` promise to resolve once it is (if any). */
 interface Pending {
   readonly event: AgentEvent;
-  readonly resolve: () => void;
+  resolve: (() => void) | undefined;
+}
+
+/**
+ * The subscriber holding the event being delivered, as the bus waits for its promise: the
+ * promise's settling resumes delivery unless the bus gave up on the subscriber first.
+ */
+interface Hold {
+  readonly subscriber: Subscriber;
+  /** Its position among the subscribers the event is being delivered to. */
+  readonly index: number;
+  /** Set once the bus hurries: the grace clock. */
+  timer: ReturnType<typeof setTimeout> | undefined;
 }
 
 const logSubscriberError: SubscriberErrorHandler = (error, event) => {
@@ -78,8 +93,14 @@ export class EventBus {
   private delivering = false;
   /** Set while a run stops: a subscriber may hold an event for `stopGraceMs` at most. */
   private hurrying = false;
-  /** Starts the grace clock of the subscriber that holds the event being delivered, if one does. */
-  private holder: (() => void) | undefined;
+  /** The event being delivered, while one is. */
+  private event: AgentEvent | undefined;
+  /** The subscribers `event` goes to: the list as it was when its delivery started. */
+  private targets: readonly Subscriber[] = [];
+  /** Resolves the `emit` promise of `event`, if its emitter asked for one. */
+  private resolveEvent: (() => void) | undefined;
+  /** The subscriber holding `event`, if one does. */
+  private held: Hold | undefined;
   /**
    * Subscribers given up on (timed out) whose held event has not settled yet: while the bus
    * hurries, later events reach them without being waited for, so a stop is held back by one
@@ -119,23 +140,21 @@ export class EventBus {
   emit(event: AgentEvent): Promise<void> {
     this.publish(event, undefined);
     if (this.delivering) {
-      return new Promise<void>((resolve) => {
-        this.queue.push({ event, resolve });
-      });
+      this.queue.push({ event, resolve: undefined });
+      return new Promise<void>(this.resolveLastQueued);
     }
-    // Nothing ahead of it: deliver on the spot, with no promise while every subscriber is synchronous.
-    this.delivering = true;
-    const subscribers = this.subscribers;
-    for (let i = 0; i < subscribers.length; i++) {
-      const result = this.call(subscribers[i] as Subscriber, event);
-      if (result !== undefined) {
-        return new Promise<void>((resolve) => {
-          void this.finishAsync(result, { event, resolve }, subscribers, i);
-        });
-      }
-    }
-    this.drain(); // delivers whatever a subscriber emitted meanwhile, then becomes idle
-    return RESOLVED;
+    if (this.start(event)) return RESOLVED; // no promise while every subscriber is synchronous
+    return new Promise<void>(this.resolveCurrent);
+  }
+
+  /**
+   * Publishes an event as {@link EventBus.emit} does, for an emitter that does not wait for its
+   * delivery: no promise is made.
+   */
+  post(event: AgentEvent): void {
+    this.publish(event, undefined);
+    if (this.delivering) this.queue.push({ event, resolve: undefined });
+    else this.start(event);
   }
 
   /** Publishes a journal entry on `stream$` (subscribers receive only lifecycle events). */
@@ -151,9 +170,7 @@ export class EventBus {
   /** Resolves once every event emitted so far has reached every subscriber. */
   idle(): Promise<void> {
     if (!this.delivering) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      this.idleWaiters.push(resolve);
-    });
+    return new Promise<void>(this.addIdleWaiter);
   }
 
   /**
@@ -164,8 +181,19 @@ export class EventBus {
   hurry(): void {
     if (!this.delivering) return;
     this.hurrying = true;
-    this.holder?.();
+    if (this.held !== undefined) this.startClock(this.held);
   }
+
+  // Promise executors made once per bus, not once per promise.
+  private readonly resolveLastQueued = (resolve: () => void): void => {
+    (this.queue[this.queue.length - 1] as Pending).resolve = resolve;
+  };
+  private readonly resolveCurrent = (resolve: () => void): void => {
+    this.resolveEvent = resolve;
+  };
+  private readonly addIdleWaiter = (resolve: () => void): void => {
+    this.idleWaiters.push(resolve);
+  };
 
   private publish(entry: JournalEntry | AgentEvent, journalIndex: number | undefined): void {
     const seq = this.seq++;
@@ -176,41 +204,48 @@ export class EventBus {
     this.subject.next(journalIndex === undefined ? { seq, at, entry } : { seq, at, entry, journalIndex });
   }
 
-  /**
-   * Delivers the queued events in order, synchronously while subscribers are, and ends with
-   * `delivering` false. Each event's `emit` resolves as it reaches the last subscriber.
-   */
-  private drain(): void {
+  /** Starts delivering `event` on an idle bus; true when it and all it led to were delivered at once. */
+  private start(event: AgentEvent): boolean {
     this.delivering = true;
-    for (let pending = this.queue.shift(); pending !== undefined; pending = this.queue.shift()) {
-      const subscribers = this.subscribers;
-      for (let i = 0; i < subscribers.length; i++) {
-        const result = this.call(subscribers[i] as Subscriber, pending.event);
-        if (result !== undefined) {
-          void this.finishAsync(result, pending, subscribers, i);
-          return;
-        }
-      }
-      pending.resolve();
-    }
-    this.becomeIdle();
+    this.event = event;
+    this.targets = this.subscribers;
+    return this.deliver(0);
   }
 
-  /** Awaits subscriber `at`'s answer, delivers to the rest, then drains what queued meanwhile. */
-  private async finishAsync(
-    first: PromiseLike<void>,
-    pending: Pending,
-    subscribers: readonly Subscriber[],
-    at: number,
-  ): Promise<void> {
-    await this.settle(first, pending.event, subscribers[at] as Subscriber);
-    for (let i = at + 1; i < subscribers.length; i++) {
-      const subscriber = subscribers[i] as Subscriber;
-      const more = this.call(subscriber, pending.event);
-      if (more !== undefined) await this.settle(more, pending.event, subscriber);
+  /**
+   * Delivers the current event from subscriber `from` on, then the queued events, in order,
+   * synchronously while subscribers are. Returns false when a subscriber holds an event (its
+   * promise resumes delivery), true once everything was delivered and the bus is idle.
+   */
+  private deliver(from: number): boolean {
+    for (let first = from; this.deliverCurrent(first); first = 0) {
+      const next = this.queue.shift();
+      if (next === undefined) {
+        this.event = undefined;
+        this.targets = NO_SUBSCRIBERS;
+        this.becomeIdle();
+        return true;
+      }
+      this.event = next.event;
+      this.resolveEvent = next.resolve;
+      this.targets = this.subscribers;
     }
-    pending.resolve();
-    this.drain();
+    return false;
+  }
+
+  /** Delivers the current event from subscriber `from` on; false when a subscriber holds it. */
+  private deliverCurrent(from: number): boolean {
+    const event = this.event as AgentEvent;
+    const targets = this.targets;
+    for (let i = from; i < targets.length; i++) {
+      const subscriber = targets[i] as Subscriber;
+      const result = this.call(subscriber, event);
+      if (result !== undefined && this.hold(result, subscriber, i, event)) return false;
+    }
+    const resolve = this.resolveEvent;
+    this.resolveEvent = undefined;
+    resolve?.();
+    return true;
   }
 
   private becomeIdle(): void {
@@ -234,43 +269,65 @@ export class EventBus {
   }
 
   /**
-   * Waits for one subscriber: for ever, or for `stopGraceMs` once the bus hurries (from the
-   * moment it does, if this subscriber is already holding the event then).
+   * Waits for one subscriber's promise: for ever, or for `stopGraceMs` once the bus hurries
+   * (from the moment it does, if this subscriber is already holding the event then). Returns
+   * true: delivery goes on once it lets go, or at once when it is not waited for (it still holds
+   * an event the bus gave up on in this stop).
    */
-  private settle(pending: PromiseLike<void>, event: AgentEvent, subscriber: Subscriber): Promise<void> {
+  private hold(promise: PromiseLike<void>, subscriber: Subscriber, index: number, event: AgentEvent): boolean {
     if (this.hurrying && this.stuck?.has(subscriber)) {
-      // Still holding an earlier event it was given up on: not waited for again in this stop.
-      Promise.resolve(pending).then(undefined, (error: unknown) => this.reportSubscriberError(error, event));
-      return Promise.resolve();
+      Promise.resolve(promise).then(undefined, (error: unknown) => this.reportSubscriberError(error, event));
+      RESOLVED.then(() => this.deliver(index + 1)); // one promise job later, as it always was
+      return true;
     }
-    return new Promise<void>((resolve) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const finish = (): void => {
-        if (this.holder !== startClock) return; // already given up on
-        this.holder = undefined;
-        if (timer !== undefined) clearTimeout(timer);
-        resolve();
-      };
-      const startClock = (): void => {
-        timer ??= setTimeout(() => {
-          this.reportSubscriberError(new SubscriberTimeoutError(event.type, this.stopGraceMs), event);
-          this.stuck ??= new Set();
-          const stuck = this.stuck;
-          stuck.add(subscriber);
-          const unstuck = (): void => {
-            stuck.delete(subscriber);
-          };
-          Promise.resolve(pending).then(unstuck, unstuck);
-          finish();
-        }, this.stopGraceMs);
-      };
-      this.holder = startClock;
-      Promise.resolve(pending).then(finish, (error: unknown) => {
-        if (this.holder === startClock) this.reportSubscriberError(error, event);
-        finish();
-      });
-      if (this.hurrying) startClock();
-    });
+    // The per-event path: one small object and its continuations, no async function. Delivery
+    // resumes two promise jobs after the subscriber lets go, as it always has (the order of
+    // events against tools that settle meanwhile depends on it).
+    const hold: Hold = { subscriber, index, timer: undefined };
+    this.held = hold;
+    Promise.resolve(promise)
+      .then(
+        () => this.letGo(hold),
+        (error: unknown) => {
+          if (this.held === hold) this.reportSubscriberError(error, event);
+          return this.letGo(hold);
+        },
+      )
+      .then(this.deliverFrom);
+    if (this.hurrying) this.startClock(hold);
+    return true;
+  }
+
+  /**
+   * A subscriber let go of its event: returns where delivery goes on, or -1 when the bus had
+   * already given up on it.
+   */
+  private letGo(hold: Hold): number {
+    if (this.held !== hold) {
+      this.stuck?.delete(hold.subscriber); // given up on: it is no longer stuck
+      return -1;
+    }
+    this.held = undefined;
+    if (hold.timer !== undefined) clearTimeout(hold.timer);
+    return hold.index + 1;
+  }
+
+  private readonly deliverFrom = (from: number): void => {
+    if (from >= 0) this.deliver(from);
+  };
+
+  private startClock(hold: Hold): void {
+    hold.timer ??= setTimeout(() => this.giveUp(hold), this.stopGraceMs);
+  }
+
+  /** The grace period ran out: report the subscriber, mark it stuck and deliver on without it. */
+  private giveUp(hold: Hold): void {
+    const event = this.event as AgentEvent;
+    this.reportSubscriberError(new SubscriberTimeoutError(event.type, this.stopGraceMs), event);
+    this.stuck ??= new Set();
+    this.stuck.add(hold.subscriber);
+    this.held = undefined;
+    RESOLVED.then(() => this.deliver(hold.index + 1)); // one promise job later, as it always was
   }
 
   private reportSubscriberError(error: unknown, event: AgentEvent): void {

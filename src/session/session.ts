@@ -116,19 +116,36 @@ const TURN_START: JournalEntry = Object.freeze({ type: 'turn_start' });
  * turn, and a finished session keeps them all, so sharing them is ~2.4 KB less per finished
  * T = 10 session (docs/performance.md). The keys come from the machine's few states and events.
  */
-const transitions = new Map<string, JournalEntry>();
+// Keyed from -> to -> event: the names are the machine's constant strings, so each lookup is
+// three hashes already cached, where one joined key was a new string to flatten and hash.
+const transitions = new Map<string, Map<string, Map<string, JournalEntry>>>();
 /** How many distinct transitions are shared at most (the machine has a few dozen). */
 const MAX_SHARED_TRANSITIONS = 256;
+let sharedTransitions = 0;
 
 function transitionEntry(from: string, to: string, event: string): JournalEntry {
-  // State names and event types contain no NUL.
-  const key = `${from}\u0000${to}\u0000${event}`;
-  let entry = transitions.get(key);
-  if (entry === undefined) {
-    entry = Object.freeze({ type: 'transition', from, to, event });
-    if (transitions.size < MAX_SHARED_TRANSITIONS) transitions.set(key, entry);
+  const shared = transitions.get(from)?.get(to)?.get(event);
+  if (shared !== undefined) return shared;
+  const entry: JournalEntry = Object.freeze({ type: 'transition', from, to, event });
+  if (sharedTransitions < MAX_SHARED_TRANSITIONS) {
+    shareTransition(from, to, event, entry);
+    sharedTransitions++;
   }
   return entry;
+}
+
+function shareTransition(from: string, to: string, event: string, entry: JournalEntry): void {
+  let byTo = transitions.get(from);
+  if (byTo === undefined) {
+    byTo = new Map();
+    transitions.set(from, byTo);
+  }
+  let byEvent = byTo.get(to);
+  if (byEvent === undefined) {
+    byEvent = new Map();
+    byTo.set(to, byEvent);
+  }
+  byEvent.set(event, entry);
 }
 
 function checkUsage(usage: TokenUsage): TokenUsage {

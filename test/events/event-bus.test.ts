@@ -81,6 +81,28 @@ describe('EventBus', () => {
     expect(seen).toEqual(['in text_delta', 'out text_delta', 'in text_complete', 'out text_complete']);
   });
 
+  it('post() delivers as emit() does, in order with emitted events, and returns nothing', async () => {
+    const bus = new EventBus();
+    const seen: string[] = [];
+    const records: string[] = [];
+    bus.stream$.subscribe((record) => records.push(record.entry.type));
+    let release: () => void = () => {};
+    bus.subscribe(async (event) => {
+      seen.push(event.type);
+      if (event.type === 'text_delta') await new Promise<void>((resolve) => (release = resolve));
+    });
+    expect(bus.post(AgentEvent.textDelta('a'))).toBeUndefined();
+    const emitted = bus.emit(AgentEvent.textComplete('a'));
+    bus.post(AgentEvent.agentEnd('a', { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, 1));
+    expect(records).toEqual(['text_delta', 'text_complete', 'agent_end']);
+    expect(seen).toEqual(['text_delta']);
+    expect(bus.isIdle).toBe(false);
+    release();
+    await emitted;
+    await bus.idle();
+    expect(seen).toEqual(['text_delta', 'text_complete', 'agent_end']);
+  });
+
   it('reports a rejecting subscriber and keeps delivering; idle() waits for the queue', async () => {
     const onSubscriberError = vi.fn();
     const bus = new EventBus({ onSubscriberError });
