@@ -62,7 +62,8 @@ function checkToolCall(call: ToolCall | undefined, earlier: readonly ToolCall[])
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
+    // for…in, not Object.values: no array per object (an array's indices are keys too).
+    for (const key in value) deepFreeze(value[key]);
   }
   return value;
 }

@@ -18,8 +18,8 @@ function reportResults(deps: MachineDeps, { calls, results, from, to }: ReportPa
     const call = calls[index] as ToolCall;
     // A call answered without running (tools withheld, aborted before it started, in doubt on
     // resume) was not announced in this run: announce it now, so every call has both events.
-    if (!run.announced.has(call.callId)) void run.emit(AgentEvent.toolCallStart(call));
-    void run.emit(AgentEvent.toolCallComplete(call, results[index] as ToolResult));
+    if (!run.announced.has(call.callId)) run.post(AgentEvent.toolCallStart(call));
+    run.post(AgentEvent.toolCallComplete(call, results[index] as ToolResult));
   }
 }
 
@@ -57,14 +57,14 @@ export function provideAgentMachine() {
         const run = activeRun(deps);
         for (const call of calls) {
           deps.session.recordApprovalRequest(call.callId);
-          void run.emit(AgentEvent.toolApprovalRequest(call));
+          run.post(AgentEvent.toolApprovalRequest(call));
         }
       },
       recordDecision: ({ system }, { call, decision }) => {
         const deps = depsOf(system);
         deps.session.recordApprovalDecision(call.callId, decision);
         const reason = decision.approved ? undefined : decision.reason;
-        void activeRun(deps).emit(AgentEvent.toolApprovalDecision(call, decision.approved, reason));
+        activeRun(deps).post(AgentEvent.toolApprovalDecision(call, decision.approved, reason));
       },
       rejectOutput: ({ system }, { turn, problem }) => {
         const { session } = depsOf(system);
@@ -89,9 +89,7 @@ export function provideAgentMachine() {
         session.recordBudgetWarning(hit.budget, hit.used);
         session.addHarnessMessage(message);
         const softLimitRatio = context.limits.budget.softLimitRatio ?? 1;
-        void activeRun(deps).emit(
-          AgentEvent.budgetWarning({ budget: hit.budget, used: hit.used, softLimitRatio, message }),
-        );
+        activeRun(deps).post(AgentEvent.budgetWarning({ budget: hit.budget, used: hit.used, softLimitRatio, message }));
       },
       stopping: ({ system }) => depsOf(system).bus.hurry(),
       cancelInFlight: ({ context, system }) => {
@@ -107,7 +105,7 @@ export function provideAgentMachine() {
         const output = context.output as JsonValue | undefined;
         session.recordEnd(response, output);
         const end = { response, usage: session.totalUsage, turnCount: session.turnCount };
-        void run.emit(AgentEvent.agentEnd(output === undefined ? end : { ...end, output }));
+        run.post(AgentEvent.agentEnd(output === undefined ? end : { ...end, output }));
         deps.bus.hurry(); // as for an error: a stuck subscriber must not keep the run from ending
       },
       fail: ({ context, system }) => {
@@ -117,7 +115,7 @@ export function provideAgentMachine() {
         run.finished = true;
         const stop = context.stop ?? { reason: 'internal_error' as const, message: 'the run stopped without a reason' };
         session.recordError(stop.reason, stop.message);
-        void run.emit(AgentEvent.agentError(stop.reason, stop.message));
+        run.post(AgentEvent.agentError(stop.reason, stop.message));
         deps.bus.hurry(); // the end itself must not wait on a stuck subscriber either
       },
     },

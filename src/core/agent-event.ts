@@ -130,14 +130,21 @@ export const AgentEvent = {
     result: { readonly success: boolean; readonly output?: string; readonly error?: string } = call as {
       success: boolean;
     },
-  ): AgentEvent<'tool_call_complete'> =>
-    make('tool_call_complete', {
-      callId: call.callId,
-      name: call.name,
-      success: result.success,
-      ...(result.output !== undefined ? { output: result.output } : {}),
-      ...(result.error !== undefined ? { error: result.error } : {}),
-    }),
+  ): AgentEvent<'tool_call_complete'> => {
+    const { callId, name } = call;
+    const { success, output, error } = result;
+    // Whole literals, not spreads: a spread that adds keys costs ~1 µs on Node 20, once per call.
+    if (error === undefined) {
+      return make(
+        'tool_call_complete',
+        output === undefined ? { callId, name, success } : { callId, name, success, output },
+      );
+    }
+    return make(
+      'tool_call_complete',
+      output === undefined ? { callId, name, success, error } : { callId, name, success, output, error },
+    );
+  },
   toolApprovalRequest: (call: ToolCall): AgentEvent<'tool_approval_request'> =>
     make('tool_approval_request', { callId: call.callId, name: call.name, arguments: call.arguments }),
   toolApprovalDecision: (

@@ -91,9 +91,11 @@ function closeTurn(state: SessionState): void {
   }
   state.openCalls = undefined;
   state.nextResult = 0;
-  state.heldResults = undefined;
-  state.startedCalls = undefined;
-  state.decisions = undefined;
+  // Emptied, not dropped: a map per turn was an allocation on every turn (these are the open
+  // turn's own, never shared).
+  state.heldResults?.clear();
+  state.startedCalls?.clear();
+  state.decisions?.clear();
 }
 
 /**
