@@ -96,7 +96,7 @@ export class EventBus {
   /** The event being delivered, while one is. */
   private event: AgentEvent | undefined;
   /** The subscribers `event` goes to: the list as it was when its delivery started. */
-  private targets: readonly Subscriber[] = [];
+  private targets: readonly Subscriber[] = NO_SUBSCRIBERS;
   /** Resolves the `emit` promise of `event`, if its emitter asked for one. */
   private resolveEvent: (() => void) | undefined;
   /** The subscriber holding `event`, if one does. */
@@ -140,11 +140,18 @@ export class EventBus {
   emit(event: AgentEvent): Promise<void> {
     this.publish(event, undefined);
     if (this.delivering) {
-      this.queue.push({ event, resolve: undefined });
-      return new Promise<void>(this.resolveLastQueued);
+      const pending: Pending = { event, resolve: undefined };
+      this.queue.push(pending);
+      // Executors made per promise, not kept as fields: every agent kept keeps its bus, and few
+      // emits ask for a promise (the effects post).
+      return new Promise<void>((resolve) => {
+        pending.resolve = resolve;
+      });
     }
     if (this.start(event)) return RESOLVED; // no promise while every subscriber is synchronous
-    return new Promise<void>(this.resolveCurrent);
+    return new Promise<void>((resolve) => {
+      this.resolveEvent = resolve;
+    });
   }
 
   /**
@@ -170,7 +177,9 @@ export class EventBus {
   /** Resolves once every event emitted so far has reached every subscriber. */
   idle(): Promise<void> {
     if (!this.delivering) return Promise.resolve();
-    return new Promise<void>(this.addIdleWaiter);
+    return new Promise<void>((resolve) => {
+      this.idleWaiters.push(resolve);
+    });
   }
 
   /**
@@ -183,17 +192,6 @@ export class EventBus {
     this.hurrying = true;
     if (this.held !== undefined) this.startClock(this.held);
   }
-
-  // Promise executors made once per bus, not once per promise.
-  private readonly resolveLastQueued = (resolve: () => void): void => {
-    (this.queue[this.queue.length - 1] as Pending).resolve = resolve;
-  };
-  private readonly resolveCurrent = (resolve: () => void): void => {
-    this.resolveEvent = resolve;
-  };
-  private readonly addIdleWaiter = (resolve: () => void): void => {
-    this.idleWaiters.push(resolve);
-  };
 
   private publish(entry: JournalEntry | AgentEvent, journalIndex: number | undefined): void {
     const seq = this.seq++;
@@ -293,7 +291,9 @@ export class EventBus {
           return this.letGo(hold);
         },
       )
-      .then(this.deliverFrom);
+      .then((from) => {
+        if (from >= 0) this.deliver(from);
+      });
     if (this.hurrying) this.startClock(hold);
     return true;
   }
@@ -311,10 +311,6 @@ export class EventBus {
     if (hold.timer !== undefined) clearTimeout(hold.timer);
     return hold.index + 1;
   }
-
-  private readonly deliverFrom = (from: number): void => {
-    if (from >= 0) this.deliver(from);
-  };
 
   private startClock(hold: Hold): void {
     hold.timer ??= setTimeout(() => this.giveUp(hold), this.stopGraceMs);
