@@ -126,6 +126,8 @@ export function answer(self: AnyActorRef, event: AgentMachineEvent): void {
 export function requestModel(self: AnyActorRef, system: object, toolsWithheld: boolean): void {
   const deps = depsOf(system);
   const run = activeRun(deps);
+  // Only the turn's own calls are ever reported: a run of 1,000 turns need not keep 1,000 ids.
+  run.announced.clear();
   deps.session.startTurn();
   requestTurn(deps, run, toolsWithheld).then(
     (turn) => answer(self, { type: 'MODEL_TURN', turn }),

@@ -24,7 +24,7 @@ export interface RunHandle {
   readonly startedAt: number;
   /** The state last entered. */
   state: AgentStateName | undefined;
-  /** Calls whose `tool_call_start` this run emitted. */
+  /** Calls of the current turn whose `tool_call_start` this run emitted (emptied as each request starts). */
   readonly announced: Set<string>;
   /** Set once the terminal event was emitted. */
   finished: boolean;
