@@ -133,6 +133,15 @@ export const GUARD_BUGS: readonly PlantedBug[] = [
     reported: [['done_after_text_turn', /done followed a turn that asked for tools/]],
   },
   {
+    bug: 'turnAskedForGatedTools is always false: a tool turn after the soft limit withheld tools is taken as the answer',
+    check: {
+      budget: { maxTurns: 4, softLimitRatio: 0.5 },
+      ...oneCall,
+      machine: agentMachine.provide({ guards: { turnAskedForGatedTools: never } }),
+    },
+    reported: [['done_after_text_turn', /done followed a turn that asked for tools/]],
+  },
+  {
     bug: 'turnAskedForTools is always true: a text answer waits for tools forever',
     check: { budget: small, ...k2, machine: agentMachine.provide({ guards: { turnAskedForTools: () => true } }) },
     reported: [['unreachable_state', /state 'done' is unreachable/]],
