@@ -202,33 +202,39 @@ export class EventBus {
     this.subject.next(journalIndex === undefined ? { seq, at, entry } : { seq, at, entry, journalIndex });
   }
 
-  /** Starts delivering `event` on an idle bus; true when it and all it led to were delivered at once. */
+  /**
+   * Starts delivering `event` on an idle bus, then whatever its subscribers emitted meanwhile.
+   * Returns false when a subscriber holds `event` itself (its `emit` promise is then the current
+   * one), true once `event` reached every subscriber, even if a later queued event is held.
+   */
   private start(event: AgentEvent): boolean {
     this.delivering = true;
     this.event = event;
     this.targets = this.subscribers;
-    return this.deliver(0);
+    if (!this.deliverCurrent(0)) return false;
+    this.deliverQueued();
+    return true;
+  }
+
+  /** Delivers the current event from subscriber `from` on, then the queued ones (see {@link EventBus.deliverQueued}). */
+  private deliver(from: number): void {
+    if (this.deliverCurrent(from)) this.deliverQueued();
   }
 
   /**
-   * Delivers the current event from subscriber `from` on, then the queued events, in order,
-   * synchronously while subscribers are. Returns false when a subscriber holds an event (its
-   * promise resumes delivery), true once everything was delivered and the bus is idle.
+   * Delivers the queued events in order, synchronously while subscribers are, until one is held
+   * (its subscriber's promise resumes delivery) or none is left (the bus becomes idle).
    */
-  private deliver(from: number): boolean {
-    for (let first = from; this.deliverCurrent(first); first = 0) {
-      const next = this.queue.shift();
-      if (next === undefined) {
-        this.event = undefined;
-        this.targets = NO_SUBSCRIBERS;
-        this.becomeIdle();
-        return true;
-      }
+  private deliverQueued(): void {
+    for (let next = this.queue.shift(); next !== undefined; next = this.queue.shift()) {
       this.event = next.event;
       this.resolveEvent = next.resolve;
       this.targets = this.subscribers;
+      if (!this.deliverCurrent(0)) return;
     }
-    return false;
+    this.event = undefined;
+    this.targets = NO_SUBSCRIBERS;
+    this.becomeIdle();
   }
 
   /** Delivers the current event from subscriber `from` on; false when a subscriber holds it. */

@@ -233,6 +233,37 @@ describe('EventBus', () => {
     expect(bus.isIdle).toBe(true);
   });
 
+  it('resolves an emit made inside a synchronous delivery once its own event is delivered, even when that one is held', async () => {
+    const bus = new EventBus();
+    const seen: string[] = [];
+    let inner: Promise<void> | undefined;
+    let release: () => void = () => {};
+    bus.subscribe((event) => {
+      seen.push(`a:${event.type}`);
+      if (event.type === 'text_delta') inner = bus.emit(AgentEvent.textComplete('x'));
+    });
+    bus.subscribe((event) => {
+      seen.push(`b:${event.type}`);
+      if (event.type === 'text_complete') return new Promise<void>((resolve) => (release = resolve));
+    });
+    let outerDone = false;
+    let innerDone = false;
+    const outer = bus.emit(AgentEvent.textDelta('x')).then(() => (outerDone = true));
+    void inner?.then(() => (innerDone = true));
+    await Promise.resolve();
+    await Promise.resolve();
+    // The outer event reached both subscribers at once: its promise does not wait for the inner one.
+    expect(outerDone).toBe(true);
+    expect(innerDone).toBe(false);
+    expect(bus.isIdle).toBe(false);
+    release();
+    await outer;
+    await inner;
+    expect(innerDone).toBe(true);
+    expect(bus.isIdle).toBe(true);
+    expect(seen).toEqual(['a:text_delta', 'b:text_delta', 'a:text_complete', 'b:text_complete']);
+  });
+
   it('counts records nobody observed, so a late observer sees positions from where the stream is', async () => {
     const bus = new EventBus();
     await bus.emit(AgentEvent.textDelta('unseen'));
