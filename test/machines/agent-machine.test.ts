@@ -102,6 +102,14 @@ describe('agentMachine (pure transitions)', () => {
     expect(snapshot.context.turns).toBe(1);
     expect(snapshot.children).toEqual({});
     expect(actions).toEqual(expect.arrayContaining(['recordResult', 'reportResults', 'requestModel']));
+    // The batch is closed: every call settled and reported, nothing running.
+    const { settled: settledCount, reported, running, nextToStart } = snapshot.context.tools;
+    expect({ settledCount, reported, running, nextToStart }).toEqual({
+      settledCount: 2,
+      reported: 2,
+      running: 0,
+      nextToStart: 2,
+    });
   });
 
   it('ignores a duplicate or out-of-range result', () => {
