@@ -244,7 +244,10 @@ export class EventBus {
     for (let i = from; i < targets.length; i++) {
       const subscriber = targets[i] as Subscriber;
       const result = this.call(subscriber, event);
-      if (result !== undefined && this.hold(result, subscriber, i, event)) return false;
+      if (result !== undefined) {
+        this.hold(result, subscriber, i, event);
+        return false;
+      }
     }
     const resolve = this.resolveEvent;
     this.resolveEvent = undefined;
@@ -274,15 +277,15 @@ export class EventBus {
 
   /**
    * Waits for one subscriber's promise: for ever, or for `stopGraceMs` once the bus hurries
-   * (from the moment it does, if this subscriber is already holding the event then). Returns
-   * true: delivery goes on once it lets go, or at once when it is not waited for (it still holds
-   * an event the bus gave up on in this stop).
+   * (from the moment it does, if this subscriber is already holding the event then). Delivery
+   * goes on once it lets go, or at once when it is not waited for (it still holds an event the
+   * bus gave up on in this stop).
    */
-  private hold(promise: PromiseLike<void>, subscriber: Subscriber, index: number, event: AgentEvent): boolean {
+  private hold(promise: PromiseLike<void>, subscriber: Subscriber, index: number, event: AgentEvent): void {
     if (this.hurrying && this.stuck?.has(subscriber)) {
       Promise.resolve(promise).then(undefined, (error: unknown) => this.reportSubscriberError(error, event));
       RESOLVED.then(() => this.deliver(index + 1)); // one promise job later, as it always was
-      return true;
+      return;
     }
     // The per-event path: one small object and its continuations, no async function. Delivery
     // resumes two promise jobs after the subscriber lets go, as it always has (the order of
@@ -301,7 +304,6 @@ export class EventBus {
         if (from >= 0) this.deliver(from);
       });
     if (this.hurrying) this.startClock(hold);
-    return true;
   }
 
   /**
