@@ -31,7 +31,7 @@ import { runOutput } from './output-check.js';
 import { agentRunMachine, type ProvidedAgentMachine } from './provide-machine.js';
 import { requestOptions } from './request-model.js';
 import { RunEvents } from './run-events.js';
-import { bindAgentRun, type MachineDeps, type RunHandle } from './run-handle.js';
+import { bindAgentRun, type MachineDeps, type RunHandle, unbindAgentRun } from './run-handle.js';
 
 /** A run in progress, with the queue its event stream reads from. */
 type ActiveRun = RunHandle & { readonly queue: AsyncQueue<AgentEvent>; closing: Promise<void> | undefined };
@@ -566,6 +566,7 @@ export class Agent {
       const { tokenScale } = (run.actor.getSnapshot() as { context?: { tokenScale?: unknown } }).context ?? {};
       if (typeof tokenScale === 'number' && tokenScale > 0) this.tokenScale = tokenScale;
       run.actor.stop();
+      unbindAgentRun(run.actor);
       run.release();
       run.queue.close();
       if (this.active === run) {

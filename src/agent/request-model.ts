@@ -4,7 +4,7 @@ import { callPermissions } from '../approval/call-permissions.js';
 import { estimateContextTokens, estimateMessageTokens, estimateToolTokens } from '../context/token-estimate.js';
 import { AgentEvent } from '../core/agent-event.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
-import type { LazyAbort } from '../core/lazy-abort.js';
+import { type LazyAbort, withLazySignal } from '../core/lazy-abort.js';
 import type { Message } from '../core/messages.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import type { AgentMachineEvent, ModelTurn } from '../machines/agent-machine-types.js';
@@ -18,18 +18,7 @@ function throwIfAborted(abort: LazyAbort): void {
 
 /** A request's options: its signal is made when the client reads it (a scripted client never does). */
 export function requestOptions(abort: LazyAbort, output: ChatCompletionOptions['output']): ChatCompletionOptions {
-  return output === undefined
-    ? {
-        get signal(): AbortSignal {
-          return abort.signal;
-        },
-      }
-    : {
-        get signal(): AbortSignal {
-          return abort.signal;
-        },
-        output,
-      };
+  return withLazySignal(output === undefined ? {} : { output }, abort);
 }
 
 /**

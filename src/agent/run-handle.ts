@@ -16,10 +16,7 @@ export interface RunHandle {
    * its `AbortSignal` is made only when a client reads it.
    */
   readonly modelAbort: LazyAbort;
-  /**
-   * The options of every model request of the run, made once: an object with a lazy `signal`
-   * getter costs ~0.6 KB (V8 keeps it as a dictionary).
-   */
+  /** The options of every model request of the run, made once (its `signal` is made on first read). */
   readonly requestOptions: ChatCompletionOptions;
   readonly startedAt: number;
   /** The state last entered. */
@@ -65,6 +62,22 @@ const bindings = new WeakMap<object, MachineDeps>(); // keyed by the run's actor
 /** Binds a run's actor (before it starts) to the agent it runs for. */
 export function bindAgentRun(actor: Actor<AnyActorLogic>, deps: MachineDeps): void {
   bindings.set(actor.system, deps);
+}
+
+/**
+ * Unbinds a run's actor once it has stopped. XState keeps each spawned actor's options in a
+ * map of their own (V8 makes a new one per actor), and those options hold the run's root
+ * actor: a young collection cannot free a finished run's actor before the next full one. Bound,
+ * that actor's system kept the agent's session, bus and journal alive with it, so every
+ * finished run was copied into the old generation (docs/performance.md).
+ */
+export function unbindAgentRun(actor: Actor<AnyActorLogic>): void {
+  bindings.delete(actor.system);
+}
+
+/** The agent a run's actor system is bound to, or undefined once the run has been unbound. */
+export function boundDeps(system: object): MachineDeps | undefined {
+  return bindings.get(system);
 }
 
 /** The agent a run's actor system was bound to. */

@@ -5,7 +5,7 @@ import type { HandoffEvent, ToolActorInput, ToolSettledEvent } from '../machines
 import type { ToolCallRunner } from '../machines/tool-actor-logic.js';
 import { childSessionId } from '../subagents/child-session-id.js';
 import { CallRunContext } from './call-run-context.js';
-import { activeRun, depsOf, type MachineDeps, type RunHandle } from './run-handle.js';
+import { activeRun, boundDeps, type MachineDeps, type RunHandle } from './run-handle.js';
 
 /** How a tool actor reports its call's outcome (and a handoff tool's `HANDOFF`, just before it). */
 type ToolSettle = (event: ToolSettledEvent | HandoffEvent) => void;
@@ -20,7 +20,9 @@ type ToolSettle = (event: ToolSettledEvent | HandoffEvent) => void;
  * journals and reports it.
  */
 export const runToolCall: ToolCallRunner = (input, settle, system, abort) => {
-  const deps = depsOf(system);
+  // Unbound: the run has ended and released its agent; its actors, this one too, were stopped.
+  const deps = boundDeps(system);
+  if (deps === undefined) return;
   const run = activeRun(deps);
   if (run.state === undefined) {
     // A resumed run's pending calls are spawned by the machine's first step, and XState starts

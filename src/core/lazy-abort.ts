@@ -9,6 +9,7 @@ export class LazyAbort {
   #controller: AbortController | undefined;
   #aborted = false;
   #reason: unknown;
+  #watchers: (() => void)[] | undefined;
 
   /** Whether {@link LazyAbort.abort} was called. */
   get aborted(): boolean {
@@ -29,11 +30,51 @@ export class LazyAbort {
     return this.#controller.signal;
   }
 
-  /** Aborts once; later calls change nothing. */
+  /** Aborts once; later calls change nothing. The signal's listeners run first, then the watchers. */
   abort(reason: unknown): void {
     if (this.#aborted) return;
     this.#aborted = true;
     this.#reason = reason;
     this.#controller?.abort(reason);
+    const watchers = this.#watchers;
+    this.#watchers = undefined;
+    if (watchers !== undefined) for (const watcher of watchers) watcher();
   }
+
+  /**
+   * Calls `onAbort` once when this aborts, without making the signal (a guard that waits for an
+   * asynchronous tool needs no `AbortController` of its own); returns the function that stops
+   * watching. Watching an abort that already happened does nothing: check {@link LazyAbort.aborted}.
+   */
+  watch(onAbort: () => void): () => void {
+    if (this.#aborted) return () => {};
+    if (this.#watchers === undefined) this.#watchers = [onAbort];
+    else this.#watchers.push(onAbort);
+    return () => {
+      const watchers = this.#watchers;
+      const index = watchers === undefined ? -1 : watchers.indexOf(onAbort);
+      if (index >= 0) watchers?.splice(index, 1);
+    };
+  }
+}
+
+/** Where an object made by {@link withLazySignal} keeps its abort. */
+const ABORT = Symbol('abort');
+
+/** The one `signal` getter of every object made by {@link withLazySignal}. */
+function lazySignal(this: { readonly [ABORT]: LazyAbort }): AbortSignal {
+  return this[ABORT].signal;
+}
+
+const SIGNAL: PropertyDescriptor = { get: lazySignal, enumerable: true, configurable: false };
+
+/**
+ * `target` with an own, enumerable `signal` getter that makes `abort`'s signal on first read
+ * (a spread copies the signal, as from any object). One getter is shared by all such objects:
+ * an object literal with its own `get signal()` makes a new function per object, which V8
+ * keeps as a dictionary object of ~0.6 KB, about 0.6 µs per tool call (docs/performance.md).
+ */
+export function withLazySignal<T extends object>(target: T, abort: LazyAbort): T & { readonly signal: AbortSignal } {
+  (target as { [ABORT]?: LazyAbort })[ABORT] = abort;
+  return Object.defineProperty(target, 'signal', SIGNAL) as T & { readonly signal: AbortSignal };
 }

@@ -1,7 +1,8 @@
 /**
- * One `abort` listener per signal, shared by every call that watches it. A run's tool calls all
- * watch the run's signal; `addEventListener`/`removeEventListener` per call cost more than the
- * rest of the guard, and the listeners would pile up on a long-lived signal.
+ * One `abort` listener per signal, shared by every call that watches it: a caller of
+ * `registry.invoke` may pass one long-lived signal to many calls, and
+ * `addEventListener`/`removeEventListener` per call cost more than the rest of the guard. (A
+ * run's calls each have their own `LazyAbort`, watched without a signal.)
  */
 const watchers = new WeakMap<AbortSignal, Set<() => void>>();
 

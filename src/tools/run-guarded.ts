@@ -1,5 +1,5 @@
 import { errorMessage } from '../core/errors.js';
-import { LazyAbort } from '../core/lazy-abort.js';
+import { LazyAbort, withLazySignal } from '../core/lazy-abort.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import { watchAbort } from './abort-watchers.js';
 import type { AnyTool } from './registry.js';
@@ -78,7 +78,7 @@ export function runGuarded(tool: AnyTool, call: GuardedCall): ToolResult | Promi
     return ToolResult.error(`Internal error: ${errorMessage(error)}`);
   }
   return pending
-    ? guard(tool.name, value as PromiseLike<unknown>, signalOf(outer), controller, call.timeoutMs)
+    ? guard(tool.name, value as PromiseLike<unknown>, outer, controller, call.timeoutMs)
     : normalise(tool.name, value);
 }
 
@@ -88,22 +88,14 @@ function signalOf(abort: AbortSignal | LazyAbort | undefined): AbortSignal | und
 
 /** The invocation of a call whose signal is made only if the tool reads it. */
 function lazyInvocation(call: GuardedCall, abort: LazyAbort) {
-  return {
-    params: call.params as never,
-    callId: call.callId,
-    cwd: call.cwd,
-    get signal(): AbortSignal {
-      return abort.signal;
-    },
-    run: call.run,
-  };
+  return withLazySignal({ params: call.params as never, callId: call.callId, cwd: call.cwd, run: call.run }, abort);
 }
 
 /** Waits for a tool's promise, unless its time limit or an abort ends the wait first. */
 function guard(
   name: string,
   pending: PromiseLike<unknown>,
-  outer: AbortSignal | undefined,
+  outer: AbortSignal | LazyAbort | undefined,
   controller: AbortController | undefined,
   timeoutMs: number | undefined,
 ): Promise<ToolResult> {
@@ -119,10 +111,12 @@ function guard(
       resolve(result);
     };
     const onAbort = (): void => {
-      const why = reasonText(outer as AbortSignal);
+      const why = reasonText(outer as AbortSignal | LazyAbort);
       finish(ToolResult.error(`Tool '${name}' was aborted: ${why}`), why);
     };
-    const unwatch = outer === undefined ? undefined : watchAbort(outer, onAbort);
+    // A call's own lazy abort is watched directly: its signal is made only if the tool reads it.
+    const unwatch =
+      outer === undefined ? undefined : outer instanceof LazyAbort ? outer.watch(onAbort) : watchAbort(outer, onAbort);
     if (timeoutMs !== undefined) {
       timer = setTimeout(
         () => finish(ToolResult.error(`Tool '${name}' timed out after ${timeoutMs} ms`), 'timeout'),

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { LazyAbort, withLazySignal } from '../../src/core/lazy-abort.js';
+import { Agent, Config, defineTool, ScriptedClient, Session, ToolRegistry } from '../../src/index.js';
+
+describe('withLazySignal', () => {
+  it('makes the signal only when it is read, and it is the abort’s own', () => {
+    const abort = new LazyAbort();
+    let made = 0;
+    const real = Object.getOwnPropertyDescriptor(LazyAbort.prototype, 'signal')?.get;
+    Object.defineProperty(abort, 'signal', {
+      get() {
+        made++;
+        return real?.call(abort);
+      },
+    });
+    const target = withLazySignal({ callId: 'c1' }, abort);
+    expect(made).toBe(0);
+    expect(target.signal).toBe(target.signal);
+    expect(target.signal.aborted).toBe(false);
+    abort.abort('stop');
+    expect(target.signal.aborted).toBe(true);
+    expect(target.signal.reason).toBe('stop');
+    expect(made).toBeGreaterThan(0);
+  });
+
+  it('is an own, enumerable property: a spread copies the signal', () => {
+    const abort = new LazyAbort();
+    const target = withLazySignal({ params: { a: 1 }, callId: 'c1' }, abort);
+    expect(Object.keys(target)).toEqual(['params', 'callId', 'signal']);
+    const copy = { ...target, callId: 'c2' };
+    expect(copy.signal).toBe(abort.signal);
+    expect(Object.getOwnPropertyDescriptor(copy, 'signal')?.value).toBe(abort.signal);
+    expect(JSON.stringify(target)).toBe('{"params":{"a":1},"callId":"c1","signal":{}}');
+  });
+
+  it('shares one getter between objects (an object literal’s getter is a new function per object)', () => {
+    const one = withLazySignal({}, new LazyAbort());
+    const two = withLazySignal({}, new LazyAbort());
+    const getter = (value: object) => Object.getOwnPropertyDescriptor(value, 'signal')?.get;
+    expect(getter(one)).toBeTypeOf('function');
+    expect(getter(one)).toBe(getter(two));
+    expect(one.signal).not.toBe(two.signal);
+  });
+});
+
+describe('the objects a run hands out with a signal', () => {
+  it('give every tool invocation and every model request the same signal getter', async () => {
+    const invocations: object[] = [];
+    const requests: object[] = [];
+    const config = new Config({ maxTurns: 4 });
+    const registry = new ToolRegistry(config).register(
+      defineTool({
+        name: 'note',
+        description: 'keeps its invocation',
+        kind: 'read',
+        schema: z.object({}),
+        execute: (invocation) => {
+          invocations.push(invocation);
+          return invocation.signal.aborted ? 'aborted' : 'ok';
+        },
+      }),
+    );
+    const call = (callId: string) => ({
+      type: 'tool_call_complete' as const,
+      toolCall: { callId, name: 'note', arguments: {} },
+    });
+    const client = new ScriptedClient([
+      [call('c1'), { type: 'message_complete' }],
+      [call('c2'), { type: 'message_complete' }],
+      [{ type: 'text_delta', textDelta: 'done' }, { type: 'message_complete' }],
+    ]);
+    const recording = {
+      chatCompletion: (...args: Parameters<ScriptedClient['chatCompletion']>) => {
+        if (args[2] !== undefined) requests.push(args[2]);
+        return client.chatCompletion(...args);
+      },
+    };
+    const agent = new Agent(config, { session: new Session(config, { client: recording, registry }) });
+    for await (const _ of agent.run('go')) {
+      // drain
+    }
+    const getter = (value: object) => Object.getOwnPropertyDescriptor(value, 'signal')?.get;
+    expect(invocations).toHaveLength(2);
+    expect(requests).toHaveLength(3);
+    expect(getter(invocations[0] as object)).toBeTypeOf('function');
+    expect(getter(invocations[1] as object)).toBe(getter(invocations[0] as object));
+    expect(getter(requests[0] as object)).toBe(getter(invocations[0] as object));
+  });
+});
+
+describe('LazyAbort.watch', () => {
+  it('calls each watcher once on abort, after the signal’s own listeners, and not after unwatching', () => {
+    const abort = new LazyAbort();
+    const order: string[] = [];
+    abort.signal.addEventListener('abort', () => order.push('listener'));
+    abort.watch(() => order.push('first'));
+    const stop = abort.watch(() => order.push('stopped'));
+    abort.watch(() => order.push('last'));
+    stop();
+    abort.abort('why');
+    abort.abort('again');
+    expect(order).toEqual(['listener', 'first', 'last']);
+    expect(abort.reason).toBe('why');
+  });
+
+  it('does nothing for an abort that already happened', () => {
+    const abort = new LazyAbort();
+    abort.abort('done');
+    let called = 0;
+    abort.watch(() => called++)();
+    expect(called).toBe(0);
+  });
+
+  it('lets the registry end a call that ignores its signal without ever making the signal', async () => {
+    const abort = new LazyAbort();
+    let made = 0;
+    const real = Object.getOwnPropertyDescriptor(LazyAbort.prototype, 'signal')?.get;
+    Object.defineProperty(abort, 'signal', {
+      get() {
+        made++;
+        return real?.call(abort);
+      },
+    });
+    const registry = new ToolRegistry().register(
+      defineTool({
+        name: 'hang',
+        description: 'never answers',
+        kind: 'read',
+        schema: z.object({}),
+        execute: () => new Promise<string>(() => {}),
+      }),
+    );
+    const pending = registry.invokeEager('hang', {}, { callId: 'c1', signal: abort });
+    abort.abort('the run stopped');
+    expect(await pending).toEqual({ success: false, error: "Tool 'hang' was aborted: the run stopped" });
+    expect(made).toBe(0);
+  });
+});
