@@ -5,8 +5,10 @@ import type { Contender } from './contender.js';
  * Interleaved A/B of two compiled builds in one process (a shared, drifting machine makes
  * separate runs incomparable): `node --expose-gc .bench/bench/ab.js DIR_A DIR_B [T] [rounds]`,
  * where each DIR is a `tsc -p tsconfig.bench.json` output (`.bench`, or a copy of it). Each round
- * runs a block of sessions of T tool turns with A, then B, then the XState skeleton, and records
- * CPU µs per turn; prints the median of each and of the per-round ratios.
+ * runs a block of sessions of T tool turns with A, B and the XState skeleton, in an order that
+ * rotates from round to round, each block after a forced collection (with `--expose-gc`), and
+ * records CPU µs per turn; prints the median of each and of the per-round ratios. With T = `c`,
+ * each block is one batch of 1000 concurrent sessions of 10 tool turns, timed by the wall clock.
  */
 async function load(dir: string, file: string, factory: string): Promise<Contender> {
   const module = (await import(pathToFileURL(`${dir}/bench/${file}`).href)) as Record<string, () => Contender>;
@@ -20,11 +22,23 @@ function cpuUs(): number {
   return user + system;
 }
 
+/** CPU µs per turn over `turns` turns of sequential sessions. */
 async function block(contender: Contender, toolTurns: number, turns: number): Promise<number> {
+  (globalThis as { gc?: () => void }).gc?.();
   const start = cpuUs();
   let done = 0;
   while (done < turns) done += await contender.run(toolTurns);
   return (cpuUs() - start) / done;
+}
+
+/** Wall ms of one batch of 1000 concurrent sessions of 10 tool turns (after 100 to warm up). */
+async function batch(contender: Contender): Promise<number> {
+  const all = (n: number) => Promise.all(Array.from({ length: n }, () => contender.run(10)));
+  (globalThis as { gc?: () => void }).gc?.();
+  await all(100);
+  const start = performance.now();
+  await all(1000);
+  return performance.now() - start;
 }
 
 function median(values: readonly number[]): number {
@@ -36,12 +50,15 @@ function median(values: readonly number[]): number {
 }
 
 const [dirA = '.bench', dirB = '.bench', t = '10', rounds = '15', turnsPerBlock = '3000'] = process.argv.slice(2);
-const toolTurns = Number(t);
+const concurrent = t === 'c';
+const toolTurns = concurrent ? 10 : Number(t);
 const a = await load(dirA, 'harness-contender.js', 'harnessContender');
 const b = await load(dirB, 'harness-contender.js', 'harnessContender');
 const skeleton = await load(dirA, 'skeleton-machine.js', 'skeletonContender');
 const perBlock = Number(turnsPerBlock);
-for (const contender of [a, b, skeleton]) await block(contender, toolTurns, perBlock); // warm-up
+const measure = (contender: Contender) => (concurrent ? batch(contender) : block(contender, toolTurns, perBlock));
+const order = [a, b, skeleton];
+for (const contender of order) await measure(contender); // warm-up
 const figures = {
   a: [] as number[],
   b: [] as number[],
@@ -51,9 +68,14 @@ const figures = {
   as: [] as number[],
 };
 for (let i = 0; i < Number(rounds); i++) {
-  const fa = await block(a, toolTurns, perBlock);
-  const fb = await block(b, toolTurns, perBlock);
-  const fs = await block(skeleton, toolTurns, perBlock);
+  const round = new Map<Contender, number>();
+  for (let k = 0; k < order.length; k++) {
+    const contender = order[(i + k) % order.length] as Contender;
+    round.set(contender, await measure(contender));
+  }
+  const fa = round.get(a) as number;
+  const fb = round.get(b) as number;
+  const fs = round.get(skeleton) as number;
   figures.a.push(fa);
   figures.b.push(fb);
   figures.s.push(fs);
@@ -62,8 +84,9 @@ for (let i = 0; i < Number(rounds); i++) {
   figures.bs.push(fb / fs);
 }
 const f = (x: number): string => x.toFixed(2);
+const unit = concurrent ? 'ms per 1000 × T=10 batch (wall)' : 'µs/turn (CPU)';
 console.log(
-  `T=${toolTurns}: A ${f(median(figures.a))} µs/turn, B ${f(median(figures.b))}, skeleton ${f(median(figures.s))}; ` +
+  `${concurrent ? '1000×T=10' : `T=${toolTurns}`}: A ${f(median(figures.a))} ${unit}, B ${f(median(figures.b))}, skeleton ${f(median(figures.s))}; ` +
     `B/A ${f(median(figures.ba))} (${f(Math.min(...figures.ba))}–${f(Math.max(...figures.ba))}), ` +
     `A/skeleton ${f(median(figures.as))}, B/skeleton ${f(median(figures.bs))}`,
 );

@@ -3,25 +3,31 @@ import { z } from 'zod';
 import { LazyAbort, withLazySignal } from '../../src/core/lazy-abort.js';
 import { Agent, Config, defineTool, ScriptedClient, Session, ToolRegistry } from '../../src/index.js';
 
+/** Counts the reads of `abort.signal` (each read of a `LazyAbort`'s signal may make its controller). */
+function countSignalReads(abort: LazyAbort): { count: number } {
+  const reads = { count: 0 };
+  const real = Object.getOwnPropertyDescriptor(LazyAbort.prototype, 'signal')?.get;
+  Object.defineProperty(abort, 'signal', {
+    get() {
+      reads.count++;
+      return real?.call(abort);
+    },
+  });
+  return reads;
+}
+
 describe('withLazySignal', () => {
   it('makes the signal only when it is read, and it is the abort’s own', () => {
     const abort = new LazyAbort();
-    let made = 0;
-    const real = Object.getOwnPropertyDescriptor(LazyAbort.prototype, 'signal')?.get;
-    Object.defineProperty(abort, 'signal', {
-      get() {
-        made++;
-        return real?.call(abort);
-      },
-    });
+    const reads = countSignalReads(abort);
     const target = withLazySignal({ callId: 'c1' }, abort);
-    expect(made).toBe(0);
+    expect(reads.count).toBe(0);
     expect(target.signal).toBe(target.signal);
     expect(target.signal.aborted).toBe(false);
     abort.abort('stop');
     expect(target.signal.aborted).toBe(true);
     expect(target.signal.reason).toBe('stop');
-    expect(made).toBeGreaterThan(0);
+    expect(reads.count).toBeGreaterThan(0);
   });
 
   it('is an own, enumerable property: a spread copies the signal', () => {
@@ -114,14 +120,7 @@ describe('LazyAbort.watch', () => {
 
   it('lets the registry end a call that ignores its signal without ever making the signal', async () => {
     const abort = new LazyAbort();
-    let made = 0;
-    const real = Object.getOwnPropertyDescriptor(LazyAbort.prototype, 'signal')?.get;
-    Object.defineProperty(abort, 'signal', {
-      get() {
-        made++;
-        return real?.call(abort);
-      },
-    });
+    const reads = countSignalReads(abort);
     const registry = new ToolRegistry().register(
       defineTool({
         name: 'hang',
@@ -134,6 +133,6 @@ describe('LazyAbort.watch', () => {
     const pending = registry.invokeEager('hang', {}, { callId: 'c1', signal: abort });
     abort.abort('the run stopped');
     expect(await pending).toEqual({ success: false, error: "Tool 'hang' was aborted: the run stopped" });
-    expect(made).toBe(0);
+    expect(reads.count).toBe(0);
   });
 });
