@@ -58,23 +58,32 @@ export class LazyAbort {
   }
 }
 
-/** Where an object made by {@link withLazySignal} keeps its abort. */
+/** Where an object made by {@link withLazySignal} keeps its abort (a hidden, non-enumerable key). */
 const ABORT = Symbol('abort');
 
 /** The one `signal` getter of every object made by {@link withLazySignal}. */
-function lazySignal(this: { readonly [ABORT]: LazyAbort }): AbortSignal {
-  return this[ABORT].signal;
+function lazySignal(this: { readonly [ABORT]?: LazyAbort }): AbortSignal {
+  const abort = this[ABORT];
+  if (abort === undefined) {
+    throw new TypeError("this 'signal' getter was copied without its object: copy the value (a spread does)");
+  }
+  return abort.signal;
 }
 
-const SIGNAL: PropertyDescriptor = { get: lazySignal, enumerable: true, configurable: false };
+const SIGNAL: PropertyDescriptor = { get: lazySignal, enumerable: true, configurable: true };
+/** Reused for each object (its `value` set just before and cleared just after): no descriptor per call. */
+const HIDDEN: PropertyDescriptor = { value: undefined, enumerable: false, configurable: true, writable: false };
 
 /**
- * `target` with an own, enumerable `signal` getter that makes `abort`'s signal on first read
- * (a spread copies the signal, as from any object). One getter is shared by all such objects:
- * an object literal with its own `get signal()` makes a new function per object, which V8
- * keeps as a dictionary object of ~0.6 KB, about 0.6 µs per tool call (docs/performance.md).
+ * `target` with an own, enumerable, configurable `signal` getter that makes `abort`'s signal on
+ * first read, as an object literal's `get signal()` would (a spread copies the signal; equality
+ * checks, `util.inspect` and JSON see `signal` only). One getter is shared by all such objects:
+ * an object literal's getter is a new function per object, which V8 keeps as a dictionary
+ * object of ~0.6 KB, about 0.6 µs per tool call (docs/performance.md).
  */
 export function withLazySignal<T extends object>(target: T, abort: LazyAbort): T & { readonly signal: AbortSignal } {
-  (target as { [ABORT]?: LazyAbort })[ABORT] = abort;
+  HIDDEN.value = abort;
+  Object.defineProperty(target, ABORT, HIDDEN);
+  HIDDEN.value = undefined;
   return Object.defineProperty(target, 'signal', SIGNAL) as T & { readonly signal: AbortSignal };
 }

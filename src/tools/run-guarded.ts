@@ -88,7 +88,11 @@ function signalOf(abort: AbortSignal | LazyAbort | undefined): AbortSignal | und
 
 /** The invocation of a call whose signal is made only if the tool reads it. */
 function lazyInvocation(call: GuardedCall, abort: LazyAbort) {
-  return withLazySignal({ params: call.params as never, callId: call.callId, cwd: call.cwd, run: call.run }, abort);
+  // `run` after `signal`: the keys in the order of an invocation with a signal of its own.
+  const invocation: { params: never; callId: string; cwd: string; readonly signal: AbortSignal; run?: ToolRunContext } =
+    withLazySignal({ params: call.params as never, callId: call.callId, cwd: call.cwd }, abort);
+  invocation.run = call.run;
+  return invocation;
 }
 
 /** Waits for a tool's promise, unless its time limit or an abort ends the wait first. */
@@ -117,6 +121,8 @@ function guard(
     // A call's own lazy abort is watched directly: its signal is made only if the tool reads it.
     const unwatch =
       outer === undefined ? undefined : outer instanceof LazyAbort ? outer.watch(onAbort) : watchAbort(outer, onAbort);
+    // Aborted while the tool's own `execute` ran: no abort is coming to wait for.
+    if (outer?.aborted) onAbort();
     if (timeoutMs !== undefined) {
       timer = setTimeout(
         () => finish(ToolResult.error(`Tool '${name}' timed out after ${timeoutMs} ms`), 'timeout'),

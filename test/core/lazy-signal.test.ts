@@ -1,3 +1,4 @@
+import { inspect, isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { LazyAbort, withLazySignal } from '../../src/core/lazy-abort.js';
@@ -38,6 +39,26 @@ describe('withLazySignal', () => {
     expect(copy.signal).toBe(abort.signal);
     expect(Object.getOwnPropertyDescriptor(copy, 'signal')?.value).toBe(abort.signal);
     expect(JSON.stringify(target)).toBe('{"params":{"a":1},"callId":"c1","signal":{}}');
+  });
+
+  it('looks like a plain object with a `signal` to equality checks, `util.inspect` and `delete`', () => {
+    const abort = new LazyAbort();
+    const target = withLazySignal({ callId: 'c1' }, abort);
+    expect(target).toEqual({ callId: 'c1', signal: abort.signal });
+    expect(isDeepStrictEqual(target, { callId: 'c1', signal: abort.signal })).toBe(true);
+    expect(inspect(target)).not.toContain('Symbol');
+    expect(Object.getOwnPropertySymbols({ ...target })).toEqual([]);
+    expect(delete (target as { signal?: AbortSignal }).signal).toBe(true);
+    expect('signal' in target).toBe(false);
+  });
+
+  it('says what went wrong when its getter is copied onto another object', () => {
+    const target = withLazySignal({ callId: 'c1' }, new LazyAbort());
+    const copy = {};
+    for (const key of Object.keys(target)) {
+      Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(target, key) as PropertyDescriptor);
+    }
+    expect(() => (copy as { signal: AbortSignal }).signal).toThrow(/copied without its object/);
   });
 
   it('shares one getter between objects (an object literal’s getter is a new function per object)', () => {
@@ -116,6 +137,27 @@ describe('LazyAbort.watch', () => {
     let called = 0;
     abort.watch(() => called++)();
     expect(called).toBe(0);
+  });
+
+  it('ends a call that ignores its signal when the abort came while the tool itself ran', async () => {
+    const abort = new LazyAbort();
+    let keys: string[] = [];
+    const registry = new ToolRegistry().register(
+      defineTool({
+        name: 'hang',
+        description: 'aborted from inside, never answers',
+        kind: 'read',
+        schema: z.object({}),
+        execute: (invocation) => {
+          keys = Object.keys(invocation);
+          abort.abort('stopped meanwhile');
+          return new Promise<string>(() => {});
+        },
+      }),
+    );
+    const result = await registry.invokeEager('hang', {}, { callId: 'c1', signal: abort });
+    expect(result).toEqual({ success: false, error: "Tool 'hang' was aborted: stopped meanwhile" });
+    expect(keys).toEqual(['params', 'callId', 'cwd', 'signal', 'run']);
   });
 
   it('lets the registry end a call that ignores its signal without ever making the signal', async () => {
