@@ -34,6 +34,11 @@ export class HarnessError extends Error {
     Object.defineProperty(this, MARKER, { value: true });
   }
 
+  /** The same as {@link HarnessError.reason}, under the name Node's own errors use. */
+  get code(): HarnessErrorReason {
+    return this.reason;
+  }
+
   /** True for a {@link HarnessError}, even one from another copy of the library. */
   static isInstance(value: unknown): value is HarnessError {
     return typeof value === 'object' && value !== null && MARKER in value;

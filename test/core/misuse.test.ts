@@ -47,6 +47,7 @@ describe('misusing the public constructors gives a HarnessError naming the input
   ])('%s', (_, make, reason, message) => {
     const error = refusal(make);
     expect(error.reason).toBe(reason);
+    expect(error.code).toBe(reason);
     expect(error.message).toMatch(message);
   });
 
