@@ -81,9 +81,9 @@ const logSubscriberError: SubscriberErrorHandler = (error, event) => {
  * never reorders events; a failing one is reported and contained.
  */
 export class EventBus {
-  /** Every journal entry and event, in order. Hot: late subscribers see only what follows. */
-  readonly stream$: Observable<StreamRecord>;
-  private readonly subject = new Subject<StreamRecord>();
+  /** Made when `stream$` is first read: most buses (one per agent) are never observed. */
+  private subject: Subject<StreamRecord> | undefined;
+  private observable: Observable<StreamRecord> | undefined;
   // Replaced, never mutated: a delivery in progress keeps the list it started with, so
   // subscribing or unsubscribing during delivery affects the next event only.
   private subscribers: readonly Subscriber[] = [];
@@ -115,11 +115,19 @@ export class EventBus {
 
   constructor(options: EventBusOptions = {}) {
     checkBusOptions(options);
-    this.stream$ = this.subject.asObservable();
     this.onSubscriberError = options.onSubscriberError ?? logSubscriberError;
     this.now = options.now ?? monotonicNow;
     this.origin = this.now();
     this.stopGraceMs = options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
+  }
+
+  /** Every journal entry and event, in order. Hot: late subscribers see only what follows. */
+  get stream$(): Observable<StreamRecord> {
+    if (this.observable === undefined) {
+      this.subject = new Subject<StreamRecord>();
+      this.observable = this.subject.asObservable();
+    }
+    return this.observable;
   }
 
   /** Adds a subscriber; returns the function that removes it (also callable as `.unsubscribe()`). */
@@ -197,9 +205,10 @@ export class EventBus {
     const seq = this.seq++;
     // Nobody listening: no record to build and no clock to read. `seq` still counts every
     // record, so a late subscriber sees the positions an early one would.
-    if (!this.subject.observed) return;
+    const subject = this.subject;
+    if (subject === undefined || !subject.observed) return;
     const at = this.now() - this.origin;
-    this.subject.next(journalIndex === undefined ? { seq, at, entry } : { seq, at, entry, journalIndex });
+    subject.next(journalIndex === undefined ? { seq, at, entry } : { seq, at, entry, journalIndex });
   }
 
   /**
