@@ -22,9 +22,14 @@ function cpuUs(): number {
   return user + system;
 }
 
+/** A full collection, when `--expose-gc` made one available. */
+function collect(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
 /** CPU µs per turn over `turns` turns of sequential sessions. */
 async function block(contender: Contender, toolTurns: number, turns: number): Promise<number> {
-  (globalThis as { gc?: () => void }).gc?.();
+  collect();
   const start = cpuUs();
   let done = 0;
   while (done < turns) done += await contender.run(toolTurns);
@@ -34,7 +39,7 @@ async function block(contender: Contender, toolTurns: number, turns: number): Pr
 /** Wall ms of one batch of 1000 concurrent sessions of 10 tool turns (after 100 to warm up). */
 async function batch(contender: Contender): Promise<number> {
   const all = (n: number) => Promise.all(Array.from({ length: n }, () => contender.run(10)));
-  (globalThis as { gc?: () => void }).gc?.();
+  collect();
   await all(100);
   const start = performance.now();
   await all(1000);

@@ -65,11 +65,10 @@ export function bindAgentRun(actor: Actor<AnyActorLogic>, deps: MachineDeps): vo
 }
 
 /**
- * Unbinds a run's actor once it has stopped. XState keeps each spawned actor's options in a
- * map of their own (V8 makes a new one per actor), and those options hold the run's root
- * actor: a young collection cannot free a finished run's actor before the next full one. Bound,
- * that actor's system kept the agent's session, bus and journal alive with it, so every
- * finished run was copied into the old generation (docs/performance.md).
+ * Unbinds a run's actor once it has stopped. On Node 20 a `WeakMap` entry that is never deleted
+ * keeps its value through every young collection until a full one: bound, each finished run's
+ * entry kept the agent's session, bus and journal alive into the old generation
+ * (docs/performance.md, session 10).
  */
 export function unbindAgentRun(actor: Actor<AnyActorLogic>): void {
   bindings.delete(actor.system);
@@ -82,7 +81,7 @@ export function boundDeps(system: object): MachineDeps | undefined {
 
 /** The agent a run's actor system was bound to. */
 export function depsOf(system: object): MachineDeps {
-  const deps = bindings.get(system);
+  const deps = boundDeps(system);
   if (deps === undefined) throw new Error('agent machine is running without an agent: use Agent, or bindAgentRun()');
   return deps;
 }

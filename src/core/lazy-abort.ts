@@ -51,9 +51,8 @@ export class LazyAbort {
     if (this.#watchers === undefined) this.#watchers = [onAbort];
     else this.#watchers.push(onAbort);
     return () => {
-      const watchers = this.#watchers;
-      const index = watchers === undefined ? -1 : watchers.indexOf(onAbort);
-      if (index >= 0) watchers?.splice(index, 1);
+      const index = this.#watchers?.indexOf(onAbort) ?? -1;
+      if (index >= 0) this.#watchers?.splice(index, 1);
     };
   }
 }
