@@ -121,14 +121,15 @@ function guard(
     // A call's own lazy abort is watched directly: its signal is made only if the tool reads it.
     const unwatch =
       outer === undefined ? undefined : outer instanceof LazyAbort ? outer.watch(onAbort) : watchAbort(outer, onAbort);
-    // Aborted while the tool's own `execute` ran: no abort is coming to wait for.
-    if (outer?.aborted) onAbort();
     if (timeoutMs !== undefined) {
       timer = setTimeout(
         () => finish(ToolResult.error(`Tool '${name}' timed out after ${timeoutMs} ms`), 'timeout'),
         timeoutMs,
       );
     }
+    // Aborted while the tool's own `execute` ran: no abort is coming to wait for. (After the
+    // timer is set, so that finishing clears it.)
+    if (outer?.aborted) onAbort();
     // Promise.resolve: a foreign thenable whose `then` throws becomes a rejection here.
     Promise.resolve(pending).then(
       (value) => finish(normalise(name, value)),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { LazyAbort } from '../../src/core/lazy-abort.js';
 import { Config, defineTool, ToolRegistry, ToolResult } from '../../src/index.js';
 
 /** A tool whose `execute` answers with whatever `answer` gives (a misbehaving tool, for some). */
@@ -99,5 +100,20 @@ describe('a tool call, as the registry runs it', () => {
     // A timer left running would keep a CLI run alive for the whole time limit after its end.
     expect(activeTimers()).toBe(before);
     expect(seen?.aborted).toBe(false);
+  });
+
+  it('leaves no timer behind when the call was aborted while its own execute ran', async () => {
+    const abort = new LazyAbort();
+    const reg = new ToolRegistry(new Config({ toolTimeoutMs: 60_000 })).register(
+      answering('abortsItself', () => {
+        abort.abort('stopped meanwhile');
+        return new Promise<string>(() => {});
+      }),
+    );
+    const before = activeTimers();
+    expect(await reg.invokeEager('abortsItself', {}, { callId: 'c1', signal: abort })).toEqual(
+      ToolResult.error("Tool 'abortsItself' was aborted: stopped meanwhile"),
+    );
+    expect(activeTimers()).toBe(before);
   });
 });
