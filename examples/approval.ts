@@ -16,7 +16,7 @@ import {
   StreamEvent,
   ToolRegistry,
   workspaceTools,
-} from '../src/index.js';
+} from 'agent-harness';
 
 const usage = { promptTokens: 100, completionTokens: 20, totalTokens: 120 };
 const call = (callId: string, name: string, args: JsonObject) =>

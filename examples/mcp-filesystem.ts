@@ -5,9 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, Config, ScriptedClient, Session, StreamEvent, ToolRegistry } from 'agent-harness';
-// Until src/index.ts exports it: import { connectMcp } from 'agent-harness';
-import { connectMcp } from '../src/mcp/index.js';
+import { Agent, Config, connectMcp, ScriptedClient, Session, StreamEvent, ToolRegistry } from 'agent-harness';
 
 const folder = mkdtempSync(join(tmpdir(), 'mcp-example-'));
 writeFileSync(join(folder, 'todo.md'), '- water the plants\n- call Ada\n');

@@ -5,8 +5,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, Config, type JsonObject, ScriptedClient, Session, StreamEvent, ToolRegistry } from '../src/index.js';
-import { workspaceTools } from '../src/tools/workspace/index.js';
+import {
+  Agent,
+  Config,
+  type JsonObject,
+  ScriptedClient,
+  Session,
+  StreamEvent,
+  ToolRegistry,
+  workspaceTools,
+} from 'agent-harness';
 
 const usage = { promptTokens: 100, completionTokens: 20, totalTokens: 120 };
 const call = (callId: string, name: string, args: JsonObject) =>

@@ -83,17 +83,14 @@ export type * from './machines/agent-machine-types.js';
 export type { InvalidCallCount, InvalidCalls } from './machines/invalid-calls.js';
 export { invalidCallError } from './machines/invalid-calls.js';
 export { DEFAULT_OUTPUT_RETRIES } from './machines/output-rules.js';
-// MCP tool sources
-export type {
-  McpCommonOptions,
-  McpHttpOptions,
-  McpServerOptions,
-  McpStdioOptions,
-  McpToolInfo,
-  ToolsChangedListener,
-  ToolsRefresh,
-} from './mcp/index.js';
-export { closeAll, connectMcp, connectMcpServers, McpSource, parseMcpConfig, readMcpConfig } from './mcp/index.js';
+// MCP tool sources. Each from its own module, not ./mcp/index.js: that barrel reaches the SDK's
+// types, and the root's declarations must check without the optional packages installed.
+export { closeAll, connectMcp, connectMcpServers } from './mcp/connect-mcp.js';
+export { parseMcpConfig, readMcpConfig } from './mcp/mcp-config.js';
+export type { McpCommonOptions, McpHttpOptions, McpServerOptions, McpStdioOptions } from './mcp/mcp-options.js';
+export type { ToolsChangedListener, ToolsRefresh } from './mcp/mcp-source.js';
+export { McpSource } from './mcp/mcp-source.js';
+export type { McpToolInfo } from './mcp/mcp-tool-info.js';
 export type { ChildJournals } from './session/child-sessions.js';
 export { ChildSessions } from './session/child-sessions.js';
 export type * from './session/journal-entry.js';
@@ -106,21 +103,19 @@ export { checkJournalVersion, JOURNAL_VERSION, READABLE_JOURNAL_VERSIONS } from 
 export type { ForkOptions, LoadOptions, SessionOptions, SessionSnapshot, ToolCallInput } from './session/session.js';
 export { JOURNAL_VERSION_META, Session } from './session/session.js';
 export type { StoreFailureListener } from './session/session-writer.js';
-// Stores
+// Stores. Each from its own module, not ./stores/index.js: that barrel reaches the drivers' types.
 export type {
-  FsyncPolicy,
   JournalStore,
   JournalWriter,
-  JsonlFileSystem,
   OpenWriterOptions,
   SessionStatus,
   SessionSummary,
-  SqliteSynchronous,
   StoredEntry,
   StoredJournal,
-  StoreOptions,
-} from './stores/index.js';
-export { openStore, STORE_URL_FORMS } from './stores/index.js';
+} from './stores/journal-store.js';
+export type { JsonlFileSystem } from './stores/jsonl/jsonl-file-system.js';
+export { openStore, STORE_URL_FORMS } from './stores/open-store.js';
+export type { FsyncPolicy, SqliteSynchronous, StoreOptions } from './stores/store-options.js';
 // Sub-agents and handoffs
 export type { AgentToolOptions } from './subagents/agent-tool.js';
 export { agentTool } from './subagents/agent-tool.js';

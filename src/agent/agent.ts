@@ -17,6 +17,7 @@ import { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { ToolResult } from '../tools/tool-result.js';
 import type { ChildAgentRun } from '../tools/tool-run-context.js';
+import { zodSchemaProblem } from '../tools/zod-schema.js';
 import {
   type ApprovalMap,
   callsAwaitingApproval,
@@ -422,6 +423,8 @@ export class Agent {
       this.postOwn(event);
     };
     const approvals = input === undefined ? checkApprovals(options.approvals, this.session.pendingToolCalls()) : {};
+    const outputProblem =
+      options.output === undefined ? undefined : zodSchemaProblem(options.output, 'run() option output');
     if (input !== undefined) {
       this.closeUnansweredCalls();
       this.session.addUserMessage(input);
@@ -436,6 +439,7 @@ export class Agent {
         // A resumed run goes on with the invalid calls it had counted; a new run starts at none.
         ...(input === undefined ? { invalidCalls: invalidCallsSoFar(this.session.journal) } : {}),
         ...(options.outputRetries !== undefined ? { outputRetries: options.outputRetries } : {}),
+        ...(outputProblem !== undefined ? { refusal: { reason: 'output_invalid', message: outputProblem } } : {}),
         ...contextInput(this.config, this.session, this.tokenScale),
       },
       ...(this.inspect ? { inspect: this.inspect } : {}),
@@ -443,7 +447,7 @@ export class Agent {
     });
     bindAgentRun(actor, this.deps);
     const modelAbort = new LazyAbort();
-    const output = options.output !== undefined ? runOutput(options.output) : undefined;
+    const output = options.output !== undefined && outputProblem === undefined ? runOutput(options.output) : undefined;
     const run: ActiveRun = {
       actor,
       queue,

@@ -44,6 +44,11 @@ export interface AgentMachineInput {
   readonly tokenScale?: number;
   /** The agent in charge of the conversation (after a handoff); `main` by default. */
   readonly agent?: string;
+  /**
+   * The run cannot go on as asked (a `run()` option the agent could not use): it ends at once
+   * with this stop, before any request.
+   */
+  readonly refusal?: StopInfo;
 }
 
 /** Tool calls to run without asking the model first (see {@link AgentMachineInput.resume}). */

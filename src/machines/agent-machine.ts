@@ -152,6 +152,7 @@ const machineSetup = setup({
     allSettled: ({ context }) => context.tools.settled >= context.tools.calls.length,
     isAborting: ({ context }) => context.aborting !== undefined,
     isResuming: ({ context }) => context.resuming,
+    isRefused: ({ context }) => context.stop !== undefined,
     blockedOnApproval: ({ context }) => blockedOnApproval(context),
     approvalUnblocked: ({ context }) => !blockedOnApproval(context),
     decidesWaitingCall: ({ context, event }) =>
@@ -478,7 +479,7 @@ const suspend = machineSetup.assign(({ context }) => {
  * be compacted first (the state's `always` transitions take over).
  */
 const startTurn = machineSetup.enqueueActions(({ context, enqueue }) => {
-  if (context.resuming || contextOverLimit(context)) return;
+  if (context.resuming || contextOverLimit(context) || context.stop !== undefined) return;
   enqueue({ type: 'requestModel', params: { toolsWithheld: context.toolsWithheld } });
 });
 
@@ -624,7 +625,7 @@ export const agentMachine = machineSetup.createMachine({
     resuming: (input?.resume?.calls.length ?? 0) > 0,
     toolsWithheld: false,
     aborting: undefined,
-    stop: undefined,
+    stop: input?.refusal,
     response: undefined,
     contextTokens: input?.contextTokens ?? 0,
     tokenScale: input?.tokenScale ?? 1,
@@ -651,6 +652,8 @@ export const agentMachine = machineSetup.createMachine({
     awaitingModel: {
       entry: [enter('awaitingModel'), startTurn],
       always: [
+        // A run refused at its start (input.refusal) asks the model nothing.
+        { guard: 'isRefused', target: 'error' },
         { guard: 'isResuming', target: 'executingTools', actions: startPendingCalls },
         // The request would exceed the context limit: compact first (no request was started).
         { guard: 'contextOverLimit', target: 'compacting' },

@@ -10,6 +10,7 @@ import { describeIssues, parametersSchema, parseArguments, type ToolDefinition }
 import { ToolResult } from './tool-result.js';
 import type { ToolRunContext } from './tool-run-context.js';
 import { truncateOutput } from './truncate.js';
+import { zodSchemaProblem } from './zod-schema.js';
 
 /** Options of {@link ToolRegistry.invoke}. */
 export interface InvokeOptions {
@@ -92,6 +93,8 @@ export class ToolRegistry {
     if (typeof tool.schema?.safeParse !== 'function') {
       throw new HarnessError('invalid_argument', `tool '${tool.name}' needs a zod schema`);
     }
+    const problem = zodSchemaProblem(tool.schema, `tool '${tool.name}' schema`);
+    if (problem !== undefined) throw new HarnessError('invalid_config', problem);
     if (typeof tool.execute !== 'function') {
       throw new HarnessError('invalid_argument', `tool '${tool.name}' needs an execute function`);
     }

@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  name: string;
+  repository?: { type?: string; url?: string };
+  exports: Record<string, unknown>;
   dependencies: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 };
@@ -34,5 +37,29 @@ describe('package.json', () => {
     expect(importers.length).toBeGreaterThan(0);
     for (const file of importers) expect(file).toMatch(/^src\/telemetry\//);
     expect(pkg.peerDependenciesMeta?.['@opentelemetry/api']?.optional).toBe(true);
+  });
+
+  it('names its repository, so npm and the registry page link to the source', () => {
+    expect(pkg.repository?.type).toBe('git');
+    expect(pkg.repository?.url).toMatch(/^git\+https:\/\/.+\.git$/);
+  });
+});
+
+describe('examples/', () => {
+  it('import the library as a user does, by package name and through an exported entry, never ../src', async () => {
+    const { readdirSync } = await import('node:fs');
+    const files = readdirSync(new URL('../../examples/', import.meta.url)).filter((file) => file.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const text = readFileSync(new URL(`../../examples/${file}`, import.meta.url), 'utf8');
+      const specifiers = [...text.matchAll(/^import [^;]*? from '([^']+)';/gm)].map((match) => match[1] ?? '');
+      expect(
+        specifiers.filter((specifier) => specifier.startsWith('.')),
+        file,
+      ).toEqual([]);
+      const own = specifiers.filter((specifier) => specifier === pkg.name || specifier.startsWith(`${pkg.name}/`));
+      expect(own.length, `${file} imports ${pkg.name}`).toBeGreaterThan(0);
+      for (const specifier of own) expect(pkg.exports, file).toHaveProperty([`.${specifier.slice(pkg.name.length)}`]);
+    }
   });
 });

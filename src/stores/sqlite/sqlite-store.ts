@@ -12,7 +12,7 @@ import type {
   SessionSummary,
   StoredJournal,
 } from '../journal-store.js';
-import { loadOptional } from '../load-optional.js';
+import { loadNative } from '../load-optional.js';
 import { waitForLock } from '../lock-wait.js';
 import { currentOwner, describeOwner } from '../process-liveness.js';
 import { SerialWriter } from '../serial-writer.js';
@@ -22,6 +22,7 @@ import { isSessionStatus } from '../session-status.js';
 import { describeCause, journalCorrupt, sessionLocked, sessionNotFound, storeError } from '../store-errors.js';
 import type { SqliteSynchronous } from '../store-options.js';
 import { sqliteAppender } from './sqlite-append.js';
+import { probeSqlite } from './sqlite-probe.js';
 import { type AppendRow, entriesOfRows } from './sqlite-rows.js';
 import { prepareSchema, type SQLITE_VERSION } from './sqlite-schema.js';
 
@@ -90,10 +91,11 @@ export class SqliteStore implements JournalStore {
         `${location}: option synchronous must be 'normal' or 'full', not ${JSON.stringify(synchronous)}`,
       );
     }
-    const { default: Sqlite } = await loadOptional(
+    const { default: Sqlite } = await loadNative(
       'better-sqlite3',
       'the sqlite: store',
       () => import('better-sqlite3'),
+      probeSqlite,
     );
     let db: Database | undefined;
     try {
