@@ -134,8 +134,9 @@ export { readSessionTree } from './subagents/session-tree.js';
 // Tools
 export type { AnyTool, InvokeOptions } from './tools/registry.js';
 export { ToolRegistry } from './tools/registry.js';
-export type { ToolInvocation, ToolLike, ToolSpec } from './tools/tool.js';
+export type { ToolAnswer, ToolInvocation, ToolLike, ToolSpec } from './tools/tool.js';
 export { defineTool, Tool } from './tools/tool.js';
+export type { ToolException } from './tools/tool-exception.js';
 export { ToolKind } from './tools/tool-kind.js';
 export type { ToolDefinition } from './tools/tool-params.js';
 export { ToolResult, toolMessageContent } from './tools/tool-result.js';
