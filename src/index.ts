@@ -49,6 +49,8 @@ export {
   estimateTokens,
   estimateToolTokens,
 } from './context/token-estimate.js';
+export type { BoundedTokenScale } from './context/token-scale.js';
+export { boundTokenScale, MAX_TOKEN_SCALE, MIN_TOKEN_SCALE } from './context/token-scale.js';
 export type { AgentEventDataMap, BudgetKind, StopReason } from './core/agent-event.js';
 export { AgentEvent, AgentEventType, isTerminal, STOP_REASONS } from './core/agent-event.js';
 export type { HarnessErrorReason } from './core/errors.js';
