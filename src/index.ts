@@ -49,6 +49,8 @@ export {
   estimateTokens,
   estimateToolTokens,
 } from './context/token-estimate.js';
+export type { BoundedTokenScale } from './context/token-scale.js';
+export { boundTokenScale, MAX_TOKEN_SCALE, MIN_TOKEN_SCALE } from './context/token-scale.js';
 export type { AgentEventDataMap, BudgetKind, StopReason } from './core/agent-event.js';
 export { AgentEvent, AgentEventType, isTerminal, STOP_REASONS } from './core/agent-event.js';
 export type { HarnessErrorReason } from './core/errors.js';
@@ -129,8 +131,9 @@ export { readSessionTree } from './subagents/session-tree.js';
 // Tools
 export type { AnyTool, InvokeOptions } from './tools/registry.js';
 export { ToolRegistry } from './tools/registry.js';
-export type { ToolInvocation, ToolLike, ToolSpec } from './tools/tool.js';
+export type { ToolAnswer, ToolInvocation, ToolLike, ToolSpec } from './tools/tool.js';
 export { defineTool, Tool } from './tools/tool.js';
+export type { ToolException } from './tools/tool-exception.js';
 export { ToolKind } from './tools/tool-kind.js';
 export type { ToolDefinition } from './tools/tool-params.js';
 export { ToolResult, toolMessageContent } from './tools/tool-result.js';

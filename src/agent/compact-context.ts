@@ -51,6 +51,13 @@ async function summarise(
   return { compaction: summaryCompaction(messages, region, turn.text, params), usage: turn.usage };
 }
 
+/** The compaction with the note that its size was scaled by a bound, when it was. */
+function noted(compaction: Compaction | undefined, params: CompactParams): Compaction | undefined {
+  const reported = params.reportedTokenScale;
+  if (compaction === undefined || reported === undefined) return compaction;
+  return { ...compaction, tokenScale: { reported, used: params.tokenScale } };
+}
+
 async function compact(deps: MachineDeps, run: RunHandle, params: CompactParams): Promise<Outcome> {
   const settings = deps.session.config.context;
   if (settings === undefined) throw new Error('compacting without Config.context');
@@ -66,7 +73,12 @@ export function compactContext(self: AnyActorRef, system: object, params: Compac
   const run = activeRun(deps);
   compact(deps, run, params).then(
     ({ compaction, usage }) =>
-      answer(self, { type: 'COMPACTED', compaction, usage, elapsedMs: deps.now() - run.startedAt }),
+      answer(self, {
+        type: 'COMPACTED',
+        compaction: noted(compaction, params),
+        usage,
+        elapsedMs: deps.now() - run.startedAt,
+      }),
     (error: unknown) =>
       answer(self, { type: 'MODEL_ERROR', message: `context compaction failed: ${errorMessage(error)}` }),
   );

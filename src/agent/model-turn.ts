@@ -25,14 +25,22 @@ export interface ModelTurn {
    * the answer's, else an estimate. Only measured when the context has a size limit.
    */
   readonly contextTokens?: number;
-  /** Provider tokens per estimated token, as measured on this turn (with `contextTokens`). */
+  /** Provider tokens per estimated token, as measured on this turn (with `contextTokens`), bounded. */
   readonly tokenScale?: number;
+  /** The ratio the provider's report gave, when it was out of bounds and `tokenScale` is the bound. */
+  readonly reportedTokenScale?: number;
 }
 
 /** What a stream adds up to, before the agent annotates it. */
 export type StreamedTurn = Omit<
   ModelTurn,
-  'concurrencySafe' | 'permissions' | 'elapsedMs' | 'outputCheck' | 'contextTokens' | 'tokenScale'
+  | 'concurrencySafe'
+  | 'permissions'
+  | 'elapsedMs'
+  | 'outputCheck'
+  | 'contextTokens'
+  | 'tokenScale'
+  | 'reportedTokenScale'
 >;
 
 function streamErrorText(error: StreamEvent['error']): string {

@@ -2,6 +2,7 @@ import type { AnyActorRef } from 'xstate';
 import type { ChatCompletionOptions } from '../adapters/model-client.js';
 import { callPermissions } from '../approval/call-permissions.js';
 import { estimateContextTokens, estimateMessageTokens, estimateToolTokens } from '../context/token-estimate.js';
+import { boundTokenScale } from '../context/token-scale.js';
 import { AgentEvent } from '../core/agent-event.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
 import { type LazyAbort, withLazySignal } from '../core/lazy-abort.js';
@@ -26,11 +27,13 @@ export function requestOptions(abort: LazyAbort, output: ChatCompletionOptions['
  * the answer's, or, when it reported none, the estimate of both (`sentTokens`: the request's
  * messages and tools, estimated before it was sent); and the provider's tokens per
  * estimated token (1 without a report), to scale estimates of what joins the context next.
+ * A reported ratio out of bounds ({@link boundTokenScale}) is replaced by the bound, the size
+ * is the estimate scaled by it, and the ratio reported is kept (`reportedTokenScale`) to be noted.
  */
 function measureContext(
   sentTokens: number,
   turn: Pick<ModelTurn, 'text' | 'toolCalls' | 'usage'>,
-): { contextTokens: number; tokenScale: number } {
+): { contextTokens: number; tokenScale: number; reportedTokenScale?: number } {
   const answer: Message =
     turn.toolCalls.length > 0
       ? { role: 'assistant', content: turn.text, toolCalls: turn.toolCalls }
@@ -38,7 +41,14 @@ function measureContext(
   const estimate = sentTokens + estimateMessageTokens(answer);
   if (turn.usage.promptTokens <= 0) return { contextTokens: estimate, tokenScale: 1 };
   const contextTokens = turn.usage.promptTokens + turn.usage.completionTokens;
-  return { contextTokens, tokenScale: contextTokens / estimate };
+  const reported = contextTokens / estimate;
+  const tokenScale = boundTokenScale(reported);
+  if (tokenScale === reported) return { contextTokens, tokenScale };
+  return {
+    contextTokens: Math.ceil(estimate * tokenScale),
+    tokenScale,
+    reportedTokenScale: Math.round(reported * 10_000) / 10_000,
+  };
 }
 
 /** Streams one model request and annotates the turn for the machine. */

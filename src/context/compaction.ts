@@ -1,5 +1,6 @@
 import type { Message } from '../core/messages.js';
 import type { CompactionStrategy } from './context-options.js';
+import type { BoundedTokenScale } from './token-scale.js';
 
 /**
  * One compaction of the model's context: `messages[from, to)` were replaced by `messages`.
@@ -17,6 +18,11 @@ export interface Compaction {
   readonly tokensBefore: number;
   /** Its estimated size after. */
   readonly tokensAfter: number;
+  /**
+   * Present when `tokensBefore` was scaled by a bound rather than by the provider's reported
+   * tokens per estimated token, which was out of range (a server that reports tiny counts).
+   */
+  readonly tokenScale?: BoundedTokenScale;
 }
 
 /**

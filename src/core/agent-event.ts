@@ -1,3 +1,4 @@
+import type { ToolException } from '../tools/tool-exception.js';
 import type { ToolCall } from './messages.js';
 import { type TokenUsage, ZERO_USAGE } from './usage.js';
 
@@ -68,6 +69,12 @@ export interface AgentEventDataMap {
     readonly success: boolean;
     readonly output?: string;
     readonly error?: string;
+    /**
+     * What the tool threw (name, message, stack), when `error` is `Internal error: …`. On the
+     * stream only: the journal keeps the tool message, so it stays byte-stable on replay and holds
+     * no host paths from a stack.
+     */
+    readonly exception?: ToolException;
   };
   /** A call waits for `agent.approve(callId)` or `agent.deny(callId, reason)` (tool policy `ask`). */
   tool_approval_request: {
@@ -127,12 +134,28 @@ export const AgentEvent = {
   /** `(call, result)`, or the whole data object. */
   toolCallComplete: (
     call: Pick<ToolCall, 'callId' | 'name'> | AgentEventDataMap['tool_call_complete'],
-    result: { readonly success: boolean; readonly output?: string; readonly error?: string } = call as {
+    result: {
+      readonly success: boolean;
+      readonly output?: string;
+      readonly error?: string;
+      readonly exception?: ToolException;
+    } = call as {
       success: boolean;
     },
   ): AgentEvent<'tool_call_complete'> => {
     const { callId, name } = call;
-    const { success, output, error } = result;
+    const { success, output, error, exception } = result;
+    if (exception !== undefined) {
+      const data = {
+        callId,
+        name,
+        success,
+        ...(output === undefined ? {} : { output }),
+        ...(error === undefined ? {} : { error }),
+        exception,
+      };
+      return make('tool_call_complete', data);
+    }
     // Whole literals, not spreads: a spread that adds keys costs ~1 µs on Node 20, once per call.
     if (error === undefined) {
       return make(

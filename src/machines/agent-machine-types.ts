@@ -153,8 +153,13 @@ export interface AgentContext {
    * reported or estimated size, plus the estimated size of the results since.
    */
   readonly contextTokens: number;
-  /** Provider tokens per estimated token, from the last turn that reported usage (1 until then). */
+  /** Provider tokens per estimated token, from the last turn that reported usage (1 until then), bounded. */
   readonly tokenScale: number;
+  /**
+   * The ratio the last measured turn's report gave, when it was out of bounds and `tokenScale`
+   * is the bound instead; noted on the next compaction's journal entry.
+   */
+  readonly reportedTokenScale: number | undefined;
   /** The agent in charge of the conversation: `main`, or the last one handed to (`HANDOFF`). */
   readonly agent: string;
 }
@@ -260,6 +265,8 @@ export interface CompactParams {
   readonly tokens: number;
   /** Provider tokens per estimated token (see {@link AgentContext.tokenScale}): scales estimated savings. */
   readonly tokenScale: number;
+  /** See {@link AgentContext.reportedTokenScale}: the ratio `tokenScale` bounds, if it does. */
+  readonly reportedTokenScale?: number;
 }
 
 /** Input of one tool actor. */

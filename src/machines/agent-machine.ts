@@ -483,6 +483,12 @@ const startTurn = machineSetup.enqueueActions(({ context, enqueue }) => {
   enqueue({ type: 'requestModel', params: { toolsWithheld: context.toolsWithheld } });
 });
 
+/** What the `compactContext` effect is given: the context's size, and how it was scaled. */
+function compactParams(context: AgentContext): CompactParams {
+  const { contextTokens: tokens, tokenScale, reportedTokenScale } = context;
+  return reportedTokenScale === undefined ? { tokens, tokenScale } : { tokens, tokenScale, reportedTokenScale };
+}
+
 /** A compaction made room: journal it, count its summary's usage, and take the context's new size. */
 const acceptCompaction = machineSetup.enqueueActions(({ context, event, enqueue }) => {
   if (event.type !== 'COMPACTED' || event.compaction === undefined) return;
@@ -505,6 +511,8 @@ function turnCounted(context: AgentContext, turn: ModelTurn): ContextUpdate {
     elapsedMs: turn.elapsedMs,
     contextTokens: turn.contextTokens ?? context.contextTokens,
     tokenScale: turn.tokenScale ?? context.tokenScale,
+    // A turn that measured the context replaces the note: its report is the one now in use.
+    reportedTokenScale: turn.contextTokens === undefined ? context.reportedTokenScale : turn.reportedTokenScale,
   };
 }
 
@@ -629,6 +637,7 @@ export const agentMachine = machineSetup.createMachine({
     response: undefined,
     contextTokens: input?.contextTokens ?? 0,
     tokenScale: input?.tokenScale ?? 1,
+    reportedTokenScale: undefined,
     agent: input?.agent ?? MAIN_AGENT,
   }),
   entry: enqueueActions(({ context, enqueue }) => {
@@ -754,7 +763,7 @@ export const agentMachine = machineSetup.createMachine({
         enter('compacting'),
         {
           type: 'compactContext',
-          params: ({ context }) => ({ tokens: context.contextTokens, tokenScale: context.tokenScale }),
+          params: ({ context }) => compactParams(context),
         },
       ],
       on: {

@@ -1,4 +1,5 @@
 import { COMPACTION_STRATEGIES } from '../context/context-options.js';
+import type { BoundedTokenScale } from '../context/token-scale.js';
 import { STOP_REASONS } from '../core/agent-event.js';
 import { HarnessError } from '../core/errors.js';
 import type { JsonValue, Message, ToolCall } from '../core/messages.js';
@@ -96,8 +97,8 @@ function compactionOf(entry: Fields, index: number): JournalEntry {
   const from = count(entry.from, 'from', index);
   const to = count(entry.to, 'to', index);
   if (to < from) fail(index, `'to' (${to}) is before 'from' (${from})`);
-  return {
-    type: 'compaction',
+  const checked = {
+    type: 'compaction' as const,
     strategy: strategy as (typeof COMPACTION_STRATEGIES)[number],
     from,
     to,
@@ -105,6 +106,17 @@ function compactionOf(entry: Fields, index: number): JournalEntry {
     tokensBefore: count(entry.tokensBefore, 'tokensBefore', index),
     tokensAfter: count(entry.tokensAfter, 'tokensAfter', index),
   };
+  return entry.tokenScale === undefined ? checked : { ...checked, tokenScale: boundedScaleOf(entry.tokenScale, index) };
+}
+
+/** A compaction's note that its size was scaled by a bound: `{reported, used}`, both non-negative numbers. */
+function boundedScaleOf(value: unknown, index: number): BoundedTokenScale {
+  const { reported, used } = (typeof value === 'object' && value !== null ? value : {}) as Fields;
+  const ratio = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+  if (!ratio(reported) || !ratio(used)) {
+    fail(index, `'tokenScale' must be {reported, used}, two non-negative numbers`);
+  }
+  return { reported, used };
 }
 
 /**

@@ -609,7 +609,7 @@ export class Session {
 
   /** Records a compaction of the context: the messages it names are replaced from now on (the agent calls this). */
   recordCompaction(compaction: Compaction): void {
-    const { strategy, from, to, messages, tokensBefore, tokensAfter } = compaction;
+    const { strategy, from, to, messages, tokensBefore, tokensAfter, tokenScale } = compaction;
     this.append({
       type: 'compaction',
       strategy,
@@ -618,6 +618,7 @@ export class Session {
       messages: Object.freeze(messages.slice()),
       tokensBefore,
       tokensAfter,
+      ...(tokenScale === undefined ? {} : { tokenScale: { reported: tokenScale.reported, used: tokenScale.used } }),
     });
   }
 

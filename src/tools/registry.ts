@@ -1,11 +1,12 @@
 import type { z } from 'zod';
 import type { Config } from '../config/config.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../config/config.js';
-import { errorMessage, HarnessError } from '../core/errors.js';
+import { HarnessError } from '../core/errors.js';
 import { LazyAbort } from '../core/lazy-abort.js';
 import { isPromiseLike } from '../core/promise-like.js';
-import { runGuarded } from './run-guarded.js';
+import { crashedResult, runGuarded } from './run-guarded.js';
 import type { ToolLike } from './tool.js';
+import { withException } from './tool-exception.js';
 import { describeIssues, parametersSchema, parseArguments, type ToolDefinition } from './tool-params.js';
 import { ToolResult } from './tool-result.js';
 import type { ToolRunContext } from './tool-run-context.js';
@@ -173,7 +174,7 @@ export class ToolRegistry {
       result = this.invokeUncapped(name, params, options ?? {});
     } catch (error) {
       // Only arguments of the wrong type get here (a JavaScript caller's `null` options, say).
-      return ToolResult.error(`Internal error: ${errorMessage(error)}`);
+      return crashedResult(String(name), '', error);
     }
     return isPromiseLike(result) ? result.then((settled) => this.cap(settled)) : this.cap(result);
   }
@@ -188,7 +189,7 @@ export class ToolRegistry {
       checked = tool.schema.safeParse(parsed.value);
     } catch (error) {
       // A refinement of the tool's schema threw.
-      return ToolResult.error(`Internal error: ${errorMessage(error)}`);
+      return crashedResult(name, options.callId ?? '', error);
     }
     if (!checked.success) return ToolResult.error(describeIssues(checked.error));
     return runGuarded(tool, {
@@ -214,6 +215,8 @@ export class ToolRegistry {
       return output.length > max ? { success: true, output: truncateOutput(output, max) } : result;
     }
     const error = result.error ?? '';
-    return error.length > max ? { success: false, error: truncateOutput(error, max) } : result;
+    return error.length > max
+      ? withException({ success: false, error: truncateOutput(error, max) }, result.exception)
+      : result;
   }
 }

@@ -1,9 +1,12 @@
+import { debugLog } from '../core/debug-log.js';
 import { errorMessage } from '../core/errors.js';
 import { LazyAbort, withLazySignal } from '../core/lazy-abort.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import { watchAbort } from './abort-watchers.js';
 import type { AnyTool } from './registry.js';
 import { eagerExecuteOf } from './tool.js';
+import { resultOfAnswer } from './tool-answer.js';
+import { thrownResult } from './tool-exception.js';
 import { ToolResult } from './tool-result.js';
 import type { ToolRunContext } from './tool-run-context.js';
 
@@ -33,20 +36,21 @@ function reasonText(signal: { readonly reason: unknown }): string {
   return typeof reason === 'string' ? reason : errorMessage(reason);
 }
 
-function normalise(name: string, value: unknown): ToolResult {
-  if (typeof value === 'string') return ToolResult.success(value);
-  if (typeof value === 'object' && value !== null && typeof (value as ToolResult).success === 'boolean') {
-    const result = value as ToolResult;
-    return result.success
-      ? ToolResult.success(String(result.output ?? ''))
-      : ToolResult.error(String(result.error ?? 'failed without a message'));
-  }
-  return ToolResult.error(`Internal error: tool '${name}' returned ${typeof value}, not a ToolResult`);
+/**
+ * The result of a tool that threw (or whose promise rejected): `Internal error: …` for the model,
+ * the thrown error for its developer (`result.exception`, and the `agent-harness:tools` debug log).
+ */
+export function crashedResult(name: string, callId: string, thrown: unknown): ToolResult {
+  const result = thrownResult(thrown);
+  const why = result.exception?.stack ?? `${result.exception?.name}: ${result.exception?.message}`;
+  debugLog('agent-harness:tools', `tool '${name}'${callId === '' ? '' : ` (call ${callId})`} threw: ${why}`);
+  return result;
 }
 
 /**
  * Runs a tool so that the call always settles with a result: a throw becomes
- * `Internal error: …`, the time limit and an abort end the wait at once (and abort the tool's
+ * `Internal error: …` carrying what was thrown ({@link crashedResult}), what it returns is read
+ * by {@link resultOfAnswer}, the time limit and an abort end the wait at once (and abort the tool's
  * own signal), even if the tool ignores its signal. A tool that answers synchronously is
  * answered synchronously (no timer, no abort listener, no promise).
  */
@@ -75,11 +79,11 @@ export function runGuarded(tool: AnyTool, call: GuardedCall): ToolResult | Promi
     value = eager === undefined ? tool.execute(invocation) : eager(invocation);
     pending = isPromiseLike(value); // may read a throwing `then`
   } catch (error) {
-    return ToolResult.error(`Internal error: ${errorMessage(error)}`);
+    return crashedResult(tool.name, call.callId, error);
   }
   return pending
-    ? guard(tool.name, value as PromiseLike<unknown>, outer, controller, call.timeoutMs)
-    : normalise(tool.name, value);
+    ? guard(tool.name, call.callId, value as PromiseLike<unknown>, outer, controller, call.timeoutMs)
+    : resultOfAnswer(tool.name, value);
 }
 
 function signalOf(abort: AbortSignal | LazyAbort | undefined): AbortSignal | undefined {
@@ -98,6 +102,7 @@ function lazyInvocation(call: GuardedCall, abort: LazyAbort) {
 /** Waits for a tool's promise, unless its time limit or an abort ends the wait first. */
 function guard(
   name: string,
+  callId: string,
   pending: PromiseLike<unknown>,
   outer: AbortSignal | LazyAbort | undefined,
   controller: AbortController | undefined,
@@ -132,8 +137,8 @@ function guard(
     if (outer?.aborted) onAbort();
     // Promise.resolve: a foreign thenable whose `then` throws becomes a rejection here.
     Promise.resolve(pending).then(
-      (value) => finish(normalise(name, value)),
-      (error: unknown) => finish(ToolResult.error(`Internal error: ${errorMessage(error)}`)),
+      (value) => finish(resultOfAnswer(name, value)),
+      (error: unknown) => finish(crashedResult(name, callId, error)),
     );
   });
 }

@@ -1,3 +1,5 @@
+import type { ToolException } from './tool-exception.js';
+
 /** The outcome of one tool call: plain JSON. */
 export interface ToolResult {
   /** Whether the call did what it was asked. */
@@ -6,6 +8,11 @@ export interface ToolResult {
   readonly output?: string;
   /** What went wrong, on failure (the tool message then reads `Error: <error>`). */
   readonly error?: string;
+  /**
+   * What the tool threw, when the error is `Internal error: …`: for its developer, never shown to
+   * the model or journaled. Not enumerable, so the result serialises and compares as without it.
+   */
+  readonly exception?: ToolException;
 }
 
 /** Factories for {@link ToolResult}. */

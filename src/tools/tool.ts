@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { Config } from '../config/config.js';
 import { HarnessError } from '../core/errors.js';
-import type { JsonObject } from '../core/messages.js';
+import type { JsonObject, JsonValue } from '../core/messages.js';
+import { resultOfAnswer } from './tool-answer.js';
 import type { ToolKind } from './tool-kind.js';
 import type { ToolResult } from './tool-result.js';
 import type { ToolRunContext } from './tool-run-context.js';
@@ -94,6 +95,9 @@ export abstract class Tool<S extends z.ZodType = z.ZodType> implements ToolLike<
   abstract execute(invocation: ToolInvocation<z.output<S>>): Promise<ToolResult>;
 }
 
+/** What a {@link defineTool} tool's `execute` may return: a result, its output text, or plain JSON. */
+export type ToolAnswer = ToolResult | string | JsonValue;
+
 /** The fields of {@link defineTool}. */
 export interface ToolSpec<S extends z.ZodType> {
   /** Unique name the model calls it by. */
@@ -113,12 +117,15 @@ export interface ToolSpec<S extends z.ZodType> {
   readonly idempotent?: boolean;
   /** Per-call time limit overriding `Config.toolTimeoutMs`. */
   readonly timeoutMs?: number;
-  /** Runs the call; may return a {@link ToolResult} or, for success, just the output text. */
-  execute(invocation: ToolInvocation<z.output<S>>): Promise<ToolResult | string> | ToolResult | string;
+  /**
+   * Runs the call; may return a {@link ToolResult} or, for success, just the output text, or any
+   * other plain JSON value (an object, an array, a number), whose stable JSON is then the output.
+   */
+  execute(invocation: ToolInvocation<z.output<S>>): Promise<ToolAnswer> | ToolAnswer;
 }
 
 /** A tool's own `execute`, which may answer without a promise. */
-type EagerExecute = (invocation: ToolInvocation<never>) => Promise<ToolResult | string> | ToolResult | string;
+type EagerExecute = (invocation: ToolInvocation<never>) => Promise<ToolAnswer> | ToolAnswer;
 
 /** Where {@link defineTool} keeps the spec's `execute` next to the `execute` it wraps it in. */
 const EAGER = Symbol('agent-harness.eagerExecute');
@@ -150,14 +157,10 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): ToolLike<S> 
   const tool: ToolLike<S> = {
     ...fields,
     async execute(invocation) {
-      return asResult(await execute(invocation));
+      return resultOfAnswer(spec.name, await execute(invocation));
     },
   };
   // Not enumerable: a copy made with a spread, which may replace `execute`, leaves it behind.
   Object.defineProperty(tool, EAGER, { value: { wrapper: tool.execute, execute } });
   return tool;
-}
-
-function asResult(result: ToolResult | string): ToolResult {
-  return typeof result === 'string' ? { success: true, output: result } : result;
 }

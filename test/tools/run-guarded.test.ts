@@ -21,20 +21,47 @@ function activeTimers(): number {
 }
 
 describe('a tool call, as the registry runs it', () => {
-  it('answers a tool that returns neither text nor a ToolResult with an internal error naming what it returned', async () => {
+  it('answers a tool that returns plain JSON with a success whose output is its stable JSON', async () => {
     const cases: [unknown, string][] = [
-      [42, 'number'],
+      [{ b: [2, { d: null }], a: 1 }, '{"a":1,"b":[2,{"d":null}]}'],
+      [[3, 'x'], '[3,"x"]'],
+      [42, '42'],
+      [false, 'false'],
+      [null, 'null'],
+      [{ success: 'yes', output: 'x' }, '{"output":"x","success":"yes"}'],
+    ];
+    for (const [value, json] of cases) {
+      const sync = new ToolRegistry().register(answering('plain', () => value));
+      expect(await sync.invoke('plain', {}), `${json}, sync`).toEqual(ToolResult.success(json));
+      const async = new ToolRegistry().register(answering('plain', async () => value));
+      expect(await async.invoke('plain', {}), `${json}, async`).toEqual(ToolResult.success(json));
+    }
+  });
+
+  it('answers a tool that returns neither text, a ToolResult nor plain JSON with an internal error naming what it returned', async () => {
+    const cases: [unknown, string][] = [
       [undefined, 'undefined'],
-      [null, 'object'],
-      [{ success: 'yes', output: 'x' }, 'object'],
+      [() => 1, 'a function'],
+      [new Map([[1, 2]]), 'a Map'],
+      [Number.NaN, 'a number'],
     ];
     for (const [value, kind] of cases) {
-      const expected = ToolResult.error(`Internal error: tool 'odd' returned ${kind}, not a ToolResult`);
+      const expected = ToolResult.error(
+        `Internal error: tool 'odd' returned ${kind}; return text, a ToolResult or plain JSON`,
+      );
       const sync = new ToolRegistry().register(answering('odd', () => value));
-      expect(await sync.invoke('odd', {}), `${JSON.stringify(value)}, sync`).toEqual(expected);
+      expect(await sync.invoke('odd', {}), `${kind}, sync`).toEqual(expected);
       const async = new ToolRegistry().register(answering('odd', async () => value));
-      expect(await async.invoke('odd', {}), `${JSON.stringify(value)}, async`).toEqual(expected);
+      expect(await async.invoke('odd', {}), `${kind}, async`).toEqual(expected);
     }
+  });
+
+  it('answers a tool that returns an object with no JSON form (a cycle) with an internal error, never a throw', async () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const result = await new ToolRegistry().register(answering('loop', () => cyclic)).invoke('loop', {});
+    expect(result.success).toBe(false);
+    expect(result.error).toMatch(/^Internal error: tool 'loop' returned a value with no JSON form: .*circular/);
   });
 
   it('takes a ToolResult-shaped answer as it is, with an empty output or a default error when one is missing', async () => {
