@@ -141,7 +141,12 @@ export type { ToolDefinition } from './tools/tool-params.js';
 export { ToolResult, toolMessageContent } from './tools/tool-result.js';
 export type { ChildAgentRun, ToolRunContext } from './tools/tool-run-context.js';
 export { truncateOutput } from './tools/truncate.js';
-export type { GlobToolOptions, GrepToolOptions, ShellToolOptions } from './tools/workspace/index.js';
+export type {
+  EditFileToolOptions,
+  GlobToolOptions,
+  GrepToolOptions,
+  ShellToolOptions,
+} from './tools/workspace/index.js';
 export {
   EditFileTool,
   GlobTool,

@@ -9,7 +9,7 @@ import { ShellTool } from './shell.js';
 import { WriteFileTool } from './write-file.js';
 
 export { ReadFileTool } from '../read-file.js';
-export { EditFileTool, MAX_EDIT_BYTES } from './edit-file.js';
+export { EditFileTool, type EditFileToolOptions, MAX_EDIT_BYTES } from './edit-file.js';
 export { GlobTool, type GlobToolOptions, MAX_GLOB_MATCHES, MAX_WALK_ENTRIES } from './glob.js';
 export {
   DEFAULT_GREP_MATCHES,
