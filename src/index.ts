@@ -153,6 +153,7 @@ export {
   GrepTool,
   ListDirTool,
   ReadFileTool,
+  SHELL_ENV_ALLOWED,
   ShellTool,
   WriteFileTool,
   workspaceTools,

@@ -22,7 +22,7 @@ export {
   MAX_SEARCHED_LINE_CHARS,
 } from './grep.js';
 export { ListDirTool, MAX_LIST_ENTRIES } from './list-dir.js';
-export { looksSecret, scrubEnv } from './scrub-env.js';
+export { looksSecret, SHELL_ENV_ALLOWED, scrubEnv } from './scrub-env.js';
 export {
   DEFAULT_SHELL_TIMEOUT_MS,
   MAX_SHELL_STREAM_CHARS,
