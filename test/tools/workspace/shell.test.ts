@@ -1,6 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Config, ToolRegistry } from '../../../src/index.js';
 import {
@@ -40,6 +41,23 @@ async function survivors(pids: readonly number[]): Promise<number[]> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return pids.filter(running);
+}
+
+/** Whether any process of group `group` runs (zombies waiting to be reaped do not count). */
+function groupRunning(group: number): boolean {
+  const rows = execFileSync('ps', ['-e', '-o', 'pgid=,stat='], { encoding: 'utf8' }).trim().split('\n');
+  return rows.some((row) => {
+    const [id, stat] = row.trim().split(/\s+/);
+    return Number(id) === group && !stat?.startsWith('Z');
+  });
+}
+
+/** Waits until `check()` holds, polling; false if it did not within `ms`. */
+async function eventually(check: () => boolean, ms = 10_000): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    if (check()) return true;
+  }
+  return check();
 }
 
 function shellIn(ws: string, options: ShellToolOptions = {}) {
@@ -144,6 +162,21 @@ describe('shell', () => {
     const result = await call('shell', { command: 'sleep 100 & echo $! > pids; echo done' });
     expect(result.output).toBe('exit code 0\n[stdout]\ndone');
     expect(await survivors(pidsIn(ws))).toEqual([]);
+  });
+
+  it('kills the process group when the host exits while the command runs', { timeout: 60_000 }, async () => {
+    const { ws } = workspaceFixture();
+    const host = fileURLToPath(new URL('./host-exits-while-shell-runs.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', host, ws], { stdio: 'ignore' });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    const group = Number(readFileSync(join(ws, 'pid'), 'utf8'));
+    try {
+      expect(await eventually(() => !groupRunning(group))).toBe(true);
+      expect(existsSync(join(ws, 'marker'))).toBe(false);
+    } finally {
+      if (groupRunning(group)) process.kill(-group, 'SIGKILL');
+    }
   });
 
   it('passes only the allow-listed variables: secrets under any name stay out', async () => {
