@@ -1,4 +1,5 @@
 import { constants as osConstants } from 'node:os';
+import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { RetryOptions } from '../../adapters/http/retry-policy.js';
 import type { RetryNotice } from '../../adapters/http/with-retries.js';
@@ -33,7 +34,7 @@ import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
 import { parseRunOptions, type RunCliOptions } from '../run-options.js';
 import { newSessionId, openRunSession } from '../run-session.js';
-import { openCliStore, STORE_HELP } from '../store-flags.js';
+import { openCliStore, STORE_HELP, storeLocation } from '../store-flags.js';
 import { type Ticker, ToolSpinner } from '../tool-spinner.js';
 import { usageWarning } from '../usage-warning.js';
 import { serveAgentLive } from './live-inspector.js';
@@ -138,8 +139,11 @@ async function setUp(
   );
   const prices = new PriceTable(MODEL_PRICES, (message) => err.write(`warning: ${printableLine(message)}\n`));
   const rates = prices.budgetRates(options.model);
+  // The store and the journal may sit inside the workspace: the workspace tools keep out of them.
+  const kept = [storeLocation(options.store), options.journal, options.resume].filter((path) => path !== undefined);
   const config = new Config({
     cwd: options.cwd,
+    protectedPaths: kept.map((path) => resolve(path)),
     permissions: options.permissions,
     budget: {
       maxTurns: options.maxTurns,

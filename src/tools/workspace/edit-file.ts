@@ -63,7 +63,7 @@ export class EditFileTool extends Tool<typeof schema> {
 
   async execute({ params, cwd }: ToolInvocation<z.output<typeof schema>>): Promise<ToolResult> {
     const workspace = this.config?.cwd ?? cwd;
-    const where = await resolveInWorkspace(workspace, params.path);
+    const where = await resolveInWorkspace(workspace, params.path, this.config?.protectedPaths);
     if (!where.ok) return ToolResult.error(where.problem);
     const bytes = await this.readBytes(await workspaceRoot(workspace), where.path, params.path);
     if (!Buffer.isBuffer(bytes)) return bytes;
@@ -82,7 +82,7 @@ export class EditFileTool extends Tool<typeof schema> {
       );
     }
 
-    const target = await resolveWritable(workspace, params.path);
+    const target = await resolveWritable(workspace, params.path, this.config?.protectedPaths);
     if (!target.ok) return ToolResult.error(target.problem);
     await this.options.afterRead?.(target.path);
     try {
