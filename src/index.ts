@@ -139,13 +139,19 @@ export type { ToolDefinition } from './tools/tool-params.js';
 export { ToolResult, toolMessageContent } from './tools/tool-result.js';
 export type { ChildAgentRun, ToolRunContext } from './tools/tool-run-context.js';
 export { truncateOutput } from './tools/truncate.js';
-export type { GlobToolOptions, GrepToolOptions, ShellToolOptions } from './tools/workspace/index.js';
+export type {
+  EditFileToolOptions,
+  GlobToolOptions,
+  GrepToolOptions,
+  ShellToolOptions,
+} from './tools/workspace/index.js';
 export {
   EditFileTool,
   GlobTool,
   GrepTool,
   ListDirTool,
   ReadFileTool,
+  SHELL_ENV_ALLOWED,
   ShellTool,
   WriteFileTool,
   workspaceTools,

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { printableLine } from '../core/printable.js';
 import { type JournalStore, openStore, STORE_URL_FORMS } from '../stores/index.js';
 import { redactUrl } from '../stores/redact-url.js';
@@ -41,4 +42,14 @@ export function sessionIdArg(value: string, what: string): string {
 /** Opens the store of a URL checked by {@link storeUrl}. */
 export function openCliStore(url: string): Promise<JournalStore> {
   return openStore(url);
+}
+
+/**
+ * The absolute file or folder of a `sqlite:` or `jsonl:` store URL (relative to the current
+ * directory, as {@link openCliStore} opens it); undefined for other stores. The workspace tools
+ * are told to keep out of it.
+ */
+export function storeLocation(url: string, cwd: string = process.cwd()): string | undefined {
+  const scheme = /^(sqlite:|jsonl:)/.exec(url)?.[1];
+  return scheme === undefined ? undefined : resolve(cwd, url.slice(scheme.length));
 }

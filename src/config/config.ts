@@ -28,6 +28,7 @@ const CONFIG_KEYS = [
   'maxInvalidToolCalls',
   'context',
   'maxAgentDepth',
+  'protectedPaths',
   ...BUDGET_KEYS,
 ] as const;
 
@@ -72,6 +73,12 @@ export interface ConfigOptions extends BudgetOptions {
    * A top-level agent is at depth 0. Default 3.
    */
   readonly maxAgentDepth?: number;
+  /**
+   * Files or folders inside the workspace that the workspace tools refuse to read or write
+   * (relative to `cwd` or absolute): a session store kept there, say. `.agent-harness/` at the
+   * top of `cwd` is always refused. None by default.
+   */
+  readonly protectedPaths?: readonly string[];
 }
 
 /** Immutable configuration shared by the session, the registry, the tools and the agent. */
@@ -96,6 +103,8 @@ export class Config {
   readonly context: ContextSettings | undefined;
   /** The deepest nesting of agents started by `agentTool` (see {@link ConfigOptions.maxAgentDepth}). */
   readonly maxAgentDepth: number;
+  /** Absolute paths the workspace tools refuse (see {@link ConfigOptions.protectedPaths}). */
+  readonly protectedPaths: readonly string[];
 
   constructor(options: ConfigOptions = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -120,6 +129,7 @@ export class Config {
       positiveInteger(options.maxInvalidToolCalls, 'maxInvalidToolCalls') ?? DEFAULT_MAX_INVALID_TOOL_CALLS;
     this.context = checkContextOptions(options.context);
     this.maxAgentDepth = positiveInteger(options.maxAgentDepth, 'maxAgentDepth') ?? DEFAULT_MAX_AGENT_DEPTH;
+    this.protectedPaths = pathList(options.protectedPaths, this.cwd);
   }
 
   /**
@@ -137,6 +147,7 @@ export class Config {
       maxParallelTools: this.maxParallelTools,
       maxInvalidToolCalls: this.maxInvalidToolCalls,
       maxAgentDepth: this.maxAgentDepth,
+      protectedPaths: this.protectedPaths,
       ...(this.context === undefined ? {} : { context: this.context }),
     });
   }
@@ -176,4 +187,16 @@ function positiveInteger(value: number | undefined, name: string): number | unde
     throw new HarnessError('invalid_config', `${name} must be a positive integer, got ${String(value)}`);
   }
   return value;
+}
+
+/** `paths` checked (non-empty strings without NUL) and made absolute against `cwd`. */
+function pathList(paths: readonly string[] | undefined, cwd: string): readonly string[] {
+  if (paths === undefined) return [];
+  if (!Array.isArray(paths)) throw new HarnessError('invalid_config', 'protectedPaths must be an array of paths');
+  return paths.map((path: unknown) => {
+    if (typeof path !== 'string' || path === '' || path.includes('\0')) {
+      throw new HarnessError('invalid_config', `protectedPaths: each must be a non-empty path, got ${String(path)}`);
+    }
+    return resolve(cwd, path);
+  });
 }

@@ -36,7 +36,7 @@ export class ReadFileTool extends Tool<typeof schema> {
 
   async execute({ params, cwd }: ToolInvocation<z.output<typeof schema>>): Promise<ToolResult> {
     const workspace = this.config?.cwd ?? cwd;
-    const where = await resolveInWorkspace(workspace, params.path);
+    const where = await resolveInWorkspace(workspace, params.path, this.config?.protectedPaths);
     if (!where.ok) return ToolResult.error(where.problem);
     // Opened without following a symlink and without blocking (a FIFO would hang a plain read).
     const opened = await openRegularFile(await workspaceRoot(workspace), where.path, params.path);

@@ -1,5 +1,6 @@
 import { readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isProtected, protectedProblem } from './workspace/protected-paths.js';
 
 /** Why a path was refused, or the resolved absolute path. */
 export type WorkspacePath = { ok: true; path: string } | { ok: false; problem: string };
@@ -52,9 +53,14 @@ async function realOrNearest(path: string): Promise<string> {
 /**
  * Resolves `requested` against the workspace and refuses anything that lands outside it:
  * `..` escapes, absolute paths elsewhere, and symlinks whose target is outside (also a path
- * that does not exist yet, below a symlinked folder that points outside).
+ * that does not exist yet, below a symlinked folder that points outside). A path in the session
+ * store (`.agent-harness/`, or one of `protectedPaths`) is refused too.
  */
-export async function resolveInWorkspace(workspace: string, requested: string): Promise<WorkspacePath> {
+export async function resolveInWorkspace(
+  workspace: string,
+  requested: string,
+  protectedPaths: readonly string[] = [],
+): Promise<WorkspacePath> {
   if (requested === '' || requested.includes('\0'))
     return { ok: false, problem: 'path must be a non-empty string without NUL' };
   const root = await realOrSelf(workspace);
@@ -64,5 +70,6 @@ export async function resolveInWorkspace(workspace: string, requested: string): 
   }
   const real = await realOrNearest(lexical);
   if (!inside(root, real)) return { ok: false, problem: `path '${requested}' leads outside the workspace (symlink)` };
+  if (await isProtected(root, real, protectedPaths)) return { ok: false, problem: protectedProblem(requested) };
   return { ok: true, path: real };
 }

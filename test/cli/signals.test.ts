@@ -1,8 +1,10 @@
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJournalFile } from '../../src/index.js';
 import { type FakeServer, fixture, startFakeServer } from '../adapters/support/fake-server.js';
+import { textAnswer, toolCallsAnswer } from './support/approval-sse.js';
 import { cliWorkspace } from './support/cli-harness.js';
 import { spawnCli, until } from './support/spawn-cli.js';
 
@@ -32,4 +34,45 @@ describe('agent-harness run stopped by a signal', () => {
       await server.clientGone(0);
     },
   );
+});
+
+/** Whether any process of group `group` runs (zombies waiting to be reaped do not count). */
+function groupRunning(group: number): boolean {
+  const rows = execFileSync('ps', ['-e', '-o', 'pgid=,stat='], { encoding: 'utf8' }).trim().split('\n');
+  return rows.some((row) => {
+    const [id, stat] = row.trim().split(/\s+/);
+    return Number(id) === group && !stat?.startsWith('Z');
+  });
+}
+
+describe('agent-harness run stopped twice while a shell command runs', { timeout: 120_000 }, () => {
+  it('Ctrl-C twice kills a command that ignores SIGTERM: it never finishes', async () => {
+    // The command survives the first stop (it traps SIGTERM, noting it in `term`), so only the
+    // second can end it; it would write `marker` seconds later.
+    const command =
+      "trap 'touch term' TERM; echo $$ > pid.tmp && mv pid.tmp pid; " +
+      'i=0; while [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done; touch marker';
+    server = await startFakeServer([toolCallsAnswer(['call_S', 'shell', { command }]), textAnswer('done')]);
+    const dir = cliWorkspace();
+    const cli = spawnCli(
+      ['run', 'go', '--base-url', `${server.url}/v1`, '--cwd', dir, '--tools', 'workspace', '--allow', 'shell'],
+      { AGENT_HARNESS_STORE: 'memory:' },
+      60_000,
+    );
+    await until(() => existsSync(join(dir, 'pid')), 'the command to start', 60_000);
+    const group = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+    try {
+      cli.child.kill('SIGINT');
+      await until(() => existsSync(join(dir, 'term')), 'the first stop to reach the command');
+      cli.child.kill('SIGINT');
+      // The first stop may already have ended the run (exit 1) before the second arrives (130):
+      // either way out must leave nothing of the command running.
+      const { code } = await cli.done;
+      expect([1, 130]).toContain(code);
+      await until(() => !groupRunning(group), 'the command to be gone', 20_000);
+      expect(existsSync(join(dir, 'marker'))).toBe(false);
+    } finally {
+      if (groupRunning(group)) process.kill(-group, 'SIGKILL');
+    }
+  });
 });

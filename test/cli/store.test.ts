@@ -6,6 +6,7 @@ import { openStore, readJournalFile } from '../../src/index.js';
 import { journalMeta } from '../../src/session/journal-file.js';
 import { JOURNAL_VERSION } from '../../src/session/journal-version.js';
 import { type FakeResponse, type FakeServer, fixture, startFakeServer } from '../adapters/support/fake-server.js';
+import { textAnswer, toolCallsAnswer } from './support/approval-sse.js';
 import { captured, cliWorkspace } from './support/cli-harness.js';
 import { spawnCli, until } from './support/spawn-cli.js';
 
@@ -229,5 +230,28 @@ describe('run --journal FILE, killed', () => {
     const journal = await readJournalFile(file);
     expect(journal.filter((e) => e.type === 'tool_result')).toHaveLength(2);
     expect(journal.at(-1)).toMatchObject({ type: 'turn_start' });
+  });
+});
+
+describe('agent-harness run --tools workspace with the store inside the workspace', () => {
+  it("refuses the model's write over the store, which keeps the session", async () => {
+    const cwd = cliWorkspace();
+    const store = `sqlite:${join(cwd, 'sessions.db')}`;
+    const overwrite = toolCallsAnswer(['call_W', 'write_file', { path: 'sessions.db', content: 'gone' }]);
+    const run = await cli(
+      ['run', 'Wipe it', '--tools', 'workspace', '--allow', 'write', '--store', store, '--session', 's1', '--cwd', cwd],
+      [overwrite, textAnswer('tried')],
+    );
+    expect(run.code).toBe(0);
+    const body = run.requests[1]?.body as { messages: { role: string; content: string }[] } | undefined;
+    const observation = body?.messages.at(-1);
+    expect(observation).toMatchObject({
+      role: 'tool',
+      content: "Error: path 'sessions.db' is in the session store, which the workspace tools do not touch",
+    });
+    const opened = await openStore(store);
+    const { entries } = await opened.read('s1');
+    await opened.close();
+    expect(entries.at(-1)).toMatchObject({ type: 'agent_end' });
   });
 });

@@ -1,3 +1,5 @@
+import { constants as osConstants } from 'node:os';
+import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { RetryOptions } from '../../adapters/http/retry-policy.js';
 import type { RetryNotice } from '../../adapters/http/with-retries.js';
@@ -32,7 +34,7 @@ import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
 import { parseRunOptions, type RunCliOptions } from '../run-options.js';
 import { newSessionId, openRunSession } from '../run-session.js';
-import { openCliStore, STORE_HELP } from '../store-flags.js';
+import { openCliStore, STORE_HELP, storeLocation } from '../store-flags.js';
 import { type Ticker, ToolSpinner } from '../tool-spinner.js';
 import { usageWarning } from '../usage-warning.js';
 import { serveAgentLive } from './live-inspector.js';
@@ -87,7 +89,8 @@ Examples:
   agent-harness run --session 3f9c2a7d1e "And the tests?"   # a follow-up in a stored session
 
 Exit codes: 0 final answer, 1 agent error (budget, model failure, abort, suspended) or a journal that had
-to be saved elsewhere, 2 bad usage. SIGTERM and SIGHUP abort the run as Ctrl-C does.
+to be saved elsewhere, 2 bad usage. SIGTERM and SIGHUP abort the run as Ctrl-C does; a second one
+exits at once (128 + the signal's number), killing any shell command still running.
 `;
 
 /** What `run` takes from its surroundings; tests replace them. */
@@ -136,8 +139,11 @@ async function setUp(
   );
   const prices = new PriceTable(MODEL_PRICES, (message) => err.write(`warning: ${printableLine(message)}\n`));
   const rates = prices.budgetRates(options.model);
+  // The store and the journal may sit inside the workspace: the workspace tools keep out of them.
+  const kept = [storeLocation(options.store), options.journal, options.resume].filter((path) => path !== undefined);
   const config = new Config({
     cwd: options.cwd,
+    protectedPaths: kept.map((path) => resolve(path)),
     permissions: options.permissions,
     budget: {
       maxTurns: options.maxTurns,
@@ -183,10 +189,17 @@ async function drive(
   approvals: CliApprovals,
 ) {
   // A terminal closing (SIGHUP) or a process manager stopping us (SIGTERM) ends the run as
-  // Ctrl-C does: aborted, with the journal saved.
+  // Ctrl-C does: aborted, with the journal saved. A second one (a double Ctrl-C) exits at once,
+  // through process.exit, so that the exit hook still kills the shell commands' process groups
+  // (their own groups, which the terminal's signal never reached).
+  let stops = 0;
   const handlers = STOP_SIGNALS.map((name) => {
-    const handler = (): void => agent.abort(`interrupted (${name === 'SIGINT' ? 'Ctrl-C' : name})`);
-    if (sigint) process.once(name, handler);
+    const handler = (): void => {
+      stops++;
+      if (stops === 1) agent.abort(`interrupted (${name === 'SIGINT' ? 'Ctrl-C' : name})`);
+      else process.exit(128 + osConstants.signals[name]);
+    };
+    if (sigint) process.on(name, handler);
     return [name, handler] as const;
   });
   let last: AgentEvent | undefined;

@@ -1,5 +1,6 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isProtected, protectedProblem } from './protected-paths.js';
 
 /** Whether `target` is `root` or below it (both absolute). `..name` is inside; `..` is not. */
 export function isInside(root: string, target: string): boolean {
@@ -45,9 +46,22 @@ async function lstatOrUndefined(path: string) {
  * Resolves a path to write. Unlike a read, the file (and some of its folders) may not exist
  * yet, so the check is on the nearest folder that does exist: its real path must be inside the
  * workspace. That refuses a new file under a symlinked folder pointing out, which a check of
- * the target alone (still missing, so not resolvable) would let through.
+ * the target alone (still missing, so not resolvable) would let through. A path in the session
+ * store (`.agent-harness/`, or one of `protectedPaths`) is refused.
  */
-export async function resolveWritable(cwd: string, requested: string): Promise<WritablePath> {
+export async function resolveWritable(
+  cwd: string,
+  requested: string,
+  protectedPaths: readonly string[] = [],
+): Promise<WritablePath> {
+  const found = await writable(cwd, requested);
+  if (found.ok && (await isProtected(found.root, found.path, protectedPaths))) {
+    return { ok: false, problem: protectedProblem(requested) };
+  }
+  return found;
+}
+
+async function writable(cwd: string, requested: string): Promise<WritablePath> {
   if (requested === '' || requested.includes('\0')) {
     return { ok: false, problem: 'path must be a non-empty string without NUL' };
   }

@@ -5,7 +5,7 @@ import { Tool, type ToolInvocation } from '../tool.js';
 import { ToolKind } from '../tool-kind.js';
 import { ToolResult } from '../tool-result.js';
 import { resolveInWorkspace } from '../workspace.js';
-import { writeAtomically } from './atomic-write.js';
+import { WriteConflictError, writeAtomically } from './atomic-write.js';
 import { resolveWritable, workspaceRoot } from './confine.js';
 import { openRegularFile } from './open-regular-file.js';
 
@@ -27,6 +27,15 @@ function occurrences(text: string, needle: string, limit: number): number[] {
   return found;
 }
 
+/** Options of {@link EditFileTool}. */
+export interface EditFileToolOptions {
+  /**
+   * Called with the file's real path after it was read and before it is written back: where a
+   * test plays another writer, deterministically. Default: nothing.
+   */
+  readonly afterRead?: (path: string) => void | Promise<void>;
+}
+
 function lineCount(text: string): number {
   return text.split('\n').length;
 }
@@ -34,6 +43,8 @@ function lineCount(text: string): number {
 /**
  * Replaces one exact, unique string in a workspace file. A string that is missing, or that
  * occurs more than once, is an error that says so (with the count), and the file is unchanged.
+ * A file that another writer changed between the read and the write is not overwritten: the
+ * result is `Error: conflict: <path> changed while it was being edited; read it again`.
  */
 export class EditFileTool extends Tool<typeof schema> {
   readonly name = 'edit_file';
@@ -43,16 +54,20 @@ export class EditFileTool extends Tool<typeof schema> {
   readonly kind = ToolKind.WRITE;
   readonly schema = schema;
 
-  constructor(config?: Config) {
+  private readonly options: EditFileToolOptions;
+
+  constructor(config?: Config, options: EditFileToolOptions = {}) {
     super(config);
+    this.options = options;
   }
 
   async execute({ params, cwd }: ToolInvocation<z.output<typeof schema>>): Promise<ToolResult> {
     const workspace = this.config?.cwd ?? cwd;
-    const where = await resolveInWorkspace(workspace, params.path);
+    const where = await resolveInWorkspace(workspace, params.path, this.config?.protectedPaths);
     if (!where.ok) return ToolResult.error(where.problem);
-    const text = await this.readText(await workspaceRoot(workspace), where.path, params.path);
-    if (typeof text !== 'string') return text;
+    const bytes = await this.readBytes(await workspaceRoot(workspace), where.path, params.path);
+    if (!Buffer.isBuffer(bytes)) return bytes;
+    const text = bytes.toString('utf8');
     if (params.old === params.new) return ToolResult.error('old and new are the same; nothing to change');
 
     const found = occurrences(text, params.old, 1000);
@@ -67,11 +82,17 @@ export class EditFileTool extends Tool<typeof schema> {
       );
     }
 
-    const target = await resolveWritable(workspace, params.path);
+    const target = await resolveWritable(workspace, params.path, this.config?.protectedPaths);
     if (!target.ok) return ToolResult.error(target.problem);
+    await this.options.afterRead?.(target.path);
     try {
-      await writeAtomically(target, text.slice(0, first) + params.new + text.slice(first + params.old.length));
+      await writeAtomically(target, text.slice(0, first) + params.new + text.slice(first + params.old.length), {
+        basedOn: bytes,
+      });
     } catch (error) {
+      if (error instanceof WriteConflictError) {
+        return ToolResult.error(`conflict: ${params.path} changed while it was being edited; read it again`);
+      }
       return ToolResult.error(`Cannot write ${params.path}: ${errorMessage(error)}`);
     }
     const line = lineCount(text.slice(0, first));
@@ -81,8 +102,8 @@ export class EditFileTool extends Tool<typeof schema> {
     return ToolResult.success(`Edited ${params.path}: replaced ${span} with ${added} line${added === 1 ? '' : 's'}`);
   }
 
-  /** The file's text, or the error result that says why it cannot be edited. */
-  private async readText(root: string, path: string, shown: string): Promise<string | ToolResult> {
+  /** The file's bytes, or the error result that says why it cannot be edited. */
+  private async readBytes(root: string, path: string, shown: string): Promise<Buffer | ToolResult> {
     const opened = await openRegularFile(root, path, shown);
     if (!opened.ok) return ToolResult.error(opened.problem);
     try {
@@ -91,7 +112,7 @@ export class EditFileTool extends Tool<typeof schema> {
       }
       const bytes = await opened.handle.readFile();
       if (bytes.subarray(0, 8192).includes(0)) return ToolResult.error(`Binary file: ${shown}`);
-      return bytes.toString('utf8');
+      return bytes;
     } finally {
       await opened.handle.close();
     }

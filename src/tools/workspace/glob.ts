@@ -67,7 +67,7 @@ export class GlobTool extends Tool<typeof schema> {
     if (!scan.isGlob) return this.literal(workspace, pattern);
     // Walk only below the pattern's literal folder prefix (`src` of `src/**/*.ts`).
     const base = scan.base;
-    const where = await resolveInWorkspace(workspace, base === '' ? '.' : base);
+    const where = await resolveInWorkspace(workspace, base === '' ? '.' : base, this.config?.protectedPaths);
     if (!where.ok) return ToolResult.error(where.problem);
     const none = noMatch(pattern);
     if (!(await lstat(where.path).catch(() => undefined))?.isDirectory()) return none;
@@ -97,7 +97,7 @@ export class GlobTool extends Tool<typeof schema> {
   /** A pattern without wildcards names one file: listed if it is a file, ignored or not (but never in `.git`). */
   private async literal(workspace: string, pattern: string): Promise<ToolResult> {
     if (pattern.split('/').includes('.git')) return noMatch(pattern);
-    const where = await resolveInWorkspace(workspace, pattern);
+    const where = await resolveInWorkspace(workspace, pattern, this.config?.protectedPaths);
     if (!where.ok) return ToolResult.error(where.problem);
     const info = await lstat(where.path).catch(() => undefined);
     return info?.isFile() ? ToolResult.success(printable(pattern)) : noMatch(pattern);

@@ -9,7 +9,7 @@ import { ShellTool } from './shell.js';
 import { WriteFileTool } from './write-file.js';
 
 export { ReadFileTool } from '../read-file.js';
-export { EditFileTool, MAX_EDIT_BYTES } from './edit-file.js';
+export { EditFileTool, type EditFileToolOptions, MAX_EDIT_BYTES } from './edit-file.js';
 export { GlobTool, type GlobToolOptions, MAX_GLOB_MATCHES, MAX_WALK_ENTRIES } from './glob.js';
 export {
   DEFAULT_GREP_MATCHES,
@@ -22,7 +22,7 @@ export {
   MAX_SEARCHED_LINE_CHARS,
 } from './grep.js';
 export { ListDirTool, MAX_LIST_ENTRIES } from './list-dir.js';
-export { looksSecret, scrubEnv } from './scrub-env.js';
+export { looksSecret, SHELL_ENV_ALLOWED, scrubEnv } from './scrub-env.js';
 export {
   DEFAULT_SHELL_TIMEOUT_MS,
   MAX_SHELL_STREAM_CHARS,

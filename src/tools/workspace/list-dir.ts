@@ -45,7 +45,7 @@ export class ListDirTool extends Tool<typeof schema> {
 
   async execute({ params, cwd }: ToolInvocation<z.output<typeof schema>>): Promise<ToolResult> {
     const shown = params.path ?? '.';
-    const where = await resolveInWorkspace(this.config?.cwd ?? cwd, shown);
+    const where = await resolveInWorkspace(this.config?.cwd ?? cwd, shown, this.config?.protectedPaths);
     if (!where.ok) return ToolResult.error(where.problem);
     const info = await lstat(where.path).catch(() => undefined);
     if (info === undefined) return ToolResult.error(`Folder not found: ${shown}`);

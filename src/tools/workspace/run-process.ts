@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { errorMessage } from '../../core/errors.js';
 import { HeadTailText } from './head-tail-text.js';
+import { releaseProcessGroup, trackProcessGroup } from './live-process-groups.js';
 
 /** One process to run. */
 export interface ProcessRequest {
@@ -47,7 +48,8 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): boolean {
 
 /**
  * Runs a process as the leader of its own process group, so the group can be killed whole:
- * on timeout, on abort, and when the leader exits (what it left running in the background).
+ * on timeout, on abort, when the leader exits (what it left running in the background), and
+ * when the host process exits first (see {@link trackProcessGroup}).
  * Killing is SIGTERM, then SIGKILL after the grace period. Always settles: once the leader
  * is gone it waits for the output pipes at most the grace period plus half a second (a
  * process that escaped the group, with `setsid`, may hold them open).
@@ -84,10 +86,23 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
     let killTimer: ReturnType<typeof setTimeout> | undefined;
     let drainTimer: ReturnType<typeof setTimeout> | undefined;
 
+    const group = child.pid;
+    if (group !== undefined) trackProcessGroup(group);
+    const release = (): void => {
+      clearTimeout(killTimer);
+      if (group !== undefined) releaseProcessGroup(group);
+    };
     const terminate = (): void => {
-      if (!signalGroup(child, 'SIGTERM') || killTimer !== undefined) return;
-      killTimer = setTimeout(() => signalGroup(child, 'SIGKILL'), request.killGraceMs);
-      killTimer.unref();
+      if (!signalGroup(child, 'SIGTERM')) {
+        release();
+        return;
+      }
+      if (killTimer !== undefined) return;
+      killTimer = setTimeout(() => {
+        signalGroup(child, 'SIGKILL');
+        release();
+      }, request.killGraceMs);
+      killTimer.unref(); // the host may exit meanwhile: its exit hook kills the group instead
     };
     const stop = (why: 'timeout' | 'aborted') => (): void => {
       if (exit !== undefined || settled) return;

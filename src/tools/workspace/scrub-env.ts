@@ -1,3 +1,26 @@
+/**
+ * The variables a shell command gets from the host's environment by default: what programs
+ * need to find themselves, their user, their locale, their terminal and a temp folder.
+ * `LC_*` stands for every locale variable. Everything else is left out unless named.
+ */
+export const SHELL_ENV_ALLOWED: readonly string[] = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'LC_*',
+  'TERM',
+  'COLORTERM',
+  'NO_COLOR',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'TZ',
+];
+
 /** Variable names that look like they hold a secret. */
 export const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE)/i;
 
@@ -21,19 +44,25 @@ export function looksSecret(name: string, value: string | undefined): boolean {
   );
 }
 
+/** Whether `name` is one of `patterns`: an exact name, or `PREFIX*` for every name starting so. */
+function named(name: string, patterns: readonly string[]): boolean {
+  return patterns.some((pattern) => (pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : name === pattern));
+}
+
 /**
- * A copy of `env` without the variables that look like secrets (API keys, tokens, passwords,
- * cloud credentials, URLs with a password), except those named in `keep`.
+ * The part of `env` a shell command may see: the variables of {@link SHELL_ENV_ALLOWED} (unless
+ * a value holds a URL with a password), plus those named in `pass` (exact names, or `PREFIX*`),
+ * which the embedder chose and so are passed as they are. An allow-list, not a deny-list: a
+ * secret under a name nobody thought of (`GITHUB_PAT`, `MYSQL_PWD`) stays out.
  */
 export function scrubEnv(
   env: Readonly<Record<string, string | undefined>>,
-  keep: readonly string[] = [],
+  pass: readonly string[] = [],
 ): Record<string, string> {
-  const kept = new Set(keep);
   const clean: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if (kept.has(name) || !looksSecret(name, value)) clean[name] = value;
+    if (named(name, pass) || (named(name, SHELL_ENV_ALLOWED) && !looksSecret(name, value))) clean[name] = value;
   }
   return clean;
 }

@@ -5,7 +5,7 @@ import { Tool, type ToolInvocation } from '../tool.js';
 import { ToolKind } from '../tool-kind.js';
 import { ToolResult } from '../tool-result.js';
 import { type ProcessOutcome, runProcess } from './run-process.js';
-import { scrubEnv } from './scrub-env.js';
+import { SHELL_ENV_ALLOWED, scrubEnv } from './scrub-env.js';
 
 /** Time limit of a command when the call names none. */
 export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
@@ -33,9 +33,12 @@ export interface ShellToolOptions {
   readonly defaultTimeoutMs?: number;
   /** Between SIGTERM and SIGKILL when the process group is killed. Default 2000. */
   readonly killGraceMs?: number;
-  /** Variables kept even though they look like secrets (by name). */
+  /**
+   * Host variables passed to the command besides {@link SHELL_ENV_ALLOWED}: exact names, or
+   * `PREFIX*` (`['JAVA_HOME', 'NODE_*']`). Passed as they are, even if they look like secrets.
+   */
   readonly keepEnv?: readonly string[];
-  /** Variables added to the command's environment after scrubbing. */
+  /** Variables added to the command's environment (over the host's). */
   readonly env?: Readonly<Record<string, string>>;
   /** Characters kept of each output stream. Default {@link MAX_SHELL_STREAM_CHARS}, less if the config's cap is smaller. */
   readonly maxStreamChars?: number;
@@ -59,8 +62,8 @@ function streams(outcome: ProcessOutcome): string {
  * labelled `[stdout]` and `[stderr]`. A command that could not start, timed out or was aborted
  * is an error, with what it printed so far. On timeout or abort its whole process group is
  * killed (SIGTERM, then SIGKILL), and so is whatever it leaves running in the background when it
- * exits. Variables that look like secrets are removed from its environment. Not a sandbox: the
- * command can reach anything the process can.
+ * exits. Its environment holds only {@link SHELL_ENV_ALLOWED} of the host's variables, plus what
+ * the options name or add. Not a sandbox: the command can reach anything the process can.
  */
 export class ShellTool extends Tool<typeof schema> {
   readonly name = 'shell';
@@ -69,8 +72,8 @@ export class ShellTool extends Tool<typeof schema> {
     'Returns "exit code N" then [stdout] and [stderr]; a non-zero exit code is reported, not an error. ' +
     `Time limit timeoutMs (default ${DEFAULT_SHELL_TIMEOUT_MS / 1000} s, at most ${MAX_SHELL_TIMEOUT_MS / 1000} s): ` +
     'then the command and all its child processes are killed; background processes are killed when it exits. ' +
-    'No stdin. Output is cut in the middle past a size limit. Environment variables that look like secrets ' +
-    '(API keys, tokens, passwords, cloud credentials) are removed from the command environment.';
+    'No stdin. Output is cut in the middle past a size limit. The command gets only a few environment ' +
+    'variables (PATH, HOME, USER, SHELL, locale, TERM, TMPDIR, TZ): no API keys, tokens or passwords.';
   readonly kind = ToolKind.SHELL;
   readonly schema = schema;
   /**

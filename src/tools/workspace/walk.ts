@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitignoreRules } from './gitignore.js';
+import { STORE_FOLDER } from './protected-paths.js';
 
 /** A regular file the walk found. */
 export interface WalkedFile {
@@ -35,7 +36,8 @@ function byName(a: Dirent, b: Dirent): number {
 
 /**
  * The regular files under a folder, depth first in name order, skipping what `.gitignore`
- * files exclude (nested ones included) and every `.git` folder (also when asked to walk one). Symlinks are not followed and
+ * files exclude (nested ones included), every `.git` folder (also when asked to walk one) and the
+ * session store folder `.agent-harness` at the top. Symlinks are not followed and
  * not listed, so the walk never leaves the workspace or loops. `stats` is filled as it goes.
  */
 export async function* walkFiles(options: WalkOptions, stats: WalkStats): AsyncGenerator<WalkedFile> {
@@ -54,7 +56,7 @@ export async function* walkFiles(options: WalkOptions, stats: WalkStats): AsyncG
         return;
       }
       stats.entries++;
-      if (entry.name === '.git') continue;
+      if (entry.name === '.git' || (folder === '' && entry.name === STORE_FOLDER)) continue;
       const relative = folder === '' ? entry.name : `${folder}/${entry.name}`;
       if (entry.isDirectory()) {
         if (!rules.ignores(relative, true)) subfolders.push({ folder: relative, rules });

@@ -29,7 +29,7 @@ export class WriteFileTool extends Tool<typeof schema> {
   }
 
   async execute({ params, cwd }: ToolInvocation<z.output<typeof schema>>): Promise<ToolResult> {
-    const target = await resolveWritable(this.config?.cwd ?? cwd, params.path);
+    const target = await resolveWritable(this.config?.cwd ?? cwd, params.path, this.config?.protectedPaths);
     if (!target.ok) return ToolResult.error(target.problem);
     try {
       const bytes = await writeAtomically(target, params.content);

@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { toolMessageContent } from '../../../src/index.js';
+import { Config, EditFileTool, ToolRegistry, toolMessageContent } from '../../../src/index.js';
 import { workspaceFixture } from './workspace-fixture.js';
 
 const source = 'def add(a, b):\n    return a + b\n\ndef sub(a, b):\n    return a - b\n';
@@ -69,5 +69,42 @@ describe('edit_file', () => {
     const { files, call } = workspaceFixture();
     files({ 'b.bin': Buffer.from([0x61, 0, 0x62]) });
     expect((await call('edit_file', { path: 'b.bin', old: 'a', new: 'c' })).error).toBe('Binary file: b.bin');
+  });
+
+  describe('another writer between the read and the write', () => {
+    /** An edit_file whose file is changed by `otherWriter` right after the tool read it. */
+    function racedBy(otherWriter: (path: string) => void) {
+      const { ws, files } = workspaceFixture();
+      const config = new Config({ cwd: ws });
+      const registry = new ToolRegistry(config).register(new EditFileTool(config, { afterRead: otherWriter }));
+      return { ws, files, call: (params: object) => registry.invoke('edit_file', params) };
+    }
+
+    it('reports a conflict and keeps the other change when the file changed meanwhile', async () => {
+      const { ws, files, call } = racedBy((path) => writeFileSync(path, 'their line\nold line\n'));
+      files({ 'notes.txt': 'old line\n' });
+      const result = await call({ path: 'notes.txt', old: 'old line', new: 'my line' });
+      expect(toolMessageContent(result)).toBe(
+        'Error: conflict: notes.txt changed while it was being edited; read it again',
+      );
+      expect(readFileSync(join(ws, 'notes.txt'), 'utf8')).toBe('their line\nold line\n');
+      expect(readdirSync(ws)).toEqual(['notes.txt']);
+    });
+
+    it('reports a conflict when the file was removed meanwhile, and does not bring it back', async () => {
+      const { ws, files, call } = racedBy((path) => unlinkSync(path));
+      files({ 'notes.txt': 'old line\n' });
+      expect((await call({ path: 'notes.txt', old: 'old', new: 'new' })).error).toBe(
+        'conflict: notes.txt changed while it was being edited; read it again',
+      );
+      expect(readdirSync(ws)).toEqual([]);
+    });
+
+    it('edits as usual when the other writer wrote the same bytes', async () => {
+      const { ws, files, call } = racedBy((path) => writeFileSync(path, 'old line\n'));
+      files({ 'notes.txt': 'old line\n' });
+      expect((await call({ path: 'notes.txt', old: 'old', new: 'new' })).success).toBe(true);
+      expect(readFileSync(join(ws, 'notes.txt'), 'utf8')).toBe('new line\n');
+    });
   });
 });

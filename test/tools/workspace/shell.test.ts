@@ -1,9 +1,16 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Config, ToolRegistry } from '../../../src/index.js';
-import { looksSecret, ShellTool, type ShellToolOptions, scrubEnv } from '../../../src/tools/workspace/index.js';
+import {
+  looksSecret,
+  SHELL_ENV_ALLOWED,
+  ShellTool,
+  type ShellToolOptions,
+  scrubEnv,
+} from '../../../src/tools/workspace/index.js';
 import { workspaceFixture } from './workspace-fixture.js';
 
 /** Whether a process is running (a zombie waiting to be reaped counts as gone). */
@@ -34,6 +41,23 @@ async function survivors(pids: readonly number[]): Promise<number[]> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return pids.filter(running);
+}
+
+/** Whether any process of group `group` runs (zombies waiting to be reaped do not count). */
+function groupRunning(group: number): boolean {
+  const rows = execFileSync('ps', ['-e', '-o', 'pgid=,stat='], { encoding: 'utf8' }).trim().split('\n');
+  return rows.some((row) => {
+    const [id, stat] = row.trim().split(/\s+/);
+    return Number(id) === group && !stat?.startsWith('Z');
+  });
+}
+
+/** Waits until `check()` holds, polling; false if it did not within `ms`. */
+async function eventually(check: () => boolean, ms = 10_000): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    if (check()) return true;
+  }
+  return check();
 }
 
 function shellIn(ws: string, options: ShellToolOptions = {}) {
@@ -140,24 +164,54 @@ describe('shell', () => {
     expect(await survivors(pidsIn(ws))).toEqual([]);
   });
 
-  it('removes variables that look like secrets from the command environment', async () => {
-    const { call } = workspaceFixture();
-    process.env.FAKE_API_KEY = 'sk-fake-123';
-    process.env.HARNESS_DB = 'postgres://app:hunter2@db/app';
-    process.env.HARNESS_PLAIN = 'visible';
-    const result = await call('shell', {
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a JavaScript template
-      command: 'echo "key=${FAKE_API_KEY:-unset} db=${HARNESS_DB:-unset} plain=$HARNESS_PLAIN"',
-    });
-    expect(result.output).toBe('exit code 0\n[stdout]\nkey=unset db=unset plain=visible');
+  it('kills the process group when the host exits while the command runs', { timeout: 60_000 }, async () => {
+    const { ws } = workspaceFixture();
+    const host = fileURLToPath(new URL('./host-exits-while-shell-runs.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', host, ws], { stdio: 'ignore' });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    const group = Number(readFileSync(join(ws, 'pid'), 'utf8'));
+    try {
+      expect(await eventually(() => !groupRunning(group))).toBe(true);
+      expect(existsSync(join(ws, 'marker'))).toBe(false);
+    } finally {
+      if (groupRunning(group)) process.kill(-group, 'SIGKILL');
+    }
   });
 
-  it('keeps the variables named in keepEnv and adds env', async () => {
+  it('passes only the allow-listed variables: secrets under any name stay out', async () => {
+    const { call } = workspaceFixture();
+    Object.assign(process.env, {
+      GITHUB_PAT: 'ghp_fake',
+      MYSQL_PWD: 'hunter2',
+      CI_JOB_JWT: 'eyJfake',
+      SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T0/B0/fake',
+      FAKE_API_KEY: 'sk-fake-123',
+      LC_TIME: 'C',
+      TZ: 'UTC',
+    });
+    // An argv array runs `env` without a shell, which would add PWD of its own.
+    const result = await call('shell', { command: ['env'] });
+    const names = (result.output ?? '')
+      .split('\n')
+      .slice(2)
+      .map((line) => line.slice(0, line.indexOf('=')));
+    const allowed = (name: string) =>
+      SHELL_ENV_ALLOWED.some((a) => (a.endsWith('*') ? name.startsWith(a.slice(0, -1)) : name === a));
+    expect(names.filter((name) => !allowed(name))).toEqual([]);
+    expect(result.output).not.toMatch(/ghp_fake|hunter2|eyJfake|hooks\.slack|sk-fake/);
+    expect(names).toEqual(expect.arrayContaining(['PATH', 'LC_TIME', 'TZ']));
+  });
+
+  it('passes the variables named in keepEnv (names or PREFIX*) and adds env', async () => {
     const { ws } = workspaceFixture();
-    process.env.FAKE_API_KEY = 'sk-fake-123';
-    const registry = shellIn(ws, { keepEnv: ['FAKE_API_KEY'], env: { EXTRA: 'yes' } });
-    const result = await registry.invoke('shell', { command: 'echo "$FAKE_API_KEY $EXTRA"' });
-    expect(result.output).toBe('exit code 0\n[stdout]\nsk-fake-123 yes');
+    Object.assign(process.env, { FAKE_API_KEY: 'sk-fake-123', HARNESS_A: 'a', HARNESS_B: 'b', OTHER: 'no' });
+    const registry = shellIn(ws, { keepEnv: ['FAKE_API_KEY', 'HARNESS_*'], env: { EXTRA: 'yes' } });
+    const result = await registry.invoke('shell', {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a JavaScript template
+      command: 'echo "$FAKE_API_KEY $HARNESS_A $HARNESS_B ${OTHER:-unset} $EXTRA"',
+    });
+    expect(result.output).toBe('exit code 0\n[stdout]\nsk-fake-123 a b unset yes');
   });
 
   it('cuts long output in the middle, keeping its start and end in each stream', async () => {
@@ -180,7 +234,7 @@ describe('shell', () => {
 });
 
 describe('scrubEnv', () => {
-  it('drops keys, tokens, passwords, cloud credentials and URLs with a password; keeps the rest', () => {
+  it('keeps only the allow-listed variables, and none whose value holds a password', () => {
     const env = {
       OPENAI_API_KEY: 'a',
       ANTHROPIC_API_KEY: 'b',
@@ -192,15 +246,24 @@ describe('scrubEnv', () => {
       DATABASE_URL: 'postgres://localhost/db',
       SESSION_COOKIE: 'f',
       MY_URL: 'https://user:pw@example.com/',
+      GITHUB_PAT: 'g',
+      MYSQL_PWD: 'h',
+      CI_JOB_JWT: 'i',
+      SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/x',
       PATH: '/usr/bin',
       HOME: '/home/x',
       LANG: 'C.UTF-8',
+      LC_ALL: 'C',
+      TERM: 'https://user:pw@example.com/',
       PUBLIC_URL: 'https://example.com/',
     };
-    expect(scrubEnv(env)).toEqual({
+    expect(scrubEnv(env)).toEqual({ PATH: '/usr/bin', HOME: '/home/x', LANG: 'C.UTF-8', LC_ALL: 'C' });
+    expect(scrubEnv(env, ['MYSQL_PWD', 'PUBLIC_*'])).toEqual({
       PATH: '/usr/bin',
       HOME: '/home/x',
       LANG: 'C.UTF-8',
+      LC_ALL: 'C',
+      MYSQL_PWD: 'h',
       PUBLIC_URL: 'https://example.com/',
     });
     expect(looksSecret('PATH', '/usr/bin')).toBe(false);

@@ -44,10 +44,10 @@ describe('workspaceTools', () => {
     });
   });
 
-  it('tells the model about the limits and the environment scrubbing', () => {
+  it('tells the model about the limits and the environment allow-list', () => {
     const byName = new Map(workspaceTools(new Config()).map((tool) => [tool.name, tool.description]));
     expect(byName.get('grep')).toMatch(/first 10,000 characters of a line.*20 MB.*10 s/);
-    expect(byName.get('shell')).toMatch(/look like secrets .* are removed/);
+    expect(byName.get('shell')).toMatch(/only a few environment variables .*: no API keys, tokens or passwords/);
     expect(byName.get('shell')).toMatch(/default 120 s, at most 600 s/);
   });
 });
