@@ -14,7 +14,7 @@ export const FORK_HELP = `Usage: agent-harness fork ID --at N [--id NEW] [--stor
 
 Makes a new session from the first N entries of the stored session ID (time travel: continue
 from any earlier point with another answer); ID itself is untouched. 'agent-harness inspect ID'
-shows the entries with their numbers. Continue the fork with 'agent-harness resume NEW' or
+numbers each step with the N that keeps up to it. Continue the fork with 'agent-harness resume NEW' or
 'agent-harness run --session NEW "<message>"'.
 
 Options:
