@@ -45,15 +45,24 @@ function checkedURL(url: string, from: string, keyVar: string): string {
 }
 
 /**
+ * The server a client of `choice` talks to: `--base-url`, else `OPENAI_BASE_URL`/`ANTHROPIC_BASE_URL`,
+ * else the provider's own; a {@link UsageError} when it is not http(s) or carries credentials.
+ */
+export function clientBaseURL(choice: Pick<ClientChoice, 'provider' | 'baseURL'>, env: Env): string {
+  const { keyVar, urlVar, defaultURL } = SETTINGS[choice.provider];
+  const from = choice.baseURL !== undefined ? '--base-url' : urlVar;
+  return checkedURL(choice.baseURL ?? env[urlVar] ?? defaultURL, from, keyVar);
+}
+
+/**
  * The model client for a provider: the key from `OPENAI_API_KEY`/`ANTHROPIC_API_KEY`, the base
  * URL from `--base-url`, else `OPENAI_BASE_URL`/`ANTHROPIC_BASE_URL`, else the provider's own.
  * A missing key for the provider's own endpoint is a {@link UsageError}; a self-hosted server
  * may need none.
  */
 export function makeClient(choice: ClientChoice, env: Env): ModelClient {
-  const { keyVar, urlVar, defaultURL } = SETTINGS[choice.provider];
-  const fromFlag = choice.baseURL !== undefined;
-  const baseURL = checkedURL(choice.baseURL ?? env[urlVar] ?? defaultURL, fromFlag ? '--base-url' : urlVar, keyVar);
+  const { keyVar, defaultURL } = SETTINGS[choice.provider];
+  const baseURL = clientBaseURL(choice, env);
   const apiKey = env[keyVar] ?? '';
   if (apiKey === '' && baseURL.replace(/\/+$/, '') === defaultURL) {
     throw new UsageError(`${keyVar} is not set: export it, or point --base-url at a server that needs no key`);

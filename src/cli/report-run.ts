@@ -2,6 +2,7 @@ import type { Agent } from '../agent/agent.js';
 import type { AgentEvent } from '../core/agent-event.js';
 import { jsonLine, printableLine } from '../core/printable.js';
 import type { ToolTiming } from '../inspector/tool-timings.js';
+import { redactUrl } from '../stores/redact-url.js';
 import type { JournalAppender } from './journal-appender.js';
 import type { Output } from './render-human.js';
 import { type SavedJournal, saveJournal, saveTimings } from './save-journal.js';
@@ -24,7 +25,7 @@ export interface RunReport {
   readonly extra?: Readonly<Record<string, unknown>>;
   /** Set when the journal was appended to `journal` as the run went; saved whole only if that failed. */
   readonly appender?: JournalAppender;
-  /** The store the session was kept in, if any (named in the summary with the session's id). */
+  /** The store's URL, if any (named in the summary with the session's id, its password masked). */
   readonly store?: string;
   /** The journal header's metadata (the model and its rates). */
   readonly meta?: Readonly<Record<string, string>>;
@@ -78,5 +79,5 @@ function shownSession(report: RunReport): string | undefined {
   if (session.id === undefined || store === undefined || store.location.startsWith('memory:')) return undefined;
   const kept =
     session.storeFailure === undefined ? `${session.journalLength} entries` : `store failed; it holds what was durable`;
-  return `session: ${session.id} (${kept} in ${report.store ?? store.location})`;
+  return `session: ${session.id} (${kept} in ${report.store === undefined ? store.location : redactUrl(report.store)})`;
 }

@@ -57,7 +57,15 @@ export interface RunCliOptions {
   readonly session: string | undefined;
   /** From `--context-tokens` and `--context-strategy`: compact older turns past this size. */
   readonly context: { readonly maxTokens: number; readonly strategy: CompactionStrategy } | undefined;
+  /** Which of the settings a session keeps were given as flags (they beat the stored ones on resume). */
+  readonly given: ReadonlySet<SessionSetting>;
 }
+
+/** The settings a session keeps in its meta, so that resuming it needs none of their flags. */
+export const SESSION_SETTINGS = ['provider', 'model', 'baseURL', 'cwd', 'tools'] as const;
+
+/** One of {@link SESSION_SETTINGS}. */
+export type SessionSetting = (typeof SESSION_SETTINGS)[number];
 
 /** The built-in tool sets of `run`. */
 export const TOOL_SETS = ['read', 'workspace'] as const;
@@ -169,5 +177,10 @@ export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
     store,
     session,
     context: contextFlags(values['context-tokens'], values['context-strategy']),
+    given: new Set(
+      SESSION_SETTINGS.filter(
+        (name) => (name === 'baseURL' ? values['base-url'] : (values as Record<string, unknown>)[name]) !== undefined,
+      ),
+    ),
   };
 }

@@ -24,3 +24,24 @@ export function redactUrl(text: string): string {
 export function hasCredentials(text: string): boolean {
   return redactUrl(text) !== text;
 }
+
+/** Query parameters that may carry a secret (`?api-key=…`, `?token=…`, `?sig=…`). */
+const SECRET_PARAM = /key|token|secret|password|passwd|sig|auth|credential/i;
+
+/**
+ * A URL fit to be stored: without its user name, password, fragment, and query parameters that
+ * may carry a secret. Text that is not a URL comes back {@link redactUrl}ed.
+ */
+export function storableUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return redactUrl(text);
+  }
+  url.username = '';
+  url.password = '';
+  url.hash = '';
+  for (const name of [...url.searchParams.keys()]) if (SECRET_PARAM.test(name)) url.searchParams.delete(name);
+  return url.href.endsWith('/') && !text.endsWith('/') ? url.href.slice(0, -1) : url.href;
+}

@@ -25,6 +25,12 @@ export interface JournalStore {
   read(sessionId: string): Promise<StoredJournal>;
   /** Every session with its entry count, last activity (ISO-8601) and status, ordered by id. */
   list(): Promise<readonly SessionSummary[]>;
+  /**
+   * Optional: checks the whole store for damage below the entries (a `sqlite:` file's pages) and
+   * returns what it found, empty when nothing. `list` does not read every entry, so a damaged
+   * session can list as healthy; `agent-harness sessions` calls this to say so.
+   */
+  check?(): Promise<readonly string[]>;
   /** Releases everything (writers still open are closed). Idempotent. */
   close(): Promise<void>;
 }

@@ -198,6 +198,22 @@ describe('inspect ID: "fork here" on the page', () => {
     await browser?.close();
   });
 
+  it('numbers each step with its journal entry count, the N of fork --at N, up to the session length', async () => {
+    const { url, length } = await storedRun();
+    const { page: pageUrl, stop } = await inspectStored(url);
+    stops.push(stop);
+    const steps = (await snapshotAt(pageUrl)).steps;
+    const page = await openInspector(browser, pageUrl);
+    const shown = await page.locator('#steps > li > .head > .idx').allTextContents();
+    expect(shown).toEqual(steps.map((step) => String(step.entries)));
+    expect(shown.at(-1)).toBe(String(length));
+    const target = steps.find((step) => step.kind === 'tool_call');
+    await page.locator(`#steps li[data-index="${target?.index}"]`).click();
+    await expect(page.locator('#detail .detail-title').textContent()).resolves.toContain(
+      `fork --at ${target?.entries} keeps up to here`,
+    );
+  });
+
   it("a step's button forks the session up to that step and links the fork's page", async () => {
     const { url } = await storedRun();
     const { page: pageUrl, stop } = await inspectStored(url);

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { jsonLine, printableLine } from '../../core/printable.js';
+import { redactUrl } from '../../stores/redact-url.js';
+import { shellWord } from '../approval-prompt.js';
 import { joinNegativeValues } from '../numeric-flags.js';
 import type { Output } from '../render-human.js';
 import { hasSession, newSessionId } from '../run-session.js';
@@ -12,7 +14,7 @@ export const FORK_HELP = `Usage: agent-harness fork ID --at N [--id NEW] [--stor
 
 Makes a new session from the first N entries of the stored session ID (time travel: continue
 from any earlier point with another answer); ID itself is untouched. 'agent-harness inspect ID'
-shows the entries with their numbers. Continue the fork with 'agent-harness resume NEW' or
+numbers each step with the N that keeps up to it. Continue the fork with 'agent-harness resume NEW' or
 'agent-harness run --session NEW "<message>"'.
 
 Options:
@@ -47,7 +49,8 @@ export async function forkCommand(argv: readonly string[], out: Output): Promise
   const from = sessionIdArg(source, 'fork ID');
   const at = entryCount(values.at);
   const id = values.id === undefined ? newSessionId() : sessionIdArg(values.id, '--id');
-  const store = await openCliStore(storeUrl(values.store));
+  const url = storeUrl(values.store);
+  const store = await openCliStore(url);
   try {
     // Read without the writer's lock: a session may be forked while a run goes on in it.
     const { entries, meta } = await store.read(from);
@@ -60,8 +63,10 @@ export async function forkCommand(argv: readonly string[], out: Output): Promise
     if (values.json) out.write(`${jsonLine({ session: id, from, at })}\n`);
     else {
       out.write(`forked ${printableLine(from)} at entry ${at} into ${printableLine(id)}\n`);
+      // Without --store, a bare `resume` finds the same store (the default or $AGENT_HARNESS_STORE).
+      const where = values.store === undefined ? '' : ` --store ${printableLine(shellWord(redactUrl(url)))}`;
       out.write(
-        `continue it: agent-harness resume ${printableLine(id)}   or   agent-harness run --session ${printableLine(id)} "<message>"\n`,
+        `continue it: agent-harness resume ${printableLine(id)}${where}   or   agent-harness run --session ${printableLine(id)}${where} "<message>"\n`,
       );
     }
     return 0;

@@ -34,6 +34,7 @@ import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
 import { parseRunOptions, type RunCliOptions } from '../run-options.js';
 import { newSessionId, openRunSession } from '../run-session.js';
+import { settingsMeta, withSessionSettings } from '../session-settings.js';
 import { openCliStore, STORE_HELP, storeLocation } from '../store-flags.js';
 import { type Ticker, ToolSpinner } from '../tool-spinner.js';
 import { usageWarning } from '../usage-warning.js';
@@ -158,8 +159,9 @@ async function setUp(
   );
   sources.push(...(await addMcpTools(options.mcp, registry)));
   // The model and its rates go with a new stored session, so that `inspect ID` prices it as the CLI did.
+  // With the provider, base URL, workspace and tools, so that `resume ID` needs none of their flags.
   const meta = {
-    model: options.model,
+    ...settingsMeta(options, deps.env ?? process.env),
     inputRatePer1k: String(rates.inputRatePer1k),
     outputRatePer1k: String(rates.outputRatePer1k),
   };
@@ -300,15 +302,16 @@ export function createRunCommand(deps: RunDeps = {}) {
     signal?: AbortSignal,
     err: Output = process.stderr,
   ): Promise<number> => {
-    const options = parseRunOptions(argv, deps.storeEnv ?? deps.env ?? process.env);
+    const parsed = parseRunOptions(argv, deps.storeEnv ?? deps.env ?? process.env);
     // Before the store is touched or a model asked: the journal's folder, an existing file, the lock.
-    const claim = options.journal === undefined ? undefined : claimJournal(options.journal, { resume: options.resume });
+    const claim = parsed.journal === undefined ? undefined : claimJournal(parsed.journal, { resume: parsed.resume });
     // MCP servers started for this run are stopped when it ends, however it ends.
     const sources: McpSource[] = [];
     let store: JournalStore | undefined;
     let agent: Agent | undefined;
     try {
-      store = await openCliStore(options.store);
+      store = await openCliStore(parsed.store);
+      const options = await withSessionSettings(parsed, store, (line) => err.write(`note: ${line}\n`));
       const made = await setUp(options, deps, err, sources, store);
       agent = made.agent;
       const { meta } = made;

@@ -29,6 +29,16 @@ function block(label, text, className) {
 }
 
 /**
+ * The number a step shows: the journal entries up to it, the step's own included (what
+ * `fork --at N` and "fork here" keep), so the page and the CLI count alike; the step's position
+ * for steps of no journal (WebSocket inspection). Steps made by one entry share its number.
+ * @param {Step} step
+ */
+function stepNumber(step) {
+  return String(step.entries ?? step.index + 1);
+}
+
+/**
  * @param {Step} step
  * @param {(index: number) => void} onSelect
  */
@@ -38,7 +48,10 @@ export function renderStep(step, onSelect) {
   item.dataset.kind = step.kind;
   item.dataset.index = String(step.index);
   const head = html('div', 'head');
-  head.append(html('span', 'idx', String(step.index + 1)), html('span', 'title', step.title));
+  const number = html('span', 'idx', stepNumber(step));
+  if (step.entries !== undefined)
+    number.title = `journal entry ${step.entries}: fork --at ${step.entries} keeps up to here`;
+  head.append(number, html('span', 'title', step.title));
   if (step.tool) {
     const status = html('span', `status ${step.tool.status}`, step.tool.status);
     status.classList.add('tool-status');
@@ -98,7 +111,8 @@ export function showDetail(step) {
   const detail = byId('detail');
   detail.replaceChildren();
   if (!step) return;
-  detail.append(html('div', 'detail-title', `${step.index + 1}. ${step.title}`));
+  const at = step.entries === undefined ? '' : ` (fork --at ${step.entries} keeps up to here)`;
+  detail.append(html('div', 'detail-title', `${stepNumber(step)}. ${step.title}${at}`));
   detail.append(html('div', 'usage', `turn ${step.turn} · ${usageText(step.usage, step.cost)} so far`));
   if (step.tool) {
     const duration =

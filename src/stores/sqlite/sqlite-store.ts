@@ -19,9 +19,10 @@ import { SerialWriter } from '../serial-writer.js';
 import { checkSessionId } from '../session-id.js';
 import { checkMeta, parseMeta } from '../session-meta.js';
 import { isSessionStatus } from '../session-status.js';
-import { describeCause, journalCorrupt, sessionLocked, sessionNotFound, storeError } from '../store-errors.js';
+import { describeCause, journalCorrupt, sessionLocked, sessionNotFound } from '../store-errors.js';
 import type { SqliteSynchronous } from '../store-options.js';
 import { sqliteAppender } from './sqlite-append.js';
+import { isSqliteDamage, sqliteFailure } from './sqlite-failure.js';
 import { probeSqlite } from './sqlite-probe.js';
 import { type AppendRow, entriesOfRows } from './sqlite-rows.js';
 import { prepareSchema, type SQLITE_VERSION } from './sqlite-schema.js';
@@ -74,10 +75,10 @@ export class SqliteStore implements JournalStore {
 
   private constructor(
     private readonly db: Database,
-    location: string,
+    private readonly file: string,
     private readonly now: () => Date,
   ) {
-    this.location = location;
+    this.location = `sqlite:${file}`;
   }
 
   /** Opens (creating when missing, mode 0600) the database file. */
@@ -109,10 +110,11 @@ export class SqliteStore implements JournalStore {
       prepareSchema(db, location);
     } catch (error) {
       db?.close();
-      if (HarnessError.isInstance(error)) throw error;
+      if (HarnessError.isInstance(error) || isSqliteDamage(error))
+        throw sqliteFailure(location, path, undefined, error);
       throw new HarnessError('store_error', `cannot open ${location}: ${describeCause(error)}`, { cause: error });
     }
-    return new SqliteStore(db, location, options.now ?? (() => new Date()));
+    return new SqliteStore(db, path, options.now ?? (() => new Date()));
   }
 
   openWriter(sessionId: string, options: OpenWriterOptions = {}): Promise<JournalWriter> {
@@ -134,7 +136,7 @@ export class SqliteStore implements JournalStore {
         })
         .immediate());
     } catch (error) {
-      throw HarnessError.isInstance(error) ? error : storeError(this.location, sessionId, error);
+      throw sqliteFailure(this.location, this.file, sessionId, error);
     }
     holdToken(token);
     let current = status;
@@ -198,16 +200,22 @@ export class SqliteStore implements JournalStore {
   async read(sessionId: string): Promise<StoredJournal> {
     checkSessionId(sessionId);
     this.#checkOpen();
-    const { row, appends } = this.db
-      .transaction(() => ({
-        row: this.#sql('SELECT meta, status, entries FROM sessions WHERE id = ?').get(sessionId) as
-          | SessionRow
-          | undefined,
-        appends: this.#sql('SELECT seq, count, bodies FROM appends WHERE session = ? ORDER BY seq').all(
-          sessionId,
-        ) as AppendRow[],
-      }))
-      .deferred();
+    let row: SessionRow | undefined;
+    let appends: AppendRow[];
+    try {
+      ({ row, appends } = this.db
+        .transaction(() => ({
+          row: this.#sql('SELECT meta, status, entries FROM sessions WHERE id = ?').get(sessionId) as
+            | SessionRow
+            | undefined,
+          appends: this.#sql('SELECT seq, count, bodies FROM appends WHERE session = ? ORDER BY seq').all(
+            sessionId,
+          ) as AppendRow[],
+        }))
+        .deferred());
+    } catch (error) {
+      throw sqliteFailure(this.location, this.file, sessionId, error);
+    }
     if (!row) throw sessionNotFound(this.location, sessionId);
     const entries = entriesOfRows(this.location, sessionId, appends);
     if (entries.length < row.entries) {
@@ -224,18 +232,41 @@ export class SqliteStore implements JournalStore {
     this.#checkOpen();
     // Length and last activity from each session's last append (one index seek per session);
     // `at` is NULL for entries of schema version 1, whose session row still holds the time.
-    const rows = this.#sql(
-      `SELECT s.id, s.status, COALESCE(a.seq + a.count, 0) AS entries, COALESCE(a.at, s.updated_at) AS updated_at
-         FROM sessions s LEFT JOIN appends a
-           ON a.session = s.id AND a.seq = (SELECT MAX(seq) FROM appends WHERE session = s.id)
-         ORDER BY s.id`,
-    ).all() as { id: string; entries: number; updated_at: string; status: string }[];
+    let rows: { id: string; entries: number; updated_at: string; status: string }[];
+    try {
+      rows = this.#sql(
+        `SELECT s.id, s.status, COALESCE(a.seq + a.count, 0) AS entries, COALESCE(a.at, s.updated_at) AS updated_at
+           FROM sessions s LEFT JOIN appends a
+             ON a.session = s.id AND a.seq = (SELECT MAX(seq) FROM appends WHERE session = s.id)
+           ORDER BY s.id`,
+      ).all() as typeof rows;
+    } catch (error) {
+      throw sqliteFailure(this.location, this.file, undefined, error);
+    }
     return rows.map((row) => ({
       id: row.id,
       entries: row.entries,
       updatedAt: row.updated_at,
       status: isSessionStatus(row.status) ? row.status : 'open',
     }));
+  }
+
+  /**
+   * SQLite's `quick_check` of the whole file: the damage found (empty when none). `list` reads
+   * only each session's last append, so a session damaged further back lists as healthy; this
+   * reads every page.
+   */
+  async check(): Promise<readonly string[]> {
+    this.#checkOpen();
+    try {
+      const found = (this.db.prepare('PRAGMA quick_check').all() as { quick_check: string }[]).map(
+        (row) => row.quick_check,
+      );
+      return found.length === 1 && found[0] === 'ok' ? [] : found;
+    } catch (error) {
+      if (isSqliteDamage(error)) return [describeCause(error)];
+      throw sqliteFailure(this.location, this.file, undefined, error);
+    }
   }
 
   /** A prepared statement, prepared once per store. */

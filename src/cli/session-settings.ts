@@ -1,0 +1,103 @@
+import { readFileSync, statSync } from 'node:fs';
+import { HarnessError } from '../core/errors.js';
+import { printableLine } from '../core/printable.js';
+import { storableUrl } from '../core/redact-url.js';
+import { journalMeta } from '../session/journal-file.js';
+import type { JournalStore } from '../stores/journal-store.js';
+import { clientBaseURL, type Env } from './make-client.js';
+import {
+  PROVIDERS,
+  type Provider,
+  type RunCliOptions,
+  SESSION_SETTINGS,
+  type SessionSetting,
+  TOOL_SETS,
+  type ToolSet,
+} from './run-options.js';
+import { UsageError } from './usage-error.js';
+
+/** The flag that gives each setting, for messages. */
+const FLAG: Readonly<Record<SessionSetting, string>> = {
+  provider: '--provider',
+  model: '--model',
+  baseURL: '--base-url',
+  cwd: '--cwd',
+  tools: '--tools',
+};
+
+/**
+ * The settings of a run to keep in a new session's meta: provider, model, the base URL the client
+ * talks to (never a key: user name, password and secret-looking query parameters are stripped),
+ * the workspace and the tool set.
+ */
+export function settingsMeta(options: RunCliOptions, env: Env): Record<SessionSetting, string> {
+  return {
+    provider: options.provider,
+    model: options.model,
+    baseURL: storableUrl(clientBaseURL(options, env)),
+    cwd: options.cwd,
+    tools: options.tools,
+  };
+}
+
+/** The meta of the session a run continues (`--session ID` the store holds, or `--resume FILE`). */
+async function continuedMeta(
+  options: RunCliOptions,
+  store: JournalStore,
+): Promise<Readonly<Record<string, string>> | undefined> {
+  if (options.resume !== undefined) return journalMeta(readFileSync(options.resume, 'utf8'));
+  if (options.session === undefined) return undefined;
+  try {
+    return (await store.read(options.session)).meta;
+  } catch (error) {
+    if (HarnessError.isInstance(error) && error.reason === 'session_not_found') return undefined;
+    throw error;
+  }
+}
+
+function storedValue(setting: SessionSetting, value: string, where: string): RunCliOptions[SessionSetting] {
+  const refuse = (why: string): never => {
+    throw new UsageError(`${where} ${why}: give ${FLAG[setting]}`);
+  };
+  if (setting === 'provider' && !(PROVIDERS as readonly string[]).includes(value)) {
+    return refuse(`names an unknown provider '${printableLine(value)}'`);
+  }
+  if (setting === 'tools' && !(TOOL_SETS as readonly string[]).includes(value)) {
+    return refuse(`names an unknown tool set '${printableLine(value)}'`);
+  }
+  if (setting === 'cwd' && !(statSync(value, { throwIfNoEntry: false })?.isDirectory() ?? false)) {
+    return refuse(`ran in '${printableLine(value)}', which is not a directory any more`);
+  }
+  return value as Provider & ToolSet;
+}
+
+/**
+ * `options` with the settings of the session it continues (see {@link settingsMeta}) where no
+ * flag gave them: a session started on a local server goes on there, not on the provider's paid
+ * API, and in its own workspace. A flag beats the stored value, and `note` says so; with
+ * `--provider` changed, the stored model and base URL (the other provider's) are not used.
+ * Sessions stored before settings were kept (no `provider` in their meta) change nothing.
+ */
+export async function withSessionSettings(
+  options: RunCliOptions,
+  store: JournalStore,
+  note: (line: string) => void,
+): Promise<RunCliOptions> {
+  const meta = await continuedMeta(options, store);
+  if (meta?.provider === undefined) return options;
+  const where =
+    options.resume === undefined ? `session '${options.session}'` : `the journal '${printableLine(options.resume)}'`;
+  const otherProvider = options.given.has('provider') && options.provider !== meta.provider;
+  const settled: Record<string, unknown> = { ...options };
+  for (const setting of SESSION_SETTINGS) {
+    const stored = meta[setting];
+    if (stored === undefined || (otherProvider && (setting === 'model' || setting === 'baseURL'))) continue;
+    if (!options.given.has(setting)) settled[setting] = storedValue(setting, stored, where);
+    else if (String(options[setting]) !== stored) {
+      note(
+        `${FLAG[setting]} ${printableLine(String(options[setting]))} overrides ${where}'s stored ${printableLine(stored)}`,
+      );
+    }
+  }
+  return settled as unknown as RunCliOptions;
+}
