@@ -1,5 +1,6 @@
 import type { Permission } from '../approval/permission-policy.js';
 import { HarnessError } from '../core/errors.js';
+import { MAX_JSON_DEPTH, TOO_DEEP_ARGUMENTS, valueDeeperThan } from '../core/json-depth.js';
 import type { ToolCall } from '../core/messages.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import { type FinishReason, type StreamEvent, type ToolCallDelta, textOf } from '../core/stream-event.js';
@@ -80,10 +81,13 @@ function deepFreeze<T>(value: T): T {
  * Arguments as {@link ToolCall} types them: an object, or raw text. Anything else a client sends
  * (a number, an array, `true`) is kept as its JSON text, so the registry answers `Invalid
  * parameters` and the journal stays replayable (journal entries accept only objects and text).
+ * An object nested deeper than {@link MAX_JSON_DEPTH} is recorded as {@link TOO_DEEP_ARGUMENTS}:
+ * the registry refuses it as too deep, and no recursive walk (freezing, the journal's JSON) meets it.
  */
 function toolArguments(raw: unknown): ToolCall['arguments'] {
   if (raw === undefined || raw === null) return {};
   if (typeof raw === 'string') return raw;
+  if (valueDeeperThan(raw, MAX_JSON_DEPTH)) return TOO_DEEP_ARGUMENTS;
   if (typeof raw === 'object' && !Array.isArray(raw)) return raw as ToolCall['arguments'];
   return JSON.stringify(raw) ?? String(raw);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RequestedOutput } from '../adapters/model-client.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
 import type { JsonObject } from '../core/messages.js';
 import { describeIssues } from '../tools/tool-params.js';
 
@@ -24,25 +25,41 @@ export function runOutput(schema: z.ZodType): RunOutput {
 }
 
 /**
- * The JSON in an answer's text: the whole text, or inside a ```json fence, or its tail from the
- * first `{` or `[` that starts valid JSON (text a model wrote before it). Undefined if none.
+ * Where JSON may start in an answer, at most: the whole text, then this many `{` or `[`. Each try
+ * parses the rest of the text, so trying every bracket of a long answer (`[[[[…`) is quadratic.
  */
-function jsonOf(text: string): { value: unknown } | undefined {
+export const MAX_JSON_STARTS = 32;
+
+/**
+ * The JSON in an answer's text: the whole text, or inside a ```json fence, or its tail from one of
+ * the first {@link MAX_JSON_STARTS} `{` or `[` that starts valid JSON (text a model wrote before
+ * it). `tooDeep` when a candidate nests deeper than {@link MAX_JSON_DEPTH} (it is not parsed);
+ * undefined if none.
+ */
+function jsonOf(text: string): { value: unknown } | { tooDeep: true } | undefined {
   const trimmed = text
     .trim()
     .replace(/^```(?:json)?\s*\n?/i, '')
     .replace(/\n?```\s*$/, '')
     .trim();
-  for (let start = 0; start < trimmed.length; start++) {
+  let tooDeep = false;
+  let tries = 0;
+  for (let start = 0; start < trimmed.length && tries <= MAX_JSON_STARTS; start++) {
     const c = trimmed[start];
     if (start > 0 && c !== '{' && c !== '[') continue;
+    tries++;
+    const candidate = trimmed.slice(start);
+    if (nestedDeeperThan(candidate, MAX_JSON_DEPTH)) {
+      tooDeep = true;
+      continue;
+    }
     try {
-      return { value: JSON.parse(trimmed.slice(start)) };
+      return { value: JSON.parse(candidate) };
     } catch {
       // not JSON from here
     }
   }
-  return undefined;
+  return tooDeep ? { tooDeep } : undefined;
 }
 
 /**
@@ -52,6 +69,10 @@ function jsonOf(text: string): { value: unknown } | undefined {
 export function checkOutput(text: string, schema: z.ZodType): OutputCheck {
   const json = jsonOf(text);
   if (json === undefined) return { ok: false, problem: 'Invalid output: the answer is not JSON' };
+  if ('tooDeep' in json) {
+    const problem = `Invalid output: the answer nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`;
+    return { ok: false, problem };
+  }
   let checked: ReturnType<z.ZodType['safeParse']>;
   try {
     checked = schema.safeParse(json.value);

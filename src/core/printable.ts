@@ -3,12 +3,14 @@
 // differently from what it holds. Everything the CLI prints that quotes such text goes through
 // these functions, which show each such character as a visible marker rather than drop it.
 
-// biome-ignore-start lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-/** C0 and C1 controls other than tab and newline, DEL, bidi embeddings, overrides and isolates, line separators. */
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-// biome-ignore-end lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-/** What {@link jsonLine} escapes beyond what `JSON.stringify` already does. */
-const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * C0 and C1 controls other than tab and newline, DEL (category Cc), every format character
+ * (category Cf: bidi marks, embeddings, overrides and isolates, zero-width characters, the soft
+ * hyphen, tags), and the line and paragraph separators.
+ */
+const CONTROLS = /(?![\t\n])[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+/** What {@link jsonLine} escapes beyond what `JSON.stringify` already does (it escapes C0). */
+const JSON_UNSAFE = /[\u007f-\u009f\p{Cf}\u2028\u2029]/gu;
 
 /** The visible stand-in of a control character: `⟨U+001B⟩` (as the inspector page shows bidi controls). */
 export function controlMarker(c: string): string {
@@ -16,8 +18,8 @@ export function controlMarker(c: string): string {
 }
 
 /**
- * Text safe to print on a terminal: every control character (escape, C0/C1, DEL, bidi controls,
- * line separators) is shown as a marker such as `⟨U+001B⟩` instead of acting, so that nothing is
+ * Text safe to print on a terminal: every control or format character (escape, C0/C1, DEL, bidi
+ * controls, zero-width characters, line separators) is shown as a marker such as `⟨U+001B⟩` instead of acting, so that nothing is
  * hidden (a tool name `wri\0te_file` does not print as `write_file`) and what is left of an
  * escape sequence is plain text (`⟨U+001B⟩[2J`). Tabs and newlines are kept; `\r\n` is a newline.
  */
@@ -38,8 +40,13 @@ export function excerpt(text: string, max = 120): string {
 
 /**
  * `JSON.stringify(value)` with the characters a terminal would act on escaped as `\uXXXX`
- * (C1 controls, DEL, bidi controls; JSON already escapes C0): the same JSON value, safe to print.
+ * (C1 controls, DEL, format characters such as bidi controls, line separators; JSON already escapes C0): the same JSON value, safe to print.
  */
 export function jsonLine(value: unknown): string {
-  return JSON.stringify(value).replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(JSON_UNSAFE, (c) => {
+    // A format character past U+FFFF (a tag) is escaped as its two UTF-16 halves, as JSON spells it.
+    let escaped = '';
+    for (let i = 0; i < c.length; i++) escaped += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    return escaped;
+  });
 }

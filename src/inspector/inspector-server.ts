@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { nestedDeeperThan } from '../core/json-depth.js';
 import { printableLine } from '../core/printable.js';
 import { type ForkHandler, handleFork, newForkToken } from './fork-route.js';
 import type { InspectorSnapshot, StepListener } from './inspector-feed.js';
-import { nestedDeeperThan } from './json-depth.js';
 import { loadPageAssets, type PageAsset } from './page-assets.js';
 import { acceptWebSocket, MessageRejected } from './websocket-server.js';
 

@@ -1,13 +1,17 @@
-// An ANSI escape sequence (colours, cursor moves, titles), then any other control character
-// except tab and newline: a server's stderr must not drive the terminal it is printed on.
+import { printable } from '../core/printable.js';
+
+// An ANSI escape sequence (colours, cursor moves, titles): a server's text must not drive the
+// terminal it is printed on.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const ESCAPES = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])/g;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
-/** Text with escape sequences and control characters (other than tab and newline) removed. */
+/**
+ * Server text for a terminal: escape sequences removed, then every other control or format
+ * character (C0/C1, bidi controls, zero-width characters) shown as a {@link printable} marker
+ * such as `⟨U+202E⟩`. Tabs and newlines are kept.
+ */
 export function withoutControls(text: string): string {
-  return text.replace(ESCAPES, '').replace(CONTROL, '');
+  return printable(text.replace(ESCAPES, ''));
 }
 
 /** Keeps the end of a stream of text (a server's stderr), for error messages. */

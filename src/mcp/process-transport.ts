@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { killOnExit } from './exit-cleanup.js';
+import { LineReader, MAX_MESSAGE_BYTES, type ReadLine } from './line-reader.js';
 import type { McpSdk } from './load-mcp-sdk.js';
 import { OutputTail } from './output-tail.js';
 
@@ -18,6 +19,25 @@ export interface ProcessSpec {
 const GROUPS = process.platform !== 'win32';
 /** How long `close()` waits after closing stdin, and then after SIGTERM. */
 const GRACE_MS = { stdin: 1000, term: 2000 } as const;
+/** JSON-RPC's code for an internal error: what a dropped over-long answer becomes. */
+const INTERNAL_ERROR = -32603;
+/** A JSON-RPC `id` member: a number or a string. */
+const ID_MEMBER = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/g;
+const NEWLINE = Buffer.from('\n');
+
+/** The ids an over-long line may answer: those its two ends name. */
+function idsNamed(line: { head: string; tail: string }): unknown[] {
+  return [...line.tail.matchAll(ID_MEMBER)]
+    .reverse()
+    .concat([...line.head.matchAll(ID_MEMBER)])
+    .flatMap((match) => {
+      try {
+        return [JSON.parse(match[1] as string) as unknown];
+      } catch {
+        return [];
+      }
+    });
+}
 
 function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
@@ -39,7 +59,8 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
  * child in its own process group, so that closing it also stops whatever it started (`npx`,
  * `uv run`, a shell script), and with its stderr kept for error messages. The child does not
  * keep this process alive unless a request is in flight ({@link ProcessTransport.hold}); a
- * child never closed is killed when this process exits.
+ * child never closed is killed when this process exits. A message over {@link MAX_MESSAGE_BYTES}
+ * is dropped as it arrives and the request it answers fails with a JSON-RPC error saying so.
  */
 export class ProcessTransport implements Transport {
   onclose?: () => void;
@@ -52,6 +73,9 @@ export class ProcessTransport implements Transport {
   private holds = 0;
   private forget: (() => void) | undefined;
   private readonly buffer: InstanceType<McpSdk['ReadBuffer']>;
+  private readonly lines = new LineReader();
+  /** Ids of the requests sent and not yet answered. */
+  private readonly pending = new Set<unknown>();
 
   constructor(
     private readonly spec: ProcessSpec,
@@ -117,6 +141,7 @@ export class ProcessTransport implements Transport {
     if (stdin == null || !stdin.writable || this.exit !== undefined) {
       return Promise.reject(new Error(`not connected (the server ${this.exit ?? 'is not running'})`));
     }
+    if ('method' in message && 'id' in message) this.pending.add(message.id);
     return new Promise((resolve) => {
       if (stdin.write(this.sdk.serializeMessage(message))) resolve();
       else stdin.once('drain', resolve);
@@ -154,6 +179,7 @@ export class ProcessTransport implements Transport {
     // The server is gone; whatever it started in its group goes with it.
     this.signal('SIGKILL');
     this.buffer.clear();
+    this.lines.clear();
   }
 
   private signal(name: NodeJS.Signals): void {
@@ -168,8 +194,13 @@ export class ProcessTransport implements Transport {
   }
 
   private read(chunk: Buffer): void {
-    this.buffer.append(chunk);
-    for (;;) {
+    for (const line of this.lines.push(chunk)) {
+      if (line.kind === 'oversize') {
+        this.dropOversize(line);
+        continue;
+      }
+      // One whole line at a time, within the limit: the SDK's buffer parses it and never overflows.
+      this.buffer.append(Buffer.concat([line.line, NEWLINE]));
       let message: JSONRPCMessage | null;
       try {
         message = this.buffer.readMessage();
@@ -178,9 +209,23 @@ export class ProcessTransport implements Transport {
         this.onerror?.(error instanceof Error ? error : new Error(String(error)));
         continue;
       }
-      if (message === null) return;
+      if (message === null) continue;
+      if ('id' in message && !('method' in message)) this.pending.delete(message.id);
       this.onmessage?.(message);
     }
+  }
+
+  /** Answers the request an over-long line was for (named at either end, else the only one waiting). */
+  private dropOversize(line: Extract<ReadLine, { kind: 'oversize' }>): void {
+    const named = idsNamed(line).find((id) => this.pending.has(id));
+    const id = named ?? (this.pending.size === 1 ? [...this.pending][0] : undefined);
+    const what = `the server sent a message of ${line.bytes.toLocaleString('en-US')} bytes, over the limit of ${MAX_MESSAGE_BYTES.toLocaleString('en-US')}; it was dropped`;
+    if (id === undefined || (typeof id !== 'number' && typeof id !== 'string')) {
+      this.onerror?.(new Error(what));
+      return;
+    }
+    this.pending.delete(id);
+    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: INTERNAL_ERROR, message: what } });
   }
 
   private release(delta: number): void {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_ARGUMENTS } from '../core/json-depth.js';
 import type { JsonObject } from '../core/messages.js';
 
 /** A tool as a model sees it: name, description and JSON Schema of its parameters. */
@@ -23,10 +24,18 @@ export function describeIssues(error: z.ZodError): string {
   return `Invalid parameters: ${parts.join('; ')}`;
 }
 
-/** Parses raw arguments: an object as is, a string as JSON. Returns the value or a problem. */
+/** `Invalid parameters: …` for arguments nested deeper than {@link MAX_JSON_DEPTH}. */
+export const TOO_DEEP_PROBLEM = `Invalid parameters: arguments nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels; send flatter arguments`;
+
+/**
+ * Parses raw arguments: an object as is, a string as JSON. Returns the value or a problem.
+ * Text nested deeper than {@link MAX_JSON_DEPTH} is refused before it is parsed.
+ */
 export function parseArguments(raw: unknown): { ok: true; value: unknown } | { ok: false; problem: string } {
   if (typeof raw !== 'string') return { ok: true, value: raw ?? {} };
   if (raw.trim() === '') return { ok: true, value: {} };
+  if (raw === TOO_DEEP_ARGUMENTS || nestedDeeperThan(raw, MAX_JSON_DEPTH))
+    return { ok: false, problem: TOO_DEEP_PROBLEM };
   try {
     return { ok: true, value: JSON.parse(raw) };
   } catch (error) {

@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { type FakeServer, fixture, startFakeServer } from '../adapters/support/fake-server.js';
-import { FILESYSTEM_SERVER, pidsRunning, startHttpTestServer } from '../mcp/support/test-server-process.js';
+import {
+  FILESYSTEM_SERVER,
+  hostileServerStdio,
+  pidsRunning,
+  startHttpTestServer,
+} from '../mcp/support/test-server-process.js';
 import { tempWorkspace } from '../support/workspace.js';
 import { captured, cliWorkspace } from './support/cli-harness.js';
 
@@ -76,6 +81,24 @@ describe('agent-harness mcp list', () => {
       expect(out).toMatch(/\n {2}echo +read {5}Echoes text back\.\n/);
       expect(out).not.toContain('\u001b');
       expect(out).not.toContain('Second line');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('shows the bidi and format characters of a description as markers, never raw (stdio and HTTP)', async () => {
+    const stdio = `"${process.execPath}" ${hostileServerStdio.args.map((arg) => `"${arg}"`).join(' ')}`;
+    const server = await startHttpTestServer(0, ['--hostile']);
+    try {
+      for (const flags of [
+        ['--mcp', stdio],
+        ['--mcp-url', server.url],
+      ]) {
+        const { code, out } = await cli(['mcp', 'list', ...flags]);
+        expect(code).toBe(0);
+        expect(out).toContain('Opens ⟨U+202E⟩txt.exe⟨U+202C⟩ and ⟨U+2066⟩x⟨U+2069⟩⟨U+200B⟩⟨U+00AD⟩⟨U+FEFF⟩ done.');
+        expect(out).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200b\u00ad\ufeff]/);
+      }
     } finally {
       await server.stop();
     }

@@ -19,6 +19,15 @@ describe('printable', () => {
     expect(printable('one\r\ntwo')).toBe('one\ntwo');
   });
 
+  it('shows every format character (category Cf) as a marker: zero-width, soft hyphen, BOM, bidi marks, tags', () => {
+    expect(printable('a\u200bb\u00adc\ufeffd\u206ae\u{e0041}f\u2060g')).toBe(
+      'a⟨U+200B⟩b⟨U+00AD⟩c⟨U+FEFF⟩d⟨U+206A⟩e⟨U+E0041⟩f⟨U+2060⟩g',
+    );
+    const line = jsonLine({ text: 'a\u200b\u{e0041}\u00ad' });
+    expect(line).toBe('{"text":"a\\u200b\\udb40\\udc41\\u00ad"}');
+    expect(JSON.parse(line)).toEqual({ text: 'a\u200b\u{e0041}\u00ad' });
+  });
+
   it('printableLine flattens whitespace; excerpt cuts with an ellipsis', () => {
     expect(printableLine('  one\n\ttwo\r\n three  ')).toBe('one two three');
     expect(excerpt('x'.repeat(10), 5)).toBe('xxxx…');

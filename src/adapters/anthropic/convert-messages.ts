@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../core/json-depth.js';
 import type { Message, ToolCall } from '../../core/messages.js';
 import type { AnthropicContentBlock, AnthropicMessage } from './anthropic-types.js';
 
@@ -9,6 +10,8 @@ export interface AnthropicPrompt {
 
 function toolInput(call: ToolCall): Record<string, unknown> {
   if (typeof call.arguments !== 'string') return call.arguments;
+  // Refused as too deep by the registry: its tool_result says so, and a deep input is not re-sent.
+  if (nestedDeeperThan(call.arguments, MAX_JSON_DEPTH)) return {};
   try {
     const value: unknown = JSON.parse(call.arguments);
     return typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -12,7 +12,8 @@ import { displayPath, workspaceRoot } from './confine.js';
 import { MAX_WALK_ENTRIES, patternProblem } from './glob.js';
 import { MatchPrinter } from './match-printer.js';
 import { openRegularFile } from './open-regular-file.js';
-import { type ByteBudget, readLines } from './read-lines.js';
+import { type ByteBudget, type ReadLine, readLines } from './read-lines.js';
+import { RegexWorker } from './regex-worker.js';
 import { type WalkedFile, type WalkStats, walkFiles } from './walk.js';
 
 /** Matching lines listed when the call gives no `maxMatches`. */
@@ -27,6 +28,8 @@ export const MAX_SEARCHED_LINE_CHARS = 10_000;
 export const MAX_SCAN_BYTES = 20 * 1024 * 1024;
 /** Time one search may take before it stops where it is. */
 export const MAX_SCAN_MS = 10_000;
+/** Lines, and characters, sent to the regex worker at a time. */
+const BATCH = { lines: 512, chars: 1_000_000 } as const;
 
 const schema = z.object({
   pattern: z.string().min(1).describe('JavaScript regular expression searched for in each line.'),
@@ -77,6 +80,18 @@ export interface GrepToolOptions {
   readonly maxScanMs?: number;
 }
 
+/** What the search of one file works with. */
+interface FileRun {
+  readonly printer: MatchPrinter;
+  readonly budget: ByteBudget;
+  readonly tally: Tally;
+  readonly maxMatches: number;
+  readonly deadline: number;
+  readonly outputChars: number;
+  readonly matcher: RegexWorker;
+  readonly signal: AbortSignal;
+}
+
 /** What one search did, for its summary lines. */
 interface Tally {
   matches: number;
@@ -91,6 +106,8 @@ interface Tally {
  * `.gitignore` excludes, `.git`, symlinks and binary files. Guards against runaway searches:
  * only the first {@link MAX_SEARCHED_LINE_CHARS} characters of a line are searched, a search
  * reads at most {@link MAX_SCAN_BYTES} and stops after {@link MAX_SCAN_MS}, each with a marker.
+ * The expression is tested on a worker thread ({@link RegexWorker}), so a pattern that
+ * backtracks without end still stops at the deadline or the call's abort.
  */
 export class GrepTool extends Tool<typeof schema> {
   readonly name = 'grep';
@@ -147,32 +164,25 @@ export class GrepTool extends Tool<typeof schema> {
     const maxChars = this.config?.maxToolOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
     const outputChars = maxChars - Math.min(1000, Math.floor(maxChars / 5));
     const deadline = Date.now() + this.maxScanMs;
-    for await (const file of files) {
-      if (info.isDirectory() && !inGlob(file.relative)) continue;
-      if (Date.now() >= deadline) tally.stop ??= 'time';
-      if (signal.aborted || budget.spent || tally.stop !== undefined) break;
-      const run = { printer, budget, tally, maxMatches, deadline, outputChars };
-      const skipped = await this.searchFile(root, file, regex, run);
-      // A walk passes a file it cannot search; a file named as path is answered with why.
-      if (skipped !== undefined && info.isFile()) return ToolResult.error(skipped);
+    const matcher = new RegexWorker(regex);
+    try {
+      for await (const file of files) {
+        if (info.isDirectory() && !inGlob(file.relative)) continue;
+        if (Date.now() >= deadline) tally.stop ??= 'time';
+        if (signal.aborted || budget.spent || tally.stop !== undefined) break;
+        const run = { printer, budget, tally, maxMatches, deadline, outputChars, matcher, signal };
+        const skipped = await this.searchFile(root, file, run);
+        // A walk passes a file it cannot search; a file named as path is answered with why.
+        if (skipped !== undefined && info.isFile()) return ToolResult.error(skipped);
+      }
+    } finally {
+      await matcher.close();
     }
     return ToolResult.success(this.report(params, shownPath, printer, tally, budget, walk));
   }
 
   /** Searches one file; says why when it was skipped instead (binary, or refused at the open). */
-  private async searchFile(
-    root: string,
-    file: WalkedFile,
-    regex: RegExp,
-    run: {
-      printer: MatchPrinter;
-      budget: ByteBudget;
-      tally: Tally;
-      maxMatches: number;
-      deadline: number;
-      outputChars: number;
-    },
-  ): Promise<string | undefined> {
+  private async searchFile(root: string, file: WalkedFile, run: FileRun): Promise<string | undefined> {
     const opened = await openRegularFile(root, file.path, file.relative);
     if (!opened.ok) return opened.problem;
     const { printer, tally } = run;
@@ -185,26 +195,57 @@ export class GrepTool extends Tool<typeof schema> {
       }
       tally.searched++;
       printer.startFile(file.relative);
-      let no = 0;
-      let matchedHere = false;
+      const place = { no: 0, matchedHere: false };
+      let batch: ReadLine[] = [];
+      let chars = 0;
       for await (const line of readLines(opened.handle, MAX_SEARCHED_LINE_CHARS, run.budget)) {
-        no++;
-        if (tally.stop !== undefined && !printer.owesContext) break;
-        const matched = tally.stop === undefined && regex.test(line.text);
-        printer.take(no, line, matched);
-        if (matched) {
-          matchedHere = true;
-          tally.matches++;
-          if (tally.matches >= run.maxMatches) tally.stop = 'matches';
-        }
-        if (printer.chars > run.outputChars && tally.stop === undefined) tally.stop = 'output';
-        if (no % 256 === 0 && Date.now() >= run.deadline) tally.stop ??= 'time';
+        batch.push(line);
+        chars += line.text.length;
+        if (batch.length < BATCH.lines && chars < BATCH.chars) continue;
+        const more = await this.takeBatch(batch, place, run);
+        batch = [];
+        chars = 0;
+        if (!more) break;
       }
-      if (matchedHere) tally.filesWithMatches++;
+      if (batch.length > 0) await this.takeBatch(batch, place, run);
+      if (place.matchedHere) tally.filesWithMatches++;
       return undefined;
     } finally {
       await opened.handle.close();
     }
+  }
+
+  /** Matches a batch of lines on the worker, then prints them in order; false when the file is done. */
+  private async takeBatch(
+    batch: readonly ReadLine[],
+    place: { no: number; matchedHere: boolean },
+    run: FileRun,
+  ): Promise<boolean> {
+    const { printer, tally } = run;
+    let matches: readonly boolean[] = [];
+    if (tally.stop === undefined) {
+      const found = await run.matcher.match(
+        batch.map((line) => line.text),
+        run.deadline,
+        run.signal,
+      );
+      if (typeof found === 'string') tally.stop ??= 'time';
+      else matches = found;
+    }
+    for (const [i, line] of batch.entries()) {
+      place.no++;
+      if (tally.stop !== undefined && !printer.owesContext) return false;
+      const matched = tally.stop === undefined && matches[i] === true;
+      printer.take(place.no, line, matched);
+      if (matched) {
+        place.matchedHere = true;
+        tally.matches++;
+        if (tally.matches >= run.maxMatches) tally.stop = 'matches';
+      }
+      if (printer.chars > run.outputChars && tally.stop === undefined) tally.stop = 'output';
+    }
+    if (Date.now() >= run.deadline) tally.stop ??= 'time';
+    return true;
   }
 
   private report(

@@ -8,6 +8,9 @@ export const TEST_SERVER = fileURLToPath(new URL('./test-server.ts', import.meta
 /** The stdio command line of the test server, as `connectMcp` takes it. */
 export const testServerStdio = { command: process.execPath, args: ['--import', 'tsx', TEST_SERVER, '--stdio'] };
 
+/** The stdio command line of the test server with its hostile tools (`bidi`, `huge`). */
+export const hostileServerStdio = { command: process.execPath, args: [...testServerStdio.args, '--hostile'] };
+
 /** The filesystem server's entry point (a devDependency). */
 export const FILESYSTEM_SERVER = fileURLToPath(
   new URL('../../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url),
@@ -24,9 +27,9 @@ export interface HttpTestServer {
   stop(): Promise<void>;
 }
 
-/** Starts the test server over HTTP in a child process (`port` 0: a free one). */
-export function startHttpTestServer(port = 0): Promise<HttpTestServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', TEST_SERVER, '--http', String(port)], {
+/** Starts the test server over HTTP in a child process (`port` 0: a free one), with `extra` arguments (`--hostile`). */
+export function startHttpTestServer(port = 0, extra: readonly string[] = []): Promise<HttpTestServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', TEST_SERVER, '--http', String(port), ...extra], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -1,7 +1,8 @@
 // An MCP server with tools that misbehave on command, for the MCP tests. It runs in its own
 // process (so that `crash` really kills it): `--http PORT` serves streamable HTTP on 127.0.0.1
 // (0 picks a free port; the chosen one is printed as `listening <port>`), `--stdio` speaks over
-// stdin and stdout.
+// stdin and stdout. `--hostile` adds tools that send what a hostile server would: `bidi`, whose
+// description holds bidi and other format characters, and `huge`, whose result is `megabytes` MB.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -18,6 +19,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 
 const state = { cancelled: 0, lateTool: false };
+const hostile = process.argv.includes('--hostile');
 const servers = new Set<Server>();
 
 const object = (properties: Record<string, unknown> = {}, required: string[] = []) => ({
@@ -49,6 +51,20 @@ function tools() {
     { name: 'spawn_child', description: 'Starts a long sleep; returns its pid.', inputSchema: object() },
   ];
   if (state.lateTool) list.push({ name: 'late_tool', description: 'Added later.', inputSchema: object() });
+  if (hostile) {
+    list.push(
+      {
+        name: 'bidi',
+        description: 'Opens \u202etxt.exe\u202c and \u2066x\u2069\u200b\u00ad\ufeff done.',
+        inputSchema: object(),
+      },
+      {
+        name: 'huge',
+        description: 'Returns a text of `megabytes` MB.',
+        inputSchema: object({ megabytes: { type: 'number' } }, ['megabytes']),
+      },
+    );
+  }
   return list;
 }
 
@@ -95,6 +111,8 @@ function makeServer(): Server {
       }
       case 'late_tool':
         return text('late tool ran');
+      case 'huge':
+        return text('x'.repeat(Math.round(Number(args.megabytes) * 1024 * 1024)));
     }
     throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`);
   });
@@ -135,6 +153,6 @@ async function serveHttp(port: number): Promise<void> {
   });
 }
 
-const [mode, port] = process.argv.slice(2);
+const [mode, port] = process.argv.slice(2).filter((arg) => arg !== '--hostile');
 if (mode === '--stdio') await makeServer().connect(new StdioServerTransport());
 else await serveHttp(Number(port ?? 0));
