@@ -32,6 +32,7 @@ import { agentRunMachine, type ProvidedAgentMachine } from './provide-machine.js
 import { requestOptions } from './request-model.js';
 import { RunEvents } from './run-events.js';
 import { bindAgentRun, type MachineDeps, type RunHandle, unbindAgentRun } from './run-handle.js';
+import { TreeSpend } from './tree-spend.js';
 
 /** A run in progress, with the queue its event stream reads from. */
 type ActiveRun = RunHandle & { readonly queue: AsyncQueue<AgentEvent>; closing: Promise<void> | undefined };
@@ -128,6 +129,12 @@ export interface AgentOptions {
    * `agentTool` gives the child it starts its parent's depth + 1 (bounded by `Config.maxAgentDepth`).
    */
   readonly depth?: number;
+  /**
+   * For a sub-agent: the live spend of the run whose tool call starts it (`agentTool` passes
+   * `ToolRunContext.spend`). Each of this agent's requests is then checked against the budgets
+   * of every agent above it, and charged to them as its usage arrives.
+   */
+  readonly parentSpend?: TreeSpend;
 }
 
 /** Something that can bring a registry up to date with its tools (an `McpSource`). */
@@ -203,6 +210,7 @@ export class Agent {
   /** Provider tokens per estimated token, as the last run measured it (context compaction). */
   private tokenScale = 1;
   private readonly deps: MachineDeps;
+  private readonly parentSpend: TreeSpend | undefined;
   /** The journal entry this agent is publishing on its bus, and its index, while it does. */
   private publishingEntry: JournalEntry | undefined;
   private publishingIndex = -1;
@@ -219,6 +227,7 @@ export class Agent {
     this.now = options.now ?? monotonicNow;
     this.machine = agentRunMachine;
     this.depth = nestingDepth(options.depth);
+    this.parentSpend = options.parentSpend;
     this.deps = {
       depth: this.depth,
       adopt: (child) => this.children?.next(child),
@@ -231,6 +240,7 @@ export class Agent {
     // One log: every journal entry goes out on the stream as it is appended, with its index.
     const bus = this.events;
     this.session.onAppend((entry, journalIndex) => {
+      if (entry.type === 'usage') this.active?.spend.charge(entry.usage);
       const outerEntry = this.publishingEntry;
       const outerIndex = this.publishingIndex;
       this.publishingEntry = entry; // two fields, not an object per entry: about nine entries a turn
@@ -421,6 +431,7 @@ export class Agent {
       own.push(event);
       this.postOwn(event);
     };
+    const spend = new TreeSpend(this.config.budget, this.session.id ?? 'agent', this.now, this.parentSpend);
     const approvals = input === undefined ? checkApprovals(options.approvals, this.session.pendingToolCalls()) : {};
     if (input !== undefined) {
       this.closeUnansweredCalls();
@@ -437,6 +448,7 @@ export class Agent {
         ...(input === undefined ? { invalidCalls: invalidCallsSoFar(this.session.journal) } : {}),
         ...(options.outputRetries !== undefined ? { outputRetries: options.outputRetries } : {}),
         ...contextInput(this.config, this.session, this.tokenScale),
+        ...(this.parentSpend === undefined ? {} : { tree: spend }),
       },
       ...(this.inspect ? { inspect: this.inspect } : {}),
       ...(this.clock ? { clock: this.clock } : {}),
@@ -459,6 +471,7 @@ export class Agent {
       emit,
       post,
       fail: (error) => this.failInternally(run, error),
+      spend,
       ...(output !== undefined ? { output } : {}),
     };
     this.active = run;

@@ -3,6 +3,7 @@ import type { ChildSessions } from '../session/child-sessions.js';
 import type { JournalStore } from '../stores/journal-store.js';
 import type { ChildAgentRun, ToolRunContext } from '../tools/tool-run-context.js';
 import type { MachineDeps } from './run-handle.js';
+import type { TreeSpend } from './tree-spend.js';
 
 /**
  * What one tool call knows of its run (`ToolInvocation.run`), and what it learns while it runs:
@@ -36,6 +37,10 @@ export class CallRunContext implements ToolRunContext {
 
   get depth(): number {
     return this.deps.depth;
+  }
+
+  get spend(): TreeSpend | undefined {
+    return this.deps.current()?.spend;
   }
 
   get maxAgentDepth(): number {

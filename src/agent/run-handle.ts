@@ -7,6 +7,7 @@ import type { AgentStateName } from '../machines/agent-machine-types.js';
 import type { Session } from '../session/session.js';
 import type { ChildAgentRun } from '../tools/tool-run-context.js';
 import type { RunOutput } from './output-check.js';
+import type { TreeSpend } from './tree-spend.js';
 
 /** The state of one run, shared by the provided actors and actions. */
 export interface RunHandle {
@@ -37,6 +38,8 @@ export interface RunHandle {
   readonly fail: (error: unknown) => void;
   /** The structured output the run asked for (`run(input, { output })`), if any. */
   readonly output?: RunOutput;
+  /** What the run and its sub-agents spent so far, charged as each request reports its usage. */
+  readonly spend: TreeSpend;
 }
 
 /** What the provided implementations need. */

@@ -116,7 +116,7 @@ async function runToEnd(
     else if (entry.type === 'tool_result' && entry.usage !== undefined) run.addUsage(entry.usage);
   });
   try {
-    const agent = new Agent(session.config, { session, depth });
+    const agent = new Agent(session.config, { session, depth, ...(run.spend ? { parentSpend: run.spend } : {}) });
     run.adopt({ callId: invocation.callId, name, sessionId: session.id ?? '', depth, agent });
     const options = { signal: invocation.signal };
     const events = kind === 'new' ? agent.run(invocation.params.task, options) : agent.resume(options);

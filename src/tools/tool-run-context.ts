@@ -1,4 +1,5 @@
 import type { Agent } from '../agent/agent.js';
+import type { TreeSpend } from '../agent/tree-spend.js';
 import type { TokenUsage } from '../core/usage.js';
 import type { ChildSessions } from '../session/child-sessions.js';
 import type { JournalStore } from '../stores/journal-store.js';
@@ -38,6 +39,11 @@ export interface ToolRunContext {
   readonly childSessionId?: string;
   /** The deepest nesting the calling agent allows for the agents it starts (`Config.maxAgentDepth`). */
   readonly maxAgentDepth: number;
+  /**
+   * The calling run's live spend, with its sub-agents' (undefined outside a run of an `Agent`):
+   * a sub-agent started by this call runs under it (`AgentOptions.parentSpend`).
+   */
+  readonly spend?: TreeSpend;
   /** Counts usage spent for this call into the calling run (journaled with the call's result). */
   addUsage(usage: TokenUsage): void;
   /** Announces a child agent started by this call (tracing nests its spans, inspection finds it). */
