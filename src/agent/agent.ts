@@ -29,6 +29,7 @@ import { AsyncQueue } from './async-queue.js';
 import { invalidCallsSoFar } from './invalid-calls-so-far.js';
 import { runOutput } from './output-check.js';
 import { agentRunMachine, type ProvidedAgentMachine } from './provide-machine.js';
+import { RelayedApprovals } from './relayed-approvals.js';
 import { requestOptions } from './request-model.js';
 import { RunEvents } from './run-events.js';
 import { bindAgentRun, type MachineDeps, type RunHandle, unbindAgentRun } from './run-handle.js';
@@ -211,6 +212,8 @@ export class Agent {
   private tokenScale = 1;
   private readonly deps: MachineDeps;
   private readonly parentSpend: TreeSpend | undefined;
+  /** Sub-agents' calls this agent's approver was asked about. */
+  private readonly relayed = new RelayedApprovals();
   /** The journal entry this agent is publishing on its bus, and its index, while it does. */
   private publishingEntry: JournalEntry | undefined;
   private publishingIndex = -1;
@@ -231,6 +234,7 @@ export class Agent {
     this.deps = {
       depth: this.depth,
       adopt: (child) => this.children?.next(child),
+      relayApproval: (name, request, child) => this.relayApproval(name, request, child),
       session: this.session,
       bus: this.events,
       current: () => this.active,
@@ -347,7 +351,9 @@ export class Agent {
    * returned list is empty.)
    */
   approve(callIds: string | readonly string[]): string[] {
-    return sendDecisions(this.active?.actor, callIds, { approved: true });
+    const taken = sendDecisions(this.active?.actor, callIds, { approved: true });
+    const ids = typeof callIds === 'string' ? [callIds] : callIds;
+    return [...taken, ...this.relayed.forward(ids, taken, (child, id) => child.approve(id))];
   }
 
   /**
@@ -356,7 +362,23 @@ export class Agent {
    */
   deny(callIds: string | readonly string[], reason = DEFAULT_DENIAL): string[] {
     if (typeof reason !== 'string' || reason.trim() === '') reason = DEFAULT_DENIAL;
-    return sendDecisions(this.active?.actor, callIds, { approved: false, reason });
+    const taken = sendDecisions(this.active?.actor, callIds, { approved: false, reason });
+    const ids = typeof callIds === 'string' ? [callIds] : callIds;
+    const denial = reason;
+    return [...taken, ...this.relayed.forward(ids, taken, (child, id) => child.deny(id, denial))];
+  }
+
+  /**
+   * A sub-agent started by the call of tool `name` asks about one of its calls: this agent's
+   * approver is asked, on this run's stream, with the path to the sub-agent; this agent's
+   * `approve`/`deny` then decide it.
+   */
+  private relayApproval(name: string, request: AgentEvent<'tool_approval_request'>['data'], child: Agent): void {
+    const run = this.active;
+    if (run === undefined || run.finished) return;
+    this.relayed.add(request.callId, child);
+    const call = { callId: request.callId, name: request.name, arguments: request.arguments };
+    run.post(AgentEvent.toolApprovalRequest(call, [name, ...(request.path ?? [])]));
   }
 
   /**
@@ -581,6 +603,7 @@ export class Agent {
       run.actor.stop();
       unbindAgentRun(run.actor);
       run.release();
+      this.relayed.clear();
       run.queue.close();
       if (this.active === run) {
         this.active = undefined;

@@ -6,6 +6,7 @@ import type { EventBus } from '../events/event-bus.js';
 import type { AgentStateName } from '../machines/agent-machine-types.js';
 import type { Session } from '../session/session.js';
 import type { ChildAgentRun } from '../tools/tool-run-context.js';
+import type { Agent } from './agent.js';
 import type { RunOutput } from './output-check.js';
 import type { TreeSpend } from './tree-spend.js';
 
@@ -55,6 +56,8 @@ export interface MachineDeps {
   readonly depth: number;
   /** Receives the child agents its tool calls start (`agentTool`). */
   readonly adopt: (child: ChildAgentRun) => void;
+  /** Asks this agent's approver about a sub-agent's call (`ToolRunContext.relayApproval`). */
+  readonly relayApproval: (name: string, request: AgentEvent<'tool_approval_request'>['data'], child: Agent) => void;
 }
 
 // One provided machine for every agent: `machine.provide()` per agent cost ~170 µs and ~19 KB
