@@ -22,6 +22,7 @@ export type {
 } from './agent/agent.js';
 export { Agent } from './agent/agent.js';
 export type { ApprovalMap } from './agent/approval-controls.js';
+export { TreeSpend } from './agent/tree-spend.js';
 // Tool policy and approval
 export type { Permission, PermissionPolicy } from './approval/permission-policy.js';
 export { checkPermissions, PERMISSIONS, permissionDefaults, permissionFor } from './approval/permission-policy.js';

@@ -30,9 +30,11 @@ import { AsyncQueue } from './async-queue.js';
 import { invalidCallsSoFar } from './invalid-calls-so-far.js';
 import { runOutput } from './output-check.js';
 import { agentRunMachine, type ProvidedAgentMachine } from './provide-machine.js';
+import { RelayedApprovals } from './relayed-approvals.js';
 import { requestOptions } from './request-model.js';
 import { RunEvents } from './run-events.js';
 import { bindAgentRun, type MachineDeps, type RunHandle, unbindAgentRun } from './run-handle.js';
+import { TreeSpend } from './tree-spend.js';
 
 /** A run in progress, with the queue its event stream reads from. */
 type ActiveRun = RunHandle & { readonly queue: AsyncQueue<AgentEvent>; closing: Promise<void> | undefined };
@@ -129,6 +131,12 @@ export interface AgentOptions {
    * `agentTool` gives the child it starts its parent's depth + 1 (bounded by `Config.maxAgentDepth`).
    */
   readonly depth?: number;
+  /**
+   * For a sub-agent: the live spend of the run whose tool call starts it (`agentTool` passes
+   * `ToolRunContext.spend`). Each of this agent's requests is then checked against the budgets
+   * of every agent above it, and charged to them as its usage arrives.
+   */
+  readonly parentSpend?: TreeSpend;
 }
 
 /** Something that can bring a registry up to date with its tools (an `McpSource`). */
@@ -204,6 +212,9 @@ export class Agent {
   /** Provider tokens per estimated token, as the last run measured it (context compaction). */
   private tokenScale = 1;
   private readonly deps: MachineDeps;
+  private readonly parentSpend: TreeSpend | undefined;
+  /** Sub-agents' calls this agent's approver was asked about. */
+  private readonly relayed = new RelayedApprovals();
   /** The journal entry this agent is publishing on its bus, and its index, while it does. */
   private publishingEntry: JournalEntry | undefined;
   private publishingIndex = -1;
@@ -220,9 +231,11 @@ export class Agent {
     this.now = options.now ?? monotonicNow;
     this.machine = agentRunMachine;
     this.depth = nestingDepth(options.depth);
+    this.parentSpend = options.parentSpend;
     this.deps = {
       depth: this.depth,
       adopt: (child) => this.children?.next(child),
+      relayApproval: (name, request, child) => this.relayApproval(name, request, child),
       session: this.session,
       bus: this.events,
       current: () => this.active,
@@ -232,6 +245,7 @@ export class Agent {
     // One log: every journal entry goes out on the stream as it is appended, with its index.
     const bus = this.events;
     this.session.onAppend((entry, journalIndex) => {
+      if (entry.type === 'usage') this.active?.spend.charge(entry.usage);
       const outerEntry = this.publishingEntry;
       const outerIndex = this.publishingIndex;
       this.publishingEntry = entry; // two fields, not an object per entry: about nine entries a turn
@@ -338,7 +352,9 @@ export class Agent {
    * returned list is empty.)
    */
   approve(callIds: string | readonly string[]): string[] {
-    return sendDecisions(this.active?.actor, callIds, { approved: true });
+    const taken = sendDecisions(this.active?.actor, callIds, { approved: true });
+    const ids = typeof callIds === 'string' ? [callIds] : callIds;
+    return [...taken, ...this.relayed.forward(ids, taken, (child, id) => child.approve(id))];
   }
 
   /**
@@ -347,7 +363,23 @@ export class Agent {
    */
   deny(callIds: string | readonly string[], reason = DEFAULT_DENIAL): string[] {
     if (typeof reason !== 'string' || reason.trim() === '') reason = DEFAULT_DENIAL;
-    return sendDecisions(this.active?.actor, callIds, { approved: false, reason });
+    const taken = sendDecisions(this.active?.actor, callIds, { approved: false, reason });
+    const ids = typeof callIds === 'string' ? [callIds] : callIds;
+    const denial = reason;
+    return [...taken, ...this.relayed.forward(ids, taken, (child, id) => child.deny(id, denial))];
+  }
+
+  /**
+   * A sub-agent started by the call of tool `name` asks about one of its calls: this agent's
+   * approver is asked, on this run's stream, with the path to the sub-agent; this agent's
+   * `approve`/`deny` then decide it.
+   */
+  private relayApproval(name: string, request: AgentEvent<'tool_approval_request'>['data'], child: Agent): void {
+    const run = this.active;
+    if (run === undefined || run.finished) return;
+    this.relayed.add(request.callId, child);
+    const call = { callId: request.callId, name: request.name, arguments: request.arguments };
+    run.post(AgentEvent.toolApprovalRequest(call, [name, ...(request.path ?? [])]));
   }
 
   /**
@@ -422,6 +454,7 @@ export class Agent {
       own.push(event);
       this.postOwn(event);
     };
+    const spend = new TreeSpend(this.config.budget, this.session.id ?? 'agent', this.now, this.parentSpend);
     const approvals = input === undefined ? checkApprovals(options.approvals, this.session.pendingToolCalls()) : {};
     const outputProblem =
       options.output === undefined ? undefined : zodSchemaProblem(options.output, 'run() option output');
@@ -441,6 +474,7 @@ export class Agent {
         ...(options.outputRetries !== undefined ? { outputRetries: options.outputRetries } : {}),
         ...(outputProblem !== undefined ? { refusal: { reason: 'output_invalid', message: outputProblem } } : {}),
         ...contextInput(this.config, this.session, this.tokenScale),
+        ...(this.parentSpend === undefined ? {} : { tree: spend }),
       },
       ...(this.inspect ? { inspect: this.inspect } : {}),
       ...(this.clock ? { clock: this.clock } : {}),
@@ -463,6 +497,7 @@ export class Agent {
       emit,
       post,
       fail: (error) => this.failInternally(run, error),
+      spend,
       ...(output !== undefined ? { output } : {}),
     };
     this.active = run;
@@ -572,6 +607,7 @@ export class Agent {
       run.actor.stop();
       unbindAgentRun(run.actor);
       run.release();
+      this.relayed.clear();
       run.queue.close();
       if (this.active === run) {
         this.active = undefined;

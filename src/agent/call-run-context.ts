@@ -1,8 +1,12 @@
+import type { PermissionPolicy } from '../approval/permission-policy.js';
+import type { AgentEvent } from '../core/agent-event.js';
 import { addUsage, type TokenUsage } from '../core/usage.js';
 import type { ChildSessions } from '../session/child-sessions.js';
 import type { JournalStore } from '../stores/journal-store.js';
 import type { ChildAgentRun, ToolRunContext } from '../tools/tool-run-context.js';
+import type { Agent } from './agent.js';
 import type { MachineDeps } from './run-handle.js';
+import type { TreeSpend } from './tree-spend.js';
 
 /**
  * What one tool call knows of its run (`ToolInvocation.run`), and what it learns while it runs:
@@ -36,6 +40,18 @@ export class CallRunContext implements ToolRunContext {
 
   get depth(): number {
     return this.deps.depth;
+  }
+
+  get spend(): TreeSpend | undefined {
+    return this.deps.current()?.spend;
+  }
+
+  get permissions(): PermissionPolicy {
+    return this.deps.session.config.permissions;
+  }
+
+  relayApproval(name: string, request: AgentEvent<'tool_approval_request'>['data'], child: Agent): void {
+    this.deps.relayApproval(name, request, child);
   }
 
   get maxAgentDepth(): number {

@@ -6,7 +6,9 @@ import type { EventBus } from '../events/event-bus.js';
 import type { AgentStateName } from '../machines/agent-machine-types.js';
 import type { Session } from '../session/session.js';
 import type { ChildAgentRun } from '../tools/tool-run-context.js';
+import type { Agent } from './agent.js';
 import type { RunOutput } from './output-check.js';
+import type { TreeSpend } from './tree-spend.js';
 
 /** The state of one run, shared by the provided actors and actions. */
 export interface RunHandle {
@@ -37,6 +39,8 @@ export interface RunHandle {
   readonly fail: (error: unknown) => void;
   /** The structured output the run asked for (`run(input, { output })`), if any. */
   readonly output?: RunOutput;
+  /** What the run and its sub-agents spent so far, charged as each request reports its usage. */
+  readonly spend: TreeSpend;
 }
 
 /** What the provided implementations need. */
@@ -52,6 +56,8 @@ export interface MachineDeps {
   readonly depth: number;
   /** Receives the child agents its tool calls start (`agentTool`). */
   readonly adopt: (child: ChildAgentRun) => void;
+  /** Asks this agent's approver about a sub-agent's call (`ToolRunContext.relayApproval`). */
+  readonly relayApproval: (name: string, request: AgentEvent<'tool_approval_request'>['data'], child: Agent) => void;
 }
 
 // One provided machine for every agent: `machine.provide()` per agent cost ~170 µs and ~19 KB

@@ -137,13 +137,22 @@ export class Config {
    * other option is kept.
    */
   withSystemPrompt(systemPrompt: string | undefined): Config {
+    return this.rebuilt(systemPrompt, this.permissions);
+  }
+
+  /** The same configuration with another tool policy (a sub-agent's, narrowed by its parent's). */
+  withPermissions(permissions: PermissionPolicy): Config {
+    return this.rebuilt(this.systemPrompt, permissions);
+  }
+
+  private rebuilt(systemPrompt: string | undefined, permissions: PermissionPolicy): Config {
     return new Config({
       cwd: this.cwd,
       budget: this.budget,
       ...(this.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: this.toolTimeoutMs }),
       ...(systemPrompt === undefined ? {} : { systemPrompt }),
       maxToolOutputChars: this.maxToolOutputChars,
-      permissions: this.permissions,
+      permissions,
       maxParallelTools: this.maxParallelTools,
       maxInvalidToolCalls: this.maxInvalidToolCalls,
       maxAgentDepth: this.maxAgentDepth,

@@ -81,6 +81,11 @@ export interface AgentEventDataMap {
     readonly callId: string;
     readonly name: string;
     readonly arguments: ToolCall['arguments'];
+    /**
+     * For a sub-agent's call: the agent tools, outermost first, that lead to the agent asking
+     * (decide it with this agent's `approve`/`deny`); absent for this agent's own calls.
+     */
+    readonly path?: readonly string[];
   };
   /** A call that asked was decided (also a decision given to `resume({ approvals })`). */
   tool_approval_decision: {
@@ -168,8 +173,13 @@ export const AgentEvent = {
       output === undefined ? { callId, name, success, error } : { callId, name, success, output, error },
     );
   },
-  toolApprovalRequest: (call: ToolCall): AgentEvent<'tool_approval_request'> =>
-    make('tool_approval_request', { callId: call.callId, name: call.name, arguments: call.arguments }),
+  toolApprovalRequest: (call: ToolCall, path?: readonly string[]): AgentEvent<'tool_approval_request'> =>
+    make(
+      'tool_approval_request',
+      path === undefined
+        ? { callId: call.callId, name: call.name, arguments: call.arguments }
+        : { callId: call.callId, name: call.name, arguments: call.arguments, path },
+    ),
   toolApprovalDecision: (
     call: Pick<ToolCall, 'callId' | 'name'>,
     approved: boolean,

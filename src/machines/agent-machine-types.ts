@@ -49,6 +49,17 @@ export interface AgentMachineInput {
    * with this stop, before any request.
    */
   readonly refusal?: StopInfo;
+  /** A sub-agent's run: the live spend of the agents above it, read before each request. */
+  readonly tree?: TreeBudget;
+}
+
+/**
+ * The budgets of the agents a sub-agent runs under, as their tree has spent them so far (read
+ * live: sibling and nested sub-agents spend too while this run goes on).
+ */
+export interface TreeBudget {
+  /** The first of their hard limits this run's next request would break, or null. */
+  stop(): StopInfo | null;
 }
 
 /** Tool calls to run without asking the model first (see {@link AgentMachineInput.resume}). */
@@ -84,6 +95,8 @@ export interface RunLimits {
   readonly outputRetries: number;
   /** Before a request whose context would exceed this many tokens, the context is compacted; none when undefined. */
   readonly contextLimit: number | undefined;
+  /** A sub-agent's run: the budgets of the agents above it (none for a top-level run). */
+  readonly tree: TreeBudget | undefined;
 }
 
 /** The current turn's tool calls and where they stand; every tool step replaces it whole. */

@@ -33,7 +33,7 @@ import {
 } from './approval-gate.js';
 import type { ApprovalDecision, ApprovalRequestParams, DecisionParams } from './approval-types.js';
 import { TOOLS_WITHHELD_ERROR } from './budget-message.js';
-import { budgetStop, hardStop } from './budget-rules.js';
+import { budgetStop, hardStop, treeStop } from './budget-rules.js';
 import {
   contextOverflowStop,
   contextOverLimit,
@@ -160,6 +160,7 @@ const machineSetup = setup({
     invalidCallsExceeded: ({ context }) =>
       invalidCallsStop(context.invalidCalls, context.limits.maxInvalidToolCalls) !== null,
     hardLimitReached: ({ context }) => hardStop(context) !== null,
+    treeBudgetReached: ({ context }) => treeStop(context) !== null,
     contextOverLimit: ({ context }) => contextOverLimit(context),
     compactionMadeRoom: ({ event }) => event.type === 'COMPACTED' && event.compaction !== undefined,
     softLimitReached: ({ context }) =>
@@ -475,11 +476,11 @@ const suspend = machineSetup.assign(({ context }) => {
 });
 
 /**
- * Starts a model request, unless the run resumes with pending tool calls or the context must
- * be compacted first (the state's `always` transitions take over).
+ * Starts a model request, unless the run resumes with pending tool calls, the context must be
+ * compacted first, or a sub-agent's tree is out of budget (the state's `always` transitions take over).
  */
 const startTurn = machineSetup.enqueueActions(({ context, enqueue }) => {
-  if (context.resuming || contextOverLimit(context) || context.stop !== undefined) return;
+  if (context.resuming || contextOverLimit(context) || context.stop !== undefined || treeStop(context) !== null) return;
   enqueue({ type: 'requestModel', params: { toolsWithheld: context.toolsWithheld } });
 });
 
@@ -620,6 +621,7 @@ export const agentMachine = machineSetup.createMachine({
       maxInvalidToolCalls: input?.maxInvalidToolCalls ?? DEFAULT_MAX_INVALID_TOOL_CALLS,
       outputRetries: input?.outputRetries ?? DEFAULT_OUTPUT_RETRIES,
       contextLimit: input?.contextLimit,
+      tree: input?.tree,
     },
     invalidCalls: input?.invalidCalls ?? NO_INVALID_CALLS,
     outputRetriesUsed: 0,
@@ -664,6 +666,12 @@ export const agentMachine = machineSetup.createMachine({
         // A run refused at its start (input.refusal) asks the model nothing.
         { guard: 'isRefused', target: 'error' },
         { guard: 'isResuming', target: 'executingTools', actions: startPendingCalls },
+        // A sub-agent stops before a request that would take its tree past the budget of an agent above it.
+        {
+          guard: 'treeBudgetReached',
+          target: 'error',
+          actions: assign({ stop: ({ context }) => treeStop(context) ?? undefined }),
+        },
         // The request would exceed the context limit: compact first (no request was started).
         { guard: 'contextOverLimit', target: 'compacting' },
       ],

@@ -19,6 +19,14 @@ function describe(reason: BudgetStopReason, budget: Budget, context: AgentContex
   }
 }
 
+/**
+ * The limit of an agent above this sub-agent's run that its next request would break, or null
+ * (always null for a top-level run): checked before each request, the first included.
+ */
+export function treeStop(context: AgentContext): StopInfo | null {
+  return context.limits.tree?.stop() ?? null;
+}
+
 /** The stop record for a budget stop reason. */
 export function budgetStop(reason: BudgetStopReason, context: AgentContext): StopInfo {
   return { reason, message: describe(reason, context.limits.budget, context) };

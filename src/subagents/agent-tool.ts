@@ -12,6 +12,7 @@ import { ToolKind } from '../tools/tool-kind.js';
 import { ToolResult } from '../tools/tool-result.js';
 import type { ToolRunContext } from '../tools/tool-run-context.js';
 import { markChildAgent } from './child-agent.js';
+import { narrowPolicy } from './child-policy.js';
 import { type ChildSpec, openChildSession, resultOfEnd } from './child-session.js';
 
 /** Options of {@link agentTool}. */
@@ -88,7 +89,15 @@ async function runChild(
     return ToolResult.error(
       `agent_depth: agent '${name}' would run at depth ${depth}, deeper than maxAgentDepth ${run.maxAgentDepth}`,
     );
-  const child = await openChildSession(spec, run.childSessionId, run.store, run.children);
+  // The child's policy is its own, narrowed by its parent's: it may never do what its parent may not.
+  const narrowed =
+    run.permissions === undefined
+      ? spec
+      : {
+          ...spec,
+          config: spec.config.withPermissions(narrowPolicy(spec.config.permissions, run.permissions, spec.registry)),
+        };
+  const child = await openChildSession(narrowed, run.childSessionId, run.store, run.children);
   const { session } = child;
   try {
     if (child.kind === 'ended') {
@@ -111,13 +120,19 @@ async function runToEnd(
 ): Promise<ToolResult> {
   // Usage counts into the parent as the child's requests report it, so an abort loses none of it.
   if (session.totalUsage.totalTokens > 0) run.addUsage(session.totalUsage);
+  const stops: (() => void)[] = [];
   const stop = session.onAppend((entry) => {
     if (entry.type === 'usage') run.addUsage(entry.usage);
     else if (entry.type === 'tool_result' && entry.usage !== undefined) run.addUsage(entry.usage);
   });
   try {
-    const agent = new Agent(session.config, { session, depth });
+    const agent = new Agent(session.config, { session, depth, ...(run.spend ? { parentSpend: run.spend } : {}) });
     run.adopt({ callId: invocation.callId, name, sessionId: session.id ?? '', depth, agent });
+    // The child's `ask` reaches the parent's approver, as deep as agents nest.
+    const relay = agent.events.subscribe((event) => {
+      if (event.type === 'tool_approval_request') run.relayApproval?.(name, event.data, agent);
+    });
+    stops.push(relay);
     const options = { signal: invocation.signal };
     const events = kind === 'new' ? agent.run(invocation.params.task, options) : agent.resume(options);
     let last: AgentEvent | undefined;
@@ -128,6 +143,7 @@ async function runToEnd(
     );
   } finally {
     stop();
+    for (const undo of stops) undo();
   }
 }
 

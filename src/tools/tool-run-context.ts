@@ -1,4 +1,7 @@
 import type { Agent } from '../agent/agent.js';
+import type { TreeSpend } from '../agent/tree-spend.js';
+import type { PermissionPolicy } from '../approval/permission-policy.js';
+import type { AgentEvent } from '../core/agent-event.js';
 import type { TokenUsage } from '../core/usage.js';
 import type { ChildSessions } from '../session/child-sessions.js';
 import type { JournalStore } from '../stores/journal-store.js';
@@ -38,6 +41,19 @@ export interface ToolRunContext {
   readonly childSessionId?: string;
   /** The deepest nesting the calling agent allows for the agents it starts (`Config.maxAgentDepth`). */
   readonly maxAgentDepth: number;
+  /**
+   * The calling run's live spend, with its sub-agents' (undefined outside a run of an `Agent`):
+   * a sub-agent started by this call runs under it (`AgentOptions.parentSpend`).
+   */
+  readonly spend?: TreeSpend;
+  /** The calling agent's tool policy: a sub-agent's policy is narrowed by it, never wider. */
+  readonly permissions?: PermissionPolicy;
+  /**
+   * Hands a sub-agent's approval request to the calling agent's approver: it is emitted on the
+   * calling run's stream with the agent tool's name before its `path`, and the calling agent's
+   * `approve(callId)` / `deny(callId)` decide it on `child`.
+   */
+  relayApproval?(name: string, request: AgentEvent<'tool_approval_request'>['data'], child: Agent): void;
   /** Counts usage spent for this call into the calling run (journaled with the call's result). */
   addUsage(usage: TokenUsage): void;
   /** Announces a child agent started by this call (tracing nests its spans, inspection finds it). */
