@@ -321,7 +321,7 @@ export class Agent {
           : 'the session has no user message to resume from',
       );
     }
-    checkApprovals(options.approvals, this.session.pendingToolCalls());
+    checkApprovals(options.approvals, this.session.pendingToolCalls(), (id) => this.session.approvalDecision(id));
     return this.drive(undefined, options);
   }
 
@@ -421,7 +421,10 @@ export class Agent {
       own.push(event);
       this.postOwn(event);
     };
-    const approvals = input === undefined ? checkApprovals(options.approvals, this.session.pendingToolCalls()) : {};
+    const approvals =
+      input === undefined
+        ? checkApprovals(options.approvals, this.session.pendingToolCalls(), (id) => this.session.approvalDecision(id))
+        : {};
     if (input !== undefined) {
       this.closeUnansweredCalls();
       this.session.addUserMessage(input);
