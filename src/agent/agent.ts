@@ -455,6 +455,8 @@ export class Agent {
       requestOptions: requestOptions(modelAbort, output?.request),
       announced: new Set(),
       startedAt: this.now(),
+      // A resumed run's pending calls run with the tools of the agent in charge now.
+      registry: this.session.activeRegistry,
       state: undefined,
       finished: false,
       settled: Promise.resolve(),

@@ -49,7 +49,7 @@ export function checkPermissions(input: unknown, where = 'permissions'): Permiss
 
 /**
  * The permission for a call to the tool `name` of kind `kind` (undefined for a tool that is not
- * registered: the registry answers it with an error without running anything, so it is allowed).
+ * registered: the same registry runs the call, and answers it as unknown without running it).
  * A rule for the name beats a rule for the kind; with neither, `allow`.
  */
 export function permissionFor(policy: PermissionPolicy, name: string, kind: string | undefined): Permission {
