@@ -27,7 +27,7 @@ import { claimJournal } from '../journal-claim.js';
 import { type Env, makeClient } from '../make-client.js';
 import { MCP_HELP } from '../mcp-flags.js';
 import { addMcpTools } from '../mcp-tools.js';
-import { PERMISSION_HELP } from '../permission-flags.js';
+import { checkPermissionFlags, PERMISSION_HELP } from '../permission-flags.js';
 import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
 import { parseRunOptions, type RunCliOptions } from '../run-options.js';
@@ -151,6 +151,7 @@ async function setUp(
     ...(options.tools === 'workspace' ? workspaceTools(config) : [new ReadFileTool(config)]),
   );
   sources.push(...(await addMcpTools(options.mcp, registry)));
+  checkPermissionFlags(config.permissions, registry);
   // The model and its rates go with a new stored session, so that `inspect ID` prices it as the CLI did.
   const meta = {
     model: options.model,
