@@ -186,7 +186,11 @@ async function drive(
   // A terminal closing (SIGHUP) or a process manager stopping us (SIGTERM) ends the run as
   // Ctrl-C does: aborted, with the journal saved.
   const handlers = STOP_SIGNALS.map((name) => {
-    const handler = (): void => agent.abort(`interrupted (${name === 'SIGINT' ? 'Ctrl-C' : name})`);
+    const handler = (): void => {
+      // Ctrl-C at the approval prompt: no more questions; the run is suspended, for resume to ask again.
+      if (name === 'SIGINT' && approvals.interrupt()) return;
+      agent.abort(`interrupted (${name === 'SIGINT' ? 'Ctrl-C' : name})`);
+    };
     if (sigint) process.once(name, handler);
     return [name, handler] as const;
   });
