@@ -24,8 +24,9 @@ export { Agent } from './agent/agent.js';
 export type { ApprovalMap } from './agent/approval-controls.js';
 export { TreeSpend } from './agent/tree-spend.js';
 // Tool policy and approval
-export type { Permission, PermissionPolicy } from './approval/permission-policy.js';
+export type { Permission, PermissionPolicy, ScopedPermissions } from './approval/permission-policy.js';
 export { checkPermissions, PERMISSIONS, permissionDefaults, permissionFor } from './approval/permission-policy.js';
+export { checkPolicyKeys, type PolicyKeyProblem, policyKeyProblem } from './approval/policy-keys.js';
 // Configuration, budgets and prices
 export type { BudgetOptions, BudgetStopReason, SoftLimitHit } from './config/budget.js';
 export { Budget } from './config/budget.js';

@@ -2,6 +2,7 @@ import { filter, type Observable, Subject } from 'rxjs';
 import { type Actor, type AnyActorLogic, createActor, type InspectionEvent, type Observer } from 'xstate';
 import type { z } from 'zod';
 import type { ModelClient } from '../adapters/model-client.js';
+import { checkPolicyKeys } from '../approval/policy-keys.js';
 import { Config } from '../config/config.js';
 import { estimateContextTokens, estimateToolTokens } from '../context/token-estimate.js';
 import { AgentEvent, type AgentEventDataMap, isTerminal } from '../core/agent-event.js';
@@ -336,7 +337,7 @@ export class Agent {
           : 'the session has no user message to resume from',
       );
     }
-    checkApprovals(options.approvals, this.session.pendingToolCalls());
+    checkApprovals(options.approvals, this.session.pendingToolCalls(), (id) => this.session.approvalDecision(id));
     return this.drive(undefined, options);
   }
 
@@ -423,6 +424,9 @@ export class Agent {
     if (this.session.client === undefined) throw new HarnessError('no_client', 'the session has no model client');
     const storeFailure = this.session.storeFailure;
     if (storeFailure !== undefined) throw storeFailure;
+    // Once both the policy and the tools are known; a child agent may share its parent's
+    // config, whose rules name the parent's tools.
+    if (this.depth === 0) checkPolicyKeys(this.config.permissions, this.session.registry);
     const queue = new AsyncQueue<AgentEvent>();
     // This run's events not yet delivered, oldest first: the bus delivers in the order events
     // were emitted, so an event is this run's when it is the oldest of them (a shared bus
@@ -455,7 +459,10 @@ export class Agent {
       this.postOwn(event);
     };
     const spend = new TreeSpend(this.config.budget, this.session.id ?? 'agent', this.now, this.parentSpend);
-    const approvals = input === undefined ? checkApprovals(options.approvals, this.session.pendingToolCalls()) : {};
+    const approvals =
+      input === undefined
+        ? checkApprovals(options.approvals, this.session.pendingToolCalls(), (id) => this.session.approvalDecision(id))
+        : {};
     const outputProblem =
       options.output === undefined ? undefined : zodSchemaProblem(options.output, 'run() option output');
     if (input !== undefined) {
@@ -490,6 +497,8 @@ export class Agent {
       requestOptions: requestOptions(modelAbort, output?.request),
       announced: new Set(),
       startedAt: this.now(),
+      // A resumed run's pending calls run with the tools of the agent in charge now.
+      registry: this.session.activeRegistry,
       state: undefined,
       finished: false,
       settled: Promise.resolve(),

@@ -2,7 +2,7 @@ import type { Actor, AnyActorLogic } from 'xstate';
 import { callPermissions } from '../approval/call-permissions.js';
 import { HarnessError } from '../core/errors.js';
 import type { ToolCall } from '../core/messages.js';
-import type { AgentContext, ApprovalDecision, PendingCalls } from '../machines/agent-machine-types.js';
+import type { AgentContext, ApprovalDecision, PendingCalls, Permission } from '../machines/agent-machine-types.js';
 import { waitingCalls } from '../machines/approval-gate.js';
 import type { Session } from '../session/session.js';
 
@@ -46,8 +46,16 @@ export function sendDecisions(
   return taken;
 }
 
-/** Checks `resume({ approvals })`: every key a pending call's id, every value `approve` or `deny`. */
-export function checkApprovals(approvals: unknown, pending: readonly ToolCall[]): ApprovalMap {
+/**
+ * Checks `resume({ approvals })`: every key a pending call's id, every value `approve` or `deny`,
+ * and none that would change a decision already recorded (`recorded` looks one up): a recorded
+ * decision is final.
+ */
+export function checkApprovals(
+  approvals: unknown,
+  pending: readonly ToolCall[],
+  recorded: (callId: string) => ApprovalDecision | undefined = () => undefined,
+): ApprovalMap {
   if (approvals === undefined) return {};
   if (typeof approvals !== 'object' || approvals === null || Array.isArray(approvals)) {
     throw new HarnessError('invalid_argument', "resume({ approvals }) takes an object: callId → 'approve' | 'deny'");
@@ -66,28 +74,41 @@ export function checkApprovals(approvals: unknown, pending: readonly ToolCall[])
         `approvals names call '${callId}', which is not pending (pending: ${ids})`,
       );
     }
+    const decided = recorded(callId);
+    if (decided !== undefined && decided.approved !== (value === 'approve')) {
+      const was = decided.approved ? 'approved' : `denied (${decided.reason})`;
+      throw new HarnessError(
+        'invalid_argument',
+        `approvals.${callId} is '${value}', but call '${callId}' was already ${was}: a recorded decision is final`,
+      );
+    }
   }
   return approvals as ApprovalMap;
 }
 
 /**
- * The gate's input for a resumed run's pending calls: the policy of now, and the decisions
- * already given (journaled before a suspend, or passed to `resume`). The decisions passed to
- * `resume` are journaled here, before the run starts.
+ * The gate's input for a resumed run's pending calls. A decision already recorded (journaled
+ * before a suspend) is final: the call keeps it whatever the policy says now. Every other call
+ * is looked up in the policy of now, and a decision passed to `resume` for one that asks is
+ * journaled here, before the run starts.
  */
 export function gatePending(session: Session, pending: PendingCalls, approvals: ApprovalMap): PendingCalls {
-  const permissions = callPermissions(session.config.permissions, session.activeRegistry, pending.calls);
-  if (permissions === undefined) return pending;
+  const recorded = pending.calls.map((call) => session.approvalDecision(call.callId));
+  const now = callPermissions(session.config.permissions, session.activeRegistry, pending.calls);
+  if (now === undefined && recorded.every((decision) => decision === undefined)) return pending;
+  // A recorded decision gates its call as an `ask` that was answered.
+  const permissions = pending.calls.map(
+    (_, index): Permission => (recorded[index] !== undefined ? 'ask' : (now?.[index] ?? 'allow')),
+  );
   const decisions = pending.calls.map((call, index): ApprovalDecision | undefined => {
-    if (permissions[index] !== 'ask') return undefined;
+    const decided = recorded[index];
+    if (decided !== undefined || permissions[index] !== 'ask') return decided;
     const given = approvals[call.callId];
-    if (given !== undefined) {
-      const decision: ApprovalDecision =
-        given === 'approve' ? { approved: true } : { approved: false, reason: DEFAULT_DENIAL };
-      session.recordApprovalDecision(call.callId, decision);
-      return decision;
-    }
-    return session.approvalDecision(call.callId);
+    if (given === undefined) return undefined;
+    const decision: ApprovalDecision =
+      given === 'approve' ? { approved: true } : { approved: false, reason: DEFAULT_DENIAL };
+    session.recordApprovalDecision(call.callId, decision);
+    return decision;
   });
   return { ...pending, permissions, decisions };
 }

@@ -65,6 +65,7 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   for (const source of deps.toolSources) source.refresh(session.registry);
   // After a handoff, the agent handed to: its tools (its instructions are the system message).
   const registry = session.activeRegistry;
+  run.registry = registry;
   const tools = toolsWithheld ? undefined : registry.definitions();
   // A copy of the frozen messages: a client may keep or change what it was sent. It costs one
   // pointer per message, far below the machine's own per-turn work even at 1,000 turns.

@@ -5,6 +5,7 @@ import type { LazyAbort } from '../core/lazy-abort.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { AgentStateName } from '../machines/agent-machine-types.js';
 import type { Session } from '../session/session.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import type { ChildAgentRun } from '../tools/tool-run-context.js';
 import type { Agent } from './agent.js';
 import type { RunOutput } from './output-check.js';
@@ -37,6 +38,12 @@ export interface RunHandle {
   readonly post: (event: AgentEvent) => void;
   /** Ends the run with `internal_error` (a bug in the loop, never a tool's or a model's failure). */
   readonly fail: (error: unknown) => void;
+  /**
+   * The tools the current turn's calls are decided against and run with: those of the agent in
+   * charge when the turn was asked. A handoff among the calls changes the tools of the next
+   * request, never of the calls beside it (a call to a tool of the agent handed to is unknown).
+   */
+  registry: ToolRegistry;
   /** The structured output the run asked for (`run(input, { output })`), if any. */
   readonly output?: RunOutput;
   /** What the run and its sub-agents spent so far, charged as each request reports its usage. */

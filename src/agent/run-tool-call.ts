@@ -60,7 +60,7 @@ function startTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, set
   // nothing is journaled as started or announced.
   if (!abort.aborted) {
     const { session } = deps;
-    const tool = session.activeRegistry.get(call.name);
+    const tool = run.registry.get(call.name);
     // A call in doubt on resume runs the child its start recorded.
     const child =
       tool?.runsAgent === true
@@ -72,15 +72,14 @@ function startTool(deps: MachineDeps, run: RunHandle, input: ToolActorInput, set
     // store aborts the run first, so the call is then answered without running).
     const durable = deps.session.settled();
     if (durable !== undefined) {
-      durable.then(() => invokeTool(deps, run, call, report, abort, context as CallRunContext), run.fail);
+      durable.then(() => invokeTool(run, call, report, abort, context as CallRunContext), run.fail);
       return;
     }
   }
-  invokeTool(deps, run, call, report, abort, context ?? new CallRunContext(deps, undefined));
+  invokeTool(run, call, report, abort, context ?? new CallRunContext(deps, undefined));
 }
 
 function invokeTool(
-  deps: MachineDeps,
   run: RunHandle,
   call: ToolActorInput['call'],
   report: (result: Parameters<typeof settleEvent>[2]) => void,
@@ -91,7 +90,7 @@ function invokeTool(
     run.announced.add(call.callId);
     run.post(AgentEvent.toolCallStart(call));
   }
-  const result = deps.session.activeRegistry.invokeEager(call.name, call.arguments, {
+  const result = run.registry.invokeEager(call.name, call.arguments, {
     callId: call.callId,
     signal: abort,
     run: context,

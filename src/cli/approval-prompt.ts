@@ -20,6 +20,12 @@ export interface CliApprovals {
   onRequest(event: AgentEvent<'tool_approval_request'>): Promise<void>;
   /** The calls left undecided when the run was suspended. */
   readonly undecided: readonly ToolCall[];
+  /**
+   * Ctrl-C: closes the prompt (no further question) and, when the run waits only for
+   * decisions, suspends it so that `resume` asks again. Returns true when it suspended the run
+   * (otherwise the caller aborts it).
+   */
+  interrupt(): boolean;
   /** Stops listening (closes the terminal reader). */
   close(): void;
 }
@@ -100,10 +106,12 @@ export function terminalApprovals(agent: Agent, io: PromptIo): CliApprovals {
       agent.suspend();
     }
   };
+  let interrupted = false;
   return {
     undecided,
     async onRequest(event) {
       const { callId, name } = event.data;
+      if (interrupted) return;
       if (always.has(name)) {
         agent.approve(callId);
         return;
@@ -125,6 +133,15 @@ export function terminalApprovals(agent: Agent, io: PromptIo): CliApprovals {
           return;
         }
       }
+    },
+    interrupt() {
+      interrupted = true;
+      const waiting = agent.state === 'awaitingApproval';
+      if (waiting) undecided.splice(0, undecided.length, ...agent.pendingApprovals());
+      const suspended = waiting && agent.suspend();
+      reader.cancel();
+      if (!suspended) undecided.length = 0;
+      return suspended;
     },
     close() {
       ended.unsubscribe();
@@ -153,6 +170,7 @@ export function suspendingApprovals(agent: Agent, undecided: ToolCall[] = []): C
   return {
     undecided,
     onRequest: () => Promise.resolve(),
+    interrupt: () => false,
     close: () => subscription.unsubscribe(),
   };
 }

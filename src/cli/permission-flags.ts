@@ -1,4 +1,6 @@
 import { type PermissionPolicy, permissionDefaults } from '../approval/permission-policy.js';
+import { policyKeyProblem } from '../approval/policy-keys.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import { UsageError } from './usage-error.js';
 
 /** The approval flags of `run`, for `parseArgs`. */
@@ -10,7 +12,8 @@ export const PERMISSION_FLAGS = {
 
 /** Help lines of the approval flags. */
 export const PERMISSION_HELP = `  --allow NAME|KIND  run calls of this tool or kind (read, write, shell, network, other)
-                   without asking; repeatable
+                   without asking; repeatable. tool:NAME / kind:KIND say which, for a
+                   tool named like a kind
   --deny NAME|KIND   refuse calls of this tool or kind without asking (the model gets
                    "Error: denied: …"); repeatable
   --yes            allow every call that is not denied (no questions)
@@ -19,7 +22,8 @@ export const PERMISSION_HELP = `  --allow NAME|KIND  run calls of this tool or k
                    a(lways, for this tool); without a terminal a run that must ask is
                    suspended, and the command to resume it is printed`;
 
-const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+// `kind:K` names only the kind, `tool:T` only the tool (a tool named like a kind).
+const NAME = /^(?:kind:|tool:)?[A-Za-z0-9_.-]{1,64}$/;
 
 function names(list: readonly string[] | undefined, flag: string): string[] {
   return (list ?? []).map((text) => {
@@ -48,4 +52,15 @@ export function permissionPolicy(values: {
   for (const name of allow) policy[name] = 'allow';
   for (const name of deny) policy[name] = 'deny';
   return Object.freeze(policy);
+}
+
+/**
+ * Checks the policy's rules against the tools the run has (MCP tools included): a name that is
+ * neither a kind nor a tool is a usage error naming the flag, with "did you mean".
+ */
+export function checkPermissionFlags(policy: PermissionPolicy, registry: ToolRegistry): void {
+  const problem = policyKeyProblem(policy, registry);
+  if (problem === undefined) return;
+  const flag = policy[problem.key] === 'deny' ? '--deny' : policy[problem.key] === 'allow' ? '--allow' : 'the policy';
+  throw new UsageError(`${flag} ${problem.key}: ${problem.message}`);
 }

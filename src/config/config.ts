@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { checkPermissions, type PermissionPolicy } from '../approval/permission-policy.js';
+import { checkPermissions, type PermissionPolicy, type ScopedPermissions } from '../approval/permission-policy.js';
 import { type ContextOptions, type ContextSettings, checkContextOptions } from '../context/context-options.js';
 import { HarnessError } from '../core/errors.js';
 import { BUDGET_KEYS, Budget, type BudgetOptions } from './budget.js';
@@ -51,9 +51,10 @@ export interface ConfigOptions extends BudgetOptions {
   readonly maxToolOutputChars?: number;
   /**
    * Tool name or kind → `allow | ask | deny` (a name beats a kind; anything not named is
-   * `allow`). `ask` waits for `agent.approve()` / `agent.deny()`; see docs/approval.md.
+   * `allow`), or `{ kinds, tools }` to keep them apart. `ask` waits for `agent.approve()` /
+   * `agent.deny()`; see docs/approval.md.
    */
-  readonly permissions?: PermissionPolicy;
+  readonly permissions?: PermissionPolicy | ScopedPermissions;
   /** At most this many concurrency-safe calls of one batch run at once; results still come in call order. Default 8. */
   readonly maxParallelTools?: number;
   /**

@@ -10,7 +10,7 @@ const SYNONYMS: Readonly<Record<string, string>> = {
 const normalise = (key: string): string => key.toLowerCase().replace(/[_-]/g, '');
 
 /** Edits (insert, delete, replace one character) that turn `a` into `b`. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

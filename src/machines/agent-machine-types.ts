@@ -124,6 +124,11 @@ export interface ToolBatch {
   readonly nextToStart: number;
   /** Calls started and not yet settled. */
   readonly running: number;
+  /**
+   * The waiting calls were asked about (`requestApproval`): once, when the turn first waits
+   * only for decisions, after the calls that needed none have run.
+   */
+  readonly asked: boolean;
 }
 
 /**

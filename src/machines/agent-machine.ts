@@ -183,6 +183,7 @@ interface ToolProgress {
   nextToStart: number;
   running: number;
   reported: number;
+  asked: boolean;
 }
 
 /**
@@ -302,6 +303,7 @@ function progressOf({ tools }: AgentContext): ToolProgress {
     nextToStart: tools.nextToStart,
     running: tools.running,
     reported: tools.reported,
+    asked: tools.asked,
   };
 }
 
@@ -318,13 +320,14 @@ function batchOf(gated: GatedCalls, progress: ToolProgress): ToolBatch {
     reported: progress.reported,
     nextToStart: progress.nextToStart,
     running: progress.running,
+    asked: progress.asked,
   };
 }
 
 /** A turn's calls as the gate ordered them, none started yet. */
 function newBatch(gated: GatedCalls): ToolBatch {
   const results = gated.calls.map(() => undefined);
-  return batchOf(gated, { results, settled: 0, reported: 0, nextToStart: 0, running: 0 });
+  return batchOf(gated, { results, settled: 0, reported: 0, nextToStart: 0, running: 0, asked: false });
 }
 
 /** The batch of a run that starts with no calls owed (every new run): shared, as batches are never changed. */
@@ -332,16 +335,20 @@ const NO_BATCH: ToolBatch = Object.freeze(newBatch(gateCalls({ calls: [], concur
 
 /** A resumed run: hand the pending calls to `executingTools` and start the first batch. */
 const startPendingCalls = machineSetup.enqueueActions(({ context, enqueue }) => {
-  requestApprovals(context, enqueue);
   advanceTools(context, progressOf(context), enqueue, { resuming: false });
 });
 
-/** Asks for a decision on every call of the turn that waits for one. */
-function requestApprovals(context: AgentContext, enqueue: Enqueue): void {
-  if (context.tools.permissions.length === 0) return;
+/**
+ * The turn waits only for decisions (the calls that needed none have run): ask for a decision on
+ * every call that waits, once per turn. Asking earlier let a consumer that awaits the request (a
+ * prompt) hold back the allowed calls until a person answered.
+ */
+const requestApprovals = machineSetup.enqueueActions(({ context, enqueue }) => {
+  if (context.tools.asked) return;
   const calls = waitingCalls(context.tools);
   if (calls.length > 0) enqueue({ type: 'requestApproval', params: { calls } });
-}
+  enqueue.assign({ tools: { ...context.tools, asked: true } });
+});
 
 /** `APPROVE` / `DENY` for a waiting call: journal the decision, then start what the schedule now allows. */
 const decide = machineSetup.enqueueActions(({ context, event, enqueue }) => {
@@ -424,6 +431,7 @@ const closeBatch = machineSetup.assign(({ context, event }) => {
     reported: total,
     nextToStart: tools.nextToStart,
     running: tools.running - 1,
+    asked: tools.asked,
   });
   update.invalidCalls = countResults(context.invalidCalls, tools.calls, results, tools.reported, total);
   return update;
@@ -537,7 +545,14 @@ const adoptToolTurn = machineSetup.assign(({ context, event, spawn }) => {
   spawnCalls(spawn, gated, from, to);
   const update = turnCounted(context, turn);
   const results = toolCalls.map(() => undefined);
-  update.tools = batchOf(gated, { results, settled: 0, reported: 0, nextToStart: to, running: to - from });
+  update.tools = batchOf(gated, {
+    results,
+    settled: 0,
+    reported: 0,
+    nextToStart: to,
+    running: to - from,
+    asked: false,
+  });
   return update;
 });
 
@@ -556,8 +571,14 @@ const acceptGatedToolTurn = machineSetup.enqueueActions(({ context, event, enque
   const also = turnCounted(context, turn);
   const adopted: AgentContext = { ...context, ...also, tools };
   enqueue({ type: 'recordModelTurn', params: { turn } });
-  requestApprovals(adopted, enqueue);
-  const fresh: ToolProgress = { results: tools.results.slice(), settled: 0, nextToStart: 0, running: 0, reported: 0 };
+  const fresh: ToolProgress = {
+    results: tools.results.slice(),
+    settled: 0,
+    nextToStart: 0,
+    running: 0,
+    reported: 0,
+    asked: false,
+  };
   advanceTools(adopted, fresh, enqueue, also);
 });
 
@@ -718,7 +739,7 @@ export const agentMachine = machineSetup.createMachine({
       // Nothing runs: the next call waits for agent.approve() / agent.deny(). Budgets keep
       // running (the wall-clock ABORT answers the waiting calls), and agent.suspend() ends the
       // run with the undecided calls left pending, for a later resume.
-      entry: enter('awaitingApproval'),
+      entry: [enter('awaitingApproval'), requestApprovals],
       always: { guard: 'approvalUnblocked', target: 'executingTools' },
       on: {
         APPROVE: { guard: 'decidesWaitingCall', actions: decide },

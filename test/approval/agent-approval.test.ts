@@ -98,6 +98,31 @@ describe('policy ask: awaitingApproval', () => {
     ]);
   });
 
+  it('asks only once the calls that need no decision have run, so a reader that holds the request holds nothing back', async () => {
+    const { agent, runs, session } = approvalAgent([
+      callsTurn(['c1', 'change'], ['c2', 'look'], ['c3', 'look'], ['c4', 'run']),
+      textTurn('ok'),
+    ]);
+    const ranBeforeAsked: string[][] = [];
+    const events = await runDeciding(agent.run('go'), (event) => {
+      ranBeforeAsked.push([...runs]);
+      agent.approve(event.data.callId);
+    });
+    expect(ranBeforeAsked).toEqual([
+      ['look', 'look'],
+      ['look', 'look'],
+    ]);
+    expect(events.filter((event) => event.type === 'tool_approval_request').map((e) => e.data.callId)).toEqual([
+      'c1',
+      'c4',
+    ]);
+    // Asked once per call, after the allowed calls' results are journaled.
+    const kinds = session.journal.map((entry) => entry.type);
+    expect(kinds.filter((kind) => kind === 'approval_request')).toHaveLength(2);
+    expect(kinds.indexOf('approval_request')).toBeGreaterThan(kinds.indexOf('tool_result'));
+    expect(runs).toEqual(['look', 'look', 'change', 'run']);
+  });
+
   it('approve takes several ids; unknown or decided ids change nothing', async () => {
     const { agent, runs, client } = approvalAgent([
       callsTurn(['c1', 'change'], ['c2', 'look'], ['c3', 'run']),

@@ -128,6 +128,42 @@ describe('resume after suspend', () => {
   });
 });
 
+describe('a recorded decision is final on resume', () => {
+  /** c2 is denied while c1 waits (c2 is behind it, so it is not answered yet), then suspend. */
+  async function deniedThenSuspended() {
+    const made = approvalAgent([callsTurn(['c1', 'change'], ['c2', 'change'])]);
+    await runDeciding(made.agent.run('go'), (event) => {
+      if (event.data.callId !== 'c2') return;
+      setTimeout(() => {
+        made.agent.deny('c2', 'not that file');
+        made.agent.suspend();
+      }, 10);
+    });
+    expect(made.session.pendingToolCalls().map((call) => call.callId)).toEqual(['c1', 'c2']);
+    return JSON.parse(JSON.stringify(made.session.toJSON()));
+  }
+
+  it('a policy that now allows the tool (resume --allow) runs only the undecided call', async () => {
+    const snapshot = await deniedThenSuspended();
+    const { agent, runs, client } = reload(snapshot, [textTurn('done')], { write: 'allow' });
+    const events = await collect(agent.resume());
+    expect(events.some((event) => event.type === 'tool_approval_request')).toBe(false);
+    expect(runs).toEqual(['change']);
+    expect(client.requests[0]?.messages.slice(-2)).toEqual([
+      { role: 'tool', callId: 'c1', content: 'change done' },
+      { role: 'tool', callId: 'c2', content: 'Error: denied: not that file' },
+    ]);
+  });
+
+  it('resume({ approvals }) may not overturn it', async () => {
+    const snapshot = await deniedThenSuspended();
+    const { agent } = reload(snapshot, [textTurn('done')]);
+    expect(() => agent.resume({ approvals: { c2: 'approve' } })).toThrow(
+      /approvals.c2 is 'approve', but call 'c2' was already denied \(not that file\): a recorded decision is final/,
+    );
+  });
+});
+
 describe('budgets while waiting', () => {
   it('the wall-clock limit ends a run that waits too long, answering the waiting calls', async () => {
     const { agent, runs, session } = approvalAgent([callsTurn(['c1', 'change'])], {

@@ -163,6 +163,28 @@ describe('agent-harness run: approval on a terminal', { timeout: 120_000 }, () =
     expect(run.output()).toContain('approved: write_file');
   });
 
+  it('Ctrl-C at the prompt with two calls waiting closes it, suspends the run and prints how to resume', async () => {
+    server = await startFakeServer([
+      toolCallsAnswer(
+        ['call_A', 'write_file', { path: 'a.txt', content: 'a' }],
+        ['call_B', 'write_file', { path: 'b.txt', content: 'b' }],
+      ),
+    ]);
+    const cwd = tempWorkspace();
+    const run = inTerminal(['run', 'write them', '--tools', 'workspace', '--cwd', cwd], {
+      OPENAI_BASE_URL: `${server.url}/v1`,
+    });
+    await until(() => run.output().includes('[y]es / [n]o / [a]lways'), 'the prompt', SLOW);
+    run.type('\x03');
+    expect(await run.done).toBe(1);
+    const output = run.output();
+    expect(output.split('[y]es / [n]o / [a]lways')).toHaveLength(2); // asked once, not about call_B
+    expect(output).toContain('suspended');
+    expect(output).toContain('waiting for approval: write_file (call_A), write_file (call_B)');
+    expect(output).not.toContain('SubscriberTimeoutError');
+    expect(existsSync(join(cwd, 'a.txt'))).toBe(false);
+  });
+
   it('n asks for a reason, which the model gets as Error: denied: <reason>', async () => {
     server = await startFakeServer([writeCall(), textAnswer('fine')]);
     const cwd = tempWorkspace();

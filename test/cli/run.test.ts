@@ -51,6 +51,12 @@ describe('agent-harness run', () => {
     expect(err).toBe('');
   });
 
+  it('refuses a --deny that names neither a kind nor a tool, naming the flag and the tool meant (exit 2)', async () => {
+    const { code, err } = await run(['--deny', 'read_fil', 'do it'], []);
+    expect(code).toBe(2);
+    expect(err).toMatch(/--deny read_fil: .*did you mean 'read_file'\?/);
+  });
+
   it('prints events as NDJSON with --json, ending with a summary', async () => {
     const { code, out } = await run(['What is here?', '--json']);
     expect(code).toBe(0);

@@ -82,6 +82,32 @@ describe('handoff: an agent hands the conversation to another', () => {
     expect(checkLoopInvariants(journal, { config })).toEqual([]);
   });
 
+  it('a call beside the handoff is decided and run with the tools of the agent that asked: unknown, never run', async () => {
+    const { refunds, triageRegistry } = agents();
+    const config = new Config({ permissions: { write: 'ask' } });
+    const client = new ScriptedClient([
+      [
+        StreamEvent.toolCallComplete({ callId: 'h1', name: 'transfer_to_billing', arguments: {} }),
+        StreamEvent.toolCallComplete({ callId: 'f1', name: 'refund', arguments: {} }),
+        StreamEvent.messageComplete(usage),
+      ],
+      callTurn('f2', 'refund'),
+      textTurn('Refunded.'),
+    ]);
+    const agent = new Agent(config, { client, registry: triageRegistry });
+    const asked: string[] = [];
+    for await (const event of agent.run('refund me')) {
+      if (event.type !== 'tool_approval_request') continue;
+      asked.push(event.data.callId);
+      agent.approve(event.data.callId);
+    }
+    // f1 asked for a tool triage does not have: answered as unknown; f2, asked of billing, is asked about.
+    const f1 = client.requests[1]?.messages.find((message) => message.role === 'tool' && message.callId === 'f1');
+    expect(f1?.content).toMatch(/^Error: .*unknown tool.*'refund'/i);
+    expect(asked).toEqual(['f2']);
+    expect(refunds).toEqual(['f2']);
+  });
+
   it('replay rebuilds the handoff: same journal, same instructions and tools in charge', async () => {
     const { triageRegistry } = agents();
     const config = new Config({ systemPrompt: 'You triage.' });

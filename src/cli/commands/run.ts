@@ -29,7 +29,7 @@ import { claimJournal } from '../journal-claim.js';
 import { type Env, makeClient } from '../make-client.js';
 import { MCP_HELP } from '../mcp-flags.js';
 import { addMcpTools } from '../mcp-tools.js';
-import { PERMISSION_HELP } from '../permission-flags.js';
+import { checkPermissionFlags, PERMISSION_HELP } from '../permission-flags.js';
 import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
 import { parseRunOptions, type RunCliOptions } from '../run-options.js';
@@ -158,6 +158,7 @@ async function setUp(
     ...(options.tools === 'workspace' ? workspaceTools(config) : [new ReadFileTool(config)]),
   );
   sources.push(...(await addMcpTools(options.mcp, registry)));
+  checkPermissionFlags(config.permissions, registry);
   // The model and its rates go with a new stored session, so that `inspect ID` prices it as the CLI did.
   // With the provider, base URL, workspace and tools, so that `resume ID` needs none of their flags.
   const meta = {
@@ -198,8 +199,10 @@ async function drive(
   const handlers = STOP_SIGNALS.map((name) => {
     const handler = (): void => {
       stops++;
-      if (stops === 1) agent.abort(`interrupted (${name === 'SIGINT' ? 'Ctrl-C' : name})`);
-      else process.exit(128 + osConstants.signals[name]);
+      if (stops > 1) process.exit(128 + osConstants.signals[name]);
+      // Ctrl-C at the approval prompt: no more questions; the run is suspended, for resume to ask again.
+      if (name === 'SIGINT' && approvals.interrupt()) return;
+      agent.abort(`interrupted (${name === 'SIGINT' ? 'Ctrl-C' : name})`);
     };
     if (sigint) process.on(name, handler);
     return [name, handler] as const;

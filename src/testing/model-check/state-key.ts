@@ -35,6 +35,7 @@ export function stateKey(state: ExploredState): string {
           nextToStart: tools.nextToStart,
           running: tools.running,
           reported: tools.reported,
+          // `tools.asked` is left out: only the `requestApproval` effect reads it, never a guard.
         }
       : {};
   return JSON.stringify({ value: state.value, ...live, ...toolFields });
