@@ -208,6 +208,7 @@ async function drive(
     return [name, handler] as const;
   });
   let last: AgentEvent | undefined;
+  drivesRunning++;
   try {
     const options = signal ? { signal } : {};
     // No task: continue the interrupted run of a resumed session (contract §8).
@@ -217,9 +218,32 @@ async function drive(
       if (event.type === 'tool_approval_request') await approvals.onRequest(event);
     }
   } finally {
-    if (sigint) for (const [name, handler] of handlers) process.off(name, handler);
+    drivesRunning--;
+    if (sigint) {
+      for (const [name, handler] of handlers) process.off(name, handler);
+      exitOnLaterStops();
+    }
   }
   return last;
+}
+
+let exitsOnLaterStops = false;
+let drivesRunning = 0;
+
+/**
+ * After a run, while the CLI saves and reports, a stop signal exits at once through
+ * process.exit (so the exit hook still kills shell commands' process groups) instead of the
+ * signal's default action, which would skip that hook. Installed once per process; a run that
+ * starts later handles its own signals.
+ */
+function exitOnLaterStops(): void {
+  if (exitsOnLaterStops) return;
+  exitsOnLaterStops = true;
+  for (const name of STOP_SIGNALS) {
+    process.on(name, () => {
+      if (drivesRunning === 0) process.exit(128 + osConstants.signals[name]);
+    });
+  }
 }
 
 async function runAgent(
