@@ -3,9 +3,9 @@
  * `npm run docs:diagram`; a test fails when the committed diagram is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { replaceDiagram } from '../src/diagram/diagram-block.js';
+import { toMermaid } from '../src/diagram/mermaid.js';
 import { agentMachine } from '../src/index.js';
-import { replaceDiagram } from '../src/inspect/diagram-block.js';
-import { toMermaid } from '../src/inspect/mermaid.js';
 
 const path = new URL('../docs/architecture.md', import.meta.url);
 const before = readFileSync(path, 'utf8');

@@ -1,8 +1,8 @@
 // agent-harness/diagram: the machine's diagram, generated from its definition.
-export { graphFromDefinition } from './inspect/definition-graph.js';
-export type { DiagramOptions, RanAgent } from './inspect/diagram-options.js';
-export { toDot } from './inspect/dot.js';
-export { toGraphJson } from './inspect/graph-json.js';
+export { graphFromDefinition } from './diagram/definition-graph.js';
+export type { DiagramOptions, RanAgent } from './diagram/diagram-options.js';
+export { toDot } from './diagram/dot.js';
+export { toGraphJson } from './diagram/graph-json.js';
 export type {
   ChildMachineGraph,
   GraphActor,
@@ -10,6 +10,6 @@ export type {
   GraphState,
   MachineGraph,
   NestedMachine,
-} from './inspect/machine-graph.js';
-export { machineGraph } from './inspect/machine-graph.js';
-export { eventLabel, toMermaid } from './inspect/mermaid.js';
+} from './diagram/machine-graph.js';
+export { machineGraph } from './diagram/machine-graph.js';
+export { eventLabel, toMermaid } from './diagram/mermaid.js';

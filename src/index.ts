@@ -2,10 +2,6 @@
 // subpath exports (agent-harness/openai, /anthropic, /inspector, /diagram); the testing kit is
 // agent-harness/testing.
 
-// Sessions and journals
-export { readJournalFile, writeJournalFile } from './adapters/journal-store.js';
-// The agent and its machine
-export type { ChatCompletionOptions, ModelClient, ModelStream, RequestedOutput } from './adapters/model-client.js';
 export type { BudgetRates, ModelPrice } from './adapters/prices.js';
 export { MODEL_PRICES, PRICES_AS_OF, PriceTable } from './adapters/prices.js';
 // A scripted model (also in agent-harness/testing)
@@ -21,12 +17,11 @@ export type {
   ToolSource,
 } from './agent/agent.js';
 export { Agent } from './agent/agent.js';
+export type { ChildAgentRun } from './agent/agent-run-context.js';
 export type { ApprovalMap } from './agent/approval-controls.js';
+export type { HandoffAgent } from './agent/handoffs.js';
+export { checkPolicyKeys, type PolicyKeyProblem, policyKeyProblem } from './agent/policy-keys.js';
 export { TreeSpend } from './agent/tree-spend.js';
-// Tool policy and approval
-export type { Permission, PermissionPolicy, ScopedPermissions } from './approval/permission-policy.js';
-export { checkPermissions, PERMISSIONS, permissionDefaults, permissionFor } from './approval/permission-policy.js';
-export { checkPolicyKeys, type PolicyKeyProblem, policyKeyProblem } from './approval/policy-keys.js';
 // Configuration, budgets and prices
 export type { BudgetOptions, BudgetStopReason, SoftLimitHit } from './config/budget.js';
 export { Budget } from './config/budget.js';
@@ -39,10 +34,11 @@ export {
   DEFAULT_MAX_TOOL_OUTPUT_CHARS,
   DEFAULT_MAX_TURNS,
 } from './config/config.js';
-// Data, events and errors
-export type { Compaction } from './context/compaction.js';
-export type { CompactionStrategy, ContextOptions, ContextSettings } from './context/context-options.js';
-export { COMPACTION_STRATEGIES } from './context/context-options.js';
+export type { ContextOptions, ContextSettings } from './config/context-options.js';
+export { COMPACTION_STRATEGIES } from './config/context-options.js';
+// Tool policy and approval
+export type { PermissionPolicy, ScopedPermissions } from './config/permission-policy.js';
+export { checkPermissions, permissionDefaults, permissionFor } from './config/permission-policy.js';
 export { elisionMarker } from './context/elide-outputs.js';
 export { SUMMARY_REQUEST } from './context/summarise-turns.js';
 export {
@@ -51,12 +47,16 @@ export {
   estimateTokens,
   estimateToolTokens,
 } from './context/token-estimate.js';
-export type { BoundedTokenScale } from './context/token-scale.js';
 export { boundTokenScale, MAX_TOKEN_SCALE, MIN_TOKEN_SCALE } from './context/token-scale.js';
 export type { AgentEventDataMap, BudgetKind, StopReason } from './core/agent-event.js';
 export { AgentEvent, AgentEventType, isTerminal, STOP_REASONS } from './core/agent-event.js';
+export type { Permission } from './core/approval-types.js';
+export { PERMISSIONS } from './core/approval-types.js';
+// Data, events and errors
+export type { BoundedTokenScale, Compaction, CompactionStrategy } from './core/compaction.js';
 export type { HarnessErrorReason } from './core/errors.js';
 export { errorMessage, HarnessError } from './core/errors.js';
+export type * from './core/journal-entry.js';
 export type {
   AssistantMessage,
   JsonObject,
@@ -68,11 +68,18 @@ export type {
   ToolResultMessage,
   UserMessage,
 } from './core/messages.js';
+// The agent and its machine
+export type { ChatCompletionOptions, ModelClient, ModelStream, RequestedOutput } from './core/model-client.js';
 export { stableJson } from './core/stable-json.js';
 export type { FinishReason, StreamError, TextDelta, ToolCallDelta } from './core/stream-event.js';
 export { StreamEvent, StreamEventType, textOf } from './core/stream-event.js';
+export type { ToolException } from './core/tool-exception.js';
+export { ToolKind } from './core/tool-kind.js';
+export type { ToolDefinition } from './core/tool-params.js';
+export { ToolResult, toolMessageContent } from './core/tool-result.js';
 export type { TokenUsage } from './core/usage.js';
 export { addUsage, tokenUsage, ZERO_USAGE } from './core/usage.js';
+export { ranAgents } from './diagram/ran-agents.js';
 export type {
   EventBusOptions,
   StreamRecord,
@@ -95,17 +102,20 @@ export type { McpCommonOptions, McpHttpOptions, McpServerOptions, McpStdioOption
 export type { ToolsChangedListener, ToolsRefresh } from './mcp/mcp-source.js';
 export { McpSource } from './mcp/mcp-source.js';
 export type { McpToolInfo } from './mcp/mcp-tool-info.js';
+export { childSessionId } from './session/child-session-id.js';
 export type { ChildJournals } from './session/child-sessions.js';
 export { ChildSessions } from './session/child-sessions.js';
-export type * from './session/journal-entry.js';
 export type { JournalHeader, ReadJournalOptions } from './session/journal-file.js';
-export { parseJournal, serializeJournal } from './session/journal-file.js';
+// Sessions and journals
+export { parseJournal, readJournalFile, serializeJournal, writeJournalFile } from './session/journal-file.js';
 export type { AppendListener, LogRecord } from './session/journal-log.js';
 export type { PairingProblem } from './session/journal-pairing.js';
 export { checkToolPairing } from './session/journal-pairing.js';
 export { checkJournalVersion, JOURNAL_VERSION, READABLE_JOURNAL_VERSIONS } from './session/journal-version.js';
 export type { ForkOptions, LoadOptions, SessionOptions, SessionSnapshot, ToolCallInput } from './session/session.js';
 export { JOURNAL_VERSION_META, Session } from './session/session.js';
+export type { SessionTree } from './session/session-tree.js';
+export { readSessionTree } from './session/session-tree.js';
 export type { StoreFailureListener } from './session/session-writer.js';
 // Stores. Each from its own module, not ./stores/index.js: that barrel reaches the drivers' types.
 export type {
@@ -123,23 +133,14 @@ export type { FsyncPolicy, SqliteSynchronous, StoreOptions } from './stores/stor
 // Sub-agents and handoffs
 export type { AgentToolOptions } from './subagents/agent-tool.js';
 export { agentTool } from './subagents/agent-tool.js';
-export { childSessionId } from './subagents/child-session-id.js';
-export type { HandoffAgent } from './subagents/handoff-target.js';
 export type { HandoffToolOptions } from './subagents/handoff-tool.js';
 export { handoffTool } from './subagents/handoff-tool.js';
-export { ranAgents } from './subagents/ran-agents.js';
-export type { SessionTree } from './subagents/session-tree.js';
-export { readSessionTree } from './subagents/session-tree.js';
 // Tools
 export type { AnyTool, InvokeOptions } from './tools/registry.js';
 export { ToolRegistry } from './tools/registry.js';
 export type { ToolAnswer, ToolInvocation, ToolLike, ToolSpec } from './tools/tool.js';
 export { defineTool, Tool } from './tools/tool.js';
-export type { ToolException } from './tools/tool-exception.js';
-export { ToolKind } from './tools/tool-kind.js';
-export type { ToolDefinition } from './tools/tool-params.js';
-export { ToolResult, toolMessageContent } from './tools/tool-result.js';
-export type { ChildAgentRun, ToolRunContext } from './tools/tool-run-context.js';
+export type { ToolRunContext } from './tools/tool-run-context.js';
 export { truncateOutput } from './tools/truncate.js';
 export type {
   EditFileToolOptions,

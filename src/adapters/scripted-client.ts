@@ -1,8 +1,8 @@
 import { HarnessError } from '../core/errors.js';
 import type { Message } from '../core/messages.js';
+import type { ChatCompletionOptions, ModelClient, RequestedOutput } from '../core/model-client.js';
 import type { StreamEvent } from '../core/stream-event.js';
-import type { ToolDefinition } from '../tools/tool-params.js';
-import type { ChatCompletionOptions, ModelClient, RequestedOutput } from './model-client.js';
+import type { ToolDefinition } from '../core/tool-params.js';
 
 /** What a scripted turn may produce. */
 export type ScriptedEvents = readonly StreamEvent[] | AsyncIterable<StreamEvent> | Iterable<StreamEvent>;

@@ -1,24 +1,23 @@
 import { filter, type Observable, Subject } from 'rxjs';
 import { type Actor, type AnyActorLogic, createActor, type InspectionEvent, type Observer } from 'xstate';
 import type { z } from 'zod';
-import type { ModelClient } from '../adapters/model-client.js';
-import { checkPolicyKeys } from '../approval/policy-keys.js';
 import { Config } from '../config/config.js';
 import { estimateContextTokens, estimateToolTokens } from '../context/token-estimate.js';
 import { AgentEvent, type AgentEventDataMap, isTerminal } from '../core/agent-event.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
+import type { JournalEntry } from '../core/journal-entry.js';
 import { LazyAbort } from '../core/lazy-abort.js';
 import type { ToolCall } from '../core/messages.js';
+import type { ModelClient } from '../core/model-client.js';
 import { monotonicNow } from '../core/monotonic-now.js';
+import { ToolResult } from '../core/tool-result.js';
 import { EventBus, type StreamRecord } from '../events/event-bus.js';
 import { MAIN_AGENT } from '../machines/agent-machine.js';
 import type { AgentStateName, PendingCalls } from '../machines/agent-machine-types.js';
-import type { JournalEntry } from '../session/journal-entry.js';
 import { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { ToolResult } from '../tools/tool-result.js';
-import type { ChildAgentRun } from '../tools/tool-run-context.js';
 import { zodSchemaProblem } from '../tools/zod-schema.js';
+import type { ChildAgentRun } from './agent-run-context.js';
 import {
   type ApprovalMap,
   callsAwaitingApproval,
@@ -30,6 +29,7 @@ import {
 import { AsyncQueue } from './async-queue.js';
 import { invalidCallsSoFar } from './invalid-calls-so-far.js';
 import { runOutput } from './output-check.js';
+import { checkPolicyKeys } from './policy-keys.js';
 import { agentRunMachine, type ProvidedAgentMachine } from './provide-machine.js';
 import { RelayedApprovals } from './relayed-approvals.js';
 import { requestOptions } from './request-model.js';

@@ -1,10 +1,10 @@
 import type { Actor, AnyActorLogic } from 'xstate';
-import { callPermissions } from '../approval/call-permissions.js';
 import { HarnessError } from '../core/errors.js';
 import type { ToolCall } from '../core/messages.js';
 import type { AgentContext, ApprovalDecision, PendingCalls, Permission } from '../machines/agent-machine-types.js';
 import { waitingCalls } from '../machines/approval-gate.js';
 import type { Session } from '../session/session.js';
+import { callPermissions } from './call-permissions.js';
 
 /** Decisions given to `resume({ approvals })`: callId → `approve` or `deny`. */
 export type ApprovalMap = Readonly<Record<string, 'approve' | 'deny'>>;

@@ -1,10 +1,10 @@
-import type { PermissionPolicy } from '../approval/permission-policy.js';
+import type { PermissionPolicy } from '../config/permission-policy.js';
 import type { AgentEvent } from '../core/agent-event.js';
 import { addUsage, type TokenUsage } from '../core/usage.js';
 import type { ChildSessions } from '../session/child-sessions.js';
 import type { JournalStore } from '../stores/journal-store.js';
-import type { ChildAgentRun, ToolRunContext } from '../tools/tool-run-context.js';
 import type { Agent } from './agent.js';
+import type { AgentRunContext, ChildAgentRun } from './agent-run-context.js';
 import type { MachineDeps } from './run-handle.js';
 import type { TreeSpend } from './tree-spend.js';
 
@@ -14,7 +14,7 @@ import type { TreeSpend } from './tree-spend.js';
  * machine with its result. One object per call, its methods on the prototype (the hot path
  * makes one per call).
  */
-export class CallRunContext implements ToolRunContext {
+export class CallRunContext implements AgentRunContext {
   /** Usage spent for the run so far (a child agent's), journaled with the call's result. */
   usage: TokenUsage | undefined = undefined;
   /** The agent the call handed the conversation to, if it did. */

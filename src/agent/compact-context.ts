@@ -1,13 +1,13 @@
 import type { AnyActorRef } from 'xstate';
-import type { Compaction } from '../context/compaction.js';
-import type { ContextSettings } from '../context/context-options.js';
+import type { ContextSettings } from '../config/context-options.js';
 import { elideOldOutputs } from '../context/elide-outputs.js';
 import { summaryCompaction, summaryRegion, summaryRequest } from '../context/summarise-turns.js';
+import type { Compaction } from '../core/compaction.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import { type TokenUsage, ZERO_USAGE } from '../core/usage.js';
 import type { CompactParams } from '../machines/agent-machine-types.js';
-import { readModelStream } from './model-turn.js';
+import { readModelStream } from './read-model-stream.js';
 import { answer, requestOptions } from './request-model.js';
 import { activeRun, depsOf, type MachineDeps, type RunHandle } from './run-handle.js';
 

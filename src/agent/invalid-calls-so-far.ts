@@ -1,5 +1,5 @@
+import type { JournalEntry } from '../core/journal-entry.js';
 import { countCall, type InvalidCalls, invalidCallErrorOfContent } from '../machines/invalid-calls.js';
-import type { JournalEntry } from '../session/journal-entry.js';
 
 /**
  * The invalid calls an interrupted run had counted, from its journal: the results since the

@@ -1,16 +1,12 @@
 import { z } from 'zod';
-import type { RequestedOutput } from '../adapters/model-client.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
 import type { JsonObject } from '../core/messages.js';
-import { describeIssues } from '../tools/tool-params.js';
+import type { RequestedOutput } from '../core/model-client.js';
+import { describeIssues } from '../core/tool-params.js';
+import type { OutputCheck } from '../machines/model-turn.js';
 
 /** The name a structured answer goes by in requests (OpenAI's schema name, Anthropic's answer tool). */
 export const OUTPUT_NAME = 'final_answer';
-
-/** What the agent found checking a final answer against the run's output schema. */
-export type OutputCheck =
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly problem: string };
 
 /** The run's structured output: its zod schema and the request shape sent to the model. */
 export interface RunOutput {

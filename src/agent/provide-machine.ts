@@ -1,10 +1,10 @@
 import { AgentEvent } from '../core/agent-event.js';
 import type { JsonValue, ToolCall } from '../core/messages.js';
+import { type ToolResult, toolMessageContent } from '../core/tool-result.js';
 import { agentMachine } from '../machines/agent-machine.js';
 import type { ReportParams } from '../machines/agent-machine-types.js';
 import { softLimitMessage } from '../machines/budget-message.js';
 import { toolActorLogic } from '../machines/tool-actor-logic.js';
-import { type ToolResult, toolMessageContent } from '../tools/tool-result.js';
 import { compactContext } from './compact-context.js';
 import { outputRetryMessage } from './output-check.js';
 import { requestModel } from './request-model.js';

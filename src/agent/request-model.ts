@@ -1,16 +1,16 @@
 import type { AnyActorRef } from 'xstate';
-import type { ChatCompletionOptions } from '../adapters/model-client.js';
-import { callPermissions } from '../approval/call-permissions.js';
 import { estimateContextTokens, estimateMessageTokens, estimateToolTokens } from '../context/token-estimate.js';
 import { boundTokenScale } from '../context/token-scale.js';
 import { AgentEvent } from '../core/agent-event.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
 import { type LazyAbort, withLazySignal } from '../core/lazy-abort.js';
 import type { Message } from '../core/messages.js';
+import type { ChatCompletionOptions } from '../core/model-client.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import type { AgentMachineEvent, ModelTurn } from '../machines/agent-machine-types.js';
-import { readModelStream } from './model-turn.js';
+import { callPermissions } from './call-permissions.js';
 import { checkOutput } from './output-check.js';
+import { readModelStream } from './read-model-stream.js';
 import { activeRun, depsOf, type MachineDeps, type RunHandle } from './run-handle.js';
 
 function throwIfAborted(abort: LazyAbort): void {

@@ -1,13 +1,13 @@
 import type { Actor, AnyActorLogic } from 'xstate';
-import type { ChatCompletionOptions } from '../adapters/model-client.js';
 import type { AgentEvent } from '../core/agent-event.js';
 import type { LazyAbort } from '../core/lazy-abort.js';
+import type { ChatCompletionOptions } from '../core/model-client.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { AgentStateName } from '../machines/agent-machine-types.js';
 import type { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ChildAgentRun } from '../tools/tool-run-context.js';
 import type { Agent } from './agent.js';
+import type { ChildAgentRun } from './agent-run-context.js';
 import type { RunOutput } from './output-check.js';
 import type { TreeSpend } from './tree-spend.js';
 

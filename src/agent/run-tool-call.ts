@@ -3,7 +3,7 @@ import type { LazyAbort } from '../core/lazy-abort.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import type { HandoffEvent, ToolActorInput, ToolSettledEvent } from '../machines/agent-machine-types.js';
 import type { ToolCallRunner } from '../machines/tool-actor-logic.js';
-import { childSessionId } from '../subagents/child-session-id.js';
+import { childSessionId } from '../session/child-session-id.js';
 import { CallRunContext } from './call-run-context.js';
 import { activeRun, boundDeps, type MachineDeps, type RunHandle } from './run-handle.js';
 

@@ -4,7 +4,7 @@ import type { Agent } from '../agent/agent.js';
 import type { AgentEvent } from '../core/agent-event.js';
 import type { ToolCall } from '../core/messages.js';
 import { excerpt, printableLine } from '../core/printable.js';
-import { redactUrl } from '../stores/redact-url.js';
+import { redactPassword } from '../core/redact-url.js';
 import type { Output } from './render-human.js';
 import { DEFAULT_STORE } from './store-flags.js';
 
@@ -203,7 +203,8 @@ export function resumeHint(undecided: readonly ToolCall[], from: ResumeFrom): st
   const lines = [`waiting for approval: ${calls || 'none'}`];
   const commands: string[] = [];
   if (from.session !== undefined) {
-    const store = from.session.store === DEFAULT_STORE ? [] : ['--store', shellWord(redactUrl(from.session.store))];
+    const store =
+      from.session.store === DEFAULT_STORE ? [] : ['--store', shellWord(redactPassword(from.session.store))];
     commands.push(['agent-harness resume', shellWord(from.session.id), ...store, ...flags].join(' '));
   }
   if (from.journal !== undefined) {

@@ -1,8 +1,8 @@
 import { closeSync, fstatSync, openSync, statSync, writeSync } from 'node:fs';
-import { writeJournalFile } from '../adapters/journal-store.js';
-import { PRIVATE_FILE_MODE } from '../adapters/private-file.js';
 import { stableJson } from '../core/stable-json.js';
+import { writeJournalFile } from '../session/journal-file.js';
 import type { Session } from '../session/session.js';
+import { PRIVATE_FILE_MODE } from '../stores/private-file.js';
 
 /**
  * `--journal FILE` as the run goes: the file is written whole (header and the session's journal

@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, type Stats, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { PRIVATE_DIR_MODE } from '../adapters/private-file.js';
+import { PRIVATE_DIR_MODE } from '../stores/private-file.js';
 import { UsageError } from './usage-error.js';
 
 function codeOf(error: unknown): string {

@@ -1,6 +1,6 @@
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { PRIVATE_FILE_MODE } from '../adapters/private-file.js';
+import { PRIVATE_FILE_MODE } from '../stores/private-file.js';
 import { UsageError } from './usage-error.js';
 
 /** A held journal lock. */

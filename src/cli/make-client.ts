@@ -1,8 +1,8 @@
 import { ANTHROPIC_BASE_URL, AnthropicClient } from '../adapters/anthropic/anthropic-client.js';
 import type { RetryOptions } from '../adapters/http/retry-policy.js';
 import type { RetryNotice } from '../adapters/http/with-retries.js';
-import type { ModelClient } from '../adapters/model-client.js';
 import { OPENAI_BASE_URL, OpenAIClient } from '../adapters/openai/openai-client.js';
+import type { ModelClient } from '../core/model-client.js';
 import { hasCredentials, redactUrl } from '../core/redact-url.js';
 import type { Provider } from './run-options.js';
 import { UsageError } from './usage-error.js';

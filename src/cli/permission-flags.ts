@@ -1,5 +1,5 @@
-import { type PermissionPolicy, permissionDefaults } from '../approval/permission-policy.js';
-import { policyKeyProblem } from '../approval/policy-keys.js';
+import { policyKeyProblem } from '../agent/policy-keys.js';
+import { type PermissionPolicy, permissionDefaults } from '../config/permission-policy.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { UsageError } from './usage-error.js';
 

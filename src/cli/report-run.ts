@@ -1,8 +1,8 @@
 import type { Agent } from '../agent/agent.js';
 import type { AgentEvent } from '../core/agent-event.js';
 import { jsonLine, printableLine } from '../core/printable.js';
+import { redactPassword } from '../core/redact-url.js';
 import type { ToolTiming } from '../inspector/tool-timings.js';
-import { redactUrl } from '../stores/redact-url.js';
 import type { JournalAppender } from './journal-appender.js';
 import type { Output } from './render-human.js';
 import { type SavedJournal, saveJournal, saveTimings } from './save-journal.js';
@@ -79,5 +79,5 @@ function shownSession(report: RunReport): string | undefined {
   if (session.id === undefined || store === undefined || store.location.startsWith('memory:')) return undefined;
   const kept =
     session.storeFailure === undefined ? `${session.journalLength} entries` : `store failed; it holds what was durable`;
-  return `session: ${session.id} (${kept} in ${report.store === undefined ? store.location : redactUrl(report.store)})`;
+  return `session: ${session.id} (${kept} in ${report.store === undefined ? store.location : redactPassword(report.store)})`;
 }

@@ -1,8 +1,9 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { PermissionPolicy } from '../approval/permission-policy.js';
-import { COMPACTION_STRATEGIES, type CompactionStrategy } from '../context/context-options.js';
+import { COMPACTION_STRATEGIES } from '../config/context-options.js';
+import type { PermissionPolicy } from '../config/permission-policy.js';
+import type { CompactionStrategy } from '../core/compaction.js';
 import type { InspectorServerOptions } from '../inspector/inspector-server.js';
 import { requireInspect, serveOptions } from './commands/inspect.js';
 import { journalPath } from './journal-path.js';

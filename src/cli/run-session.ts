@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { ModelClient } from '../adapters/model-client.js';
 import type { Config } from '../config/config.js';
 import { HarnessError } from '../core/errors.js';
+import type { ModelClient } from '../core/model-client.js';
 import { printableLine } from '../core/printable.js';
 import { Session } from '../session/session.js';
 import type { JournalStore } from '../stores/journal-store.js';

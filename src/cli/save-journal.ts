@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { writeJournalFile } from '../adapters/journal-store.js';
 import { errorMessage } from '../core/errors.js';
+import type { JournalEntry } from '../core/journal-entry.js';
 import { printableLine } from '../core/printable.js';
 import { type ToolTiming, writeTimingFile } from '../inspector/tool-timings.js';
-import type { JournalEntry } from '../session/journal-entry.js';
+import { writeJournalFile } from '../session/journal-file.js';
 import type { Output } from './render-human.js';
 
 /** Where a journal went: the file asked for, a fallback, or nowhere. */

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { printableLine } from '../core/printable.js';
+import { redactPassword } from '../core/redact-url.js';
 import { type JournalStore, openStore, STORE_URL_FORMS } from '../stores/index.js';
-import { redactUrl } from '../stores/redact-url.js';
 import { isSessionId } from '../stores/session-id.js';
 import { UsageError } from './usage-error.js';
 
@@ -22,7 +22,7 @@ export function storeUrl(value: string | undefined, env: NodeJS.ProcessEnv = pro
   const scheme = /^(memory:|jsonl:|sqlite:|postgres:\/\/|postgresql:\/\/)/.exec(url)?.[1];
   if (scheme === undefined) {
     throw new UsageError(
-      `${from} must be a store URL (${STORE_URL_FORMS.join(', ')}), got '${printableLine(redactUrl(url))}'`,
+      `${from} must be a store URL (${STORE_URL_FORMS.join(', ')}), got '${printableLine(redactPassword(url))}'`,
     );
   }
   if ((scheme === 'jsonl:' || scheme === 'sqlite:') && url.length === scheme.length) {

@@ -1,15 +1,15 @@
 import { Budget } from '../config/budget.js';
 import { Config } from '../config/config.js';
 import { HarnessError } from '../core/errors.js';
-import { machineGraph } from '../inspect/machine-graph.js';
+import { machineGraph } from '../diagram/machine-graph.js';
+import { ranAgents } from '../diagram/ran-agents.js';
 import type { ForkedSession, ForkHandler } from '../inspector/fork-route.js';
 import { InspectorFeed } from '../inspector/inspector-feed.js';
 import { type InspectorServer, type InspectorServerOptions, startInspector } from '../inspector/inspector-server.js';
 import { agentMachine } from '../machines/agent-machine.js';
 import { JOURNAL_VERSION_META, Session } from '../session/session.js';
+import { readSessionTree } from '../session/session-tree.js';
 import type { JournalStore, StoredEntry } from '../stores/journal-store.js';
-import { ranAgents } from '../subagents/ran-agents.js';
-import { readSessionTree } from '../subagents/session-tree.js';
 import { newSessionId } from './run-session.js';
 import { openCliStore } from './store-flags.js';
 

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import { checkPermissions, type PermissionPolicy, type ScopedPermissions } from '../approval/permission-policy.js';
-import { type ContextOptions, type ContextSettings, checkContextOptions } from '../context/context-options.js';
 import { HarnessError } from '../core/errors.js';
 import { BUDGET_KEYS, Budget, type BudgetOptions } from './budget.js';
+import { type ContextOptions, type ContextSettings, checkContextOptions } from './context-options.js';
 import { refuseMisspelledKeys } from './option-keys.js';
+import { checkPermissions, type PermissionPolicy, type ScopedPermissions } from './permission-policy.js';
 
 /** Default `maxTurns` when neither the config nor the budget names one. */
 export const DEFAULT_MAX_TURNS = 10;

@@ -1,5 +1,5 @@
+import { type Compaction, keptFrom } from '../core/compaction.js';
 import type { Message, ToolMessage } from '../core/messages.js';
-import { type Compaction, keptFrom } from './compaction.js';
 import { estimateTokens } from './token-estimate.js';
 
 /** What an elided tool output is replaced with: the call and its result stay, the text goes. */

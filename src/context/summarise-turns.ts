@@ -1,5 +1,5 @@
+import { type Compaction, keptFrom } from '../core/compaction.js';
 import type { Message } from '../core/messages.js';
-import { type Compaction, keptFrom } from './compaction.js';
 import type { CompactionGoal } from './elide-outputs.js';
 import { estimateContextTokens, estimateMessageTokens } from './token-estimate.js';
 

@@ -1,5 +1,5 @@
 import type { Message } from '../core/messages.js';
-import type { ToolDefinition } from '../tools/tool-params.js';
+import type { ToolDefinition } from '../core/tool-params.js';
 
 /** Characters per token the estimate assumes: about right for English prose and code. */
 export const CHARS_PER_TOKEN = 4;

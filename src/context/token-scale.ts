@@ -15,14 +15,3 @@ export function boundTokenScale(reported: number): number {
   if (Number.isNaN(reported)) return 1;
   return Math.min(MAX_TOKEN_SCALE, Math.max(MIN_TOKEN_SCALE, reported));
 }
-
-/**
- * Noted on a `compaction` entry when the context size it was decided on used a bounded scale:
- * the provider's reported ratio and the bound used instead.
- */
-export interface BoundedTokenScale {
-  /** Provider tokens per estimated token, as reported (rounded to 4 decimals). */
-  readonly reported: number;
-  /** The bound used in its place. */
-  readonly used: number;
-}

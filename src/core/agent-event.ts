@@ -1,5 +1,5 @@
-import type { ToolException } from '../tools/tool-exception.js';
 import type { ToolCall } from './messages.js';
+import type { ToolException } from './tool-exception.js';
 import { type TokenUsage, ZERO_USAGE } from './usage.js';
 
 /** Lifecycle events an agent run publishes. */

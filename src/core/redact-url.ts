@@ -45,3 +45,15 @@ export function storableUrl(text: string): string {
   for (const name of [...url.searchParams.keys()]) if (SECRET_PARAM.test(name)) url.searchParams.delete(name);
   return url.href.endsWith('/') && !text.endsWith('/') ? url.href.slice(0, -1) : url.href;
 }
+
+/**
+ * A connection URL to show, with its user name kept and its password replaced by `***`
+ * (`postgres://me:***@host/db`), also in a `?password=` parameter: what store URLs print as.
+ * Strings that are not URLs with credentials come back unchanged. See {@link redactUrl} for a
+ * base URL, where the user name itself may be a token.
+ */
+export function redactPassword(url: string): string {
+  return url
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*):[^/?#]*@/i, '$1:***@')
+    .replace(/([?&]password=)[^&#]*/i, '$1***');
+}

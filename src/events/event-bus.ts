@@ -1,9 +1,9 @@
 import { type Observable, Subject } from 'rxjs';
 import type { AgentEvent } from '../core/agent-event.js';
 import { HarnessError } from '../core/errors.js';
+import type { JournalEntry } from '../core/journal-entry.js';
 import { monotonicNow } from '../core/monotonic-now.js';
 import { isPromiseLike } from '../core/promise-like.js';
-import type { JournalEntry } from '../session/journal-entry.js';
 import { SubscriberTimeoutError } from './subscriber-timeout-error.js';
 
 /** A function that receives every {@link AgentEvent}; it may be async. */

@@ -1,7 +1,7 @@
 import { ZERO_USAGE } from '../core/usage.js';
-import { graphFromDefinition } from '../inspect/definition-graph.js';
-import { eventLabel } from '../inspect/edge-label.js';
-import type { MachineGraph } from '../inspect/machine-graph.js';
+import { graphFromDefinition } from '../diagram/definition-graph.js';
+import { eventLabel } from '../diagram/edge-label.js';
+import type { MachineGraph } from '../diagram/machine-graph.js';
 import type { InspectorSnapshot, StepListener } from './inspector-feed.js';
 import type { TimelineStep } from './timeline-step.js';
 

@@ -1,8 +1,8 @@
 import type { Agent } from '../agent/agent.js';
 import type { Budget } from '../config/budget.js';
-import { type MachineGraph, machineGraph } from '../inspect/machine-graph.js';
+import type { JournalEntry } from '../core/journal-entry.js';
+import { type MachineGraph, machineGraph } from '../diagram/machine-graph.js';
 import { agentMachine } from '../machines/agent-machine.js';
-import type { JournalEntry } from '../session/journal-entry.js';
 import { followAgent } from './follow-agent.js';
 import { TimelineBuilder } from './timeline-builder.js';
 import type { TimelineStep } from './timeline-step.js';

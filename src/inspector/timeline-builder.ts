@@ -1,9 +1,9 @@
 import { Budget } from '../config/budget.js';
 import type { AgentEvent } from '../core/agent-event.js';
+import type { CompactionEntry, JournalEntry } from '../core/journal-entry.js';
 import type { ToolCall } from '../core/messages.js';
 import { addUsage, type TokenUsage, ZERO_USAGE } from '../core/usage.js';
-import { eventLabel } from '../inspect/edge-label.js';
-import type { CompactionEntry, JournalEntry } from '../session/journal-entry.js';
+import { eventLabel } from '../diagram/edge-label.js';
 import type { TimelineStep, TimelineToolCall } from './timeline-step.js';
 import type { ToolTiming } from './tool-timings.js';
 

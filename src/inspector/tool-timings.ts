@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Observable } from 'rxjs';
-import { writePrivateFile } from '../adapters/private-file.js';
 import type { StreamRecord } from '../events/event-bus.js';
+import { writePrivateFile } from '../stores/private-file.js';
 
 /** How long one tool call ran. Kept beside a journal, never in it (contract §3: no wall-clock in entries). */
 export interface ToolTiming {

@@ -1,12 +1,12 @@
-import type { ModelTurn } from '../agent/model-turn.js';
 import type { Budget } from '../config/budget.js';
-import type { Compaction } from '../context/compaction.js';
 import type { StopReason } from '../core/agent-event.js';
+import type { ApprovalDecision, ApproveEvent, DenyEvent, Permission, SuspendEvent } from '../core/approval-types.js';
+import type { Compaction } from '../core/compaction.js';
 import type { ToolCall } from '../core/messages.js';
+import type { ToolResult } from '../core/tool-result.js';
 import type { TokenUsage } from '../core/usage.js';
-import type { ToolResult } from '../tools/tool-result.js';
-import type { ApprovalDecision, ApproveEvent, DenyEvent, Permission, SuspendEvent } from './approval-types.js';
 import type { InvalidCalls } from './invalid-calls.js';
+import type { ModelTurn } from './model-turn.js';
 
 /** The states of the agent machine. */
 export type AgentStateName =
@@ -321,5 +321,5 @@ export interface ReportParams {
   readonly to: number;
 }
 
-export type * from './approval-types.js';
+export type * from '../core/approval-types.js';
 export type { ModelTurn };

@@ -1,10 +1,10 @@
 import { assign, enqueueActions, type Spawner, setup } from 'xstate';
 import { Budget } from '../config/budget.js';
 import { DEFAULT_MAX_INVALID_TOOL_CALLS, DEFAULT_MAX_PARALLEL_TOOLS, DEFAULT_MAX_TURNS } from '../config/config.js';
+import type { ApprovalDecision, ApprovalRequestParams, DecisionParams } from '../core/approval-types.js';
 import type { ToolCall } from '../core/messages.js';
+import { abortedBeforeStart, ToolResult } from '../core/tool-result.js';
 import { addUsage, ZERO_USAGE } from '../core/usage.js';
-import { abortedBeforeStart } from '../tools/run-guarded.js';
-import { ToolResult } from '../tools/tool-result.js';
 import type {
   AgentContext,
   AgentMachineEvent,
@@ -31,7 +31,6 @@ import {
   waitingCalls,
   waitingIndex,
 } from './approval-gate.js';
-import type { ApprovalDecision, ApprovalRequestParams, DecisionParams } from './approval-types.js';
 import { TOOLS_WITHHELD_ERROR } from './budget-message.js';
 import { budgetStop, hardStop, treeStop } from './budget-rules.js';
 import {

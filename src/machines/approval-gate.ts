@@ -1,7 +1,7 @@
+import type { ApprovalDecision, Permission } from '../core/approval-types.js';
 import type { ToolCall } from '../core/messages.js';
-import { ToolResult } from '../tools/tool-result.js';
+import { ToolResult } from '../core/tool-result.js';
 import type { AgentContext, PendingCalls, ToolBatch } from './agent-machine-types.js';
-import type { ApprovalDecision, Permission } from './approval-types.js';
 
 /** A turn's calls as the machine holds them: the gated order, with what each needs. */
 export type GatedCalls = Pick<ToolBatch, 'calls' | 'concurrencySafe' | 'answers' | 'permissions' | 'decisions'>;

@@ -1,8 +1,8 @@
-import type { ModelTurn } from '../agent/model-turn.js';
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from '../context/token-estimate.js';
-import { type ToolResult, toolMessageContent } from '../tools/tool-result.js';
+import { type ToolResult, toolMessageContent } from '../core/tool-result.js';
 import type { AgentContext, StopInfo } from './agent-machine-types.js';
 import { softLimitMessage } from './budget-message.js';
+import type { ModelTurn } from './model-turn.js';
 
 /** Whether the next request's context would exceed the run's context limit. */
 export function contextOverLimit(context: AgentContext): boolean {

@@ -1,5 +1,5 @@
 import type { ToolCall } from '../core/messages.js';
-import type { ToolResult } from '../tools/tool-result.js';
+import type { ToolResult } from '../core/tool-result.js';
 import type { StopInfo } from './agent-machine-types.js';
 
 /** Invalid calls to one tool since a call to it last succeeded, and the last one's error. */

@@ -1,6 +1,6 @@
 import { errorMessage, HarnessError } from '../core/errors.js';
 import type { JsonObject } from '../core/messages.js';
-import { ToolResult } from '../tools/tool-result.js';
+import { ToolResult } from '../core/tool-result.js';
 import type { McpSdk } from './load-mcp-sdk.js';
 import type { McpServerOptions } from './mcp-options.js';
 import { type McpCallResult, toToolResult } from './mcp-result.js';

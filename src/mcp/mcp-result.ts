@@ -1,4 +1,4 @@
-import { ToolResult } from '../tools/tool-result.js';
+import { ToolResult } from '../core/tool-result.js';
 
 /** One item of a `tools/call` result's `content` (the fields used here). */
 interface ContentItem {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { JsonObject } from '../core/messages.js';
+import { ToolKind } from '../core/tool-kind.js';
+import type { ToolResult } from '../core/tool-result.js';
 import type { AnyTool } from '../tools/registry.js';
-import { ToolKind } from '../tools/tool-kind.js';
-import type { ToolResult } from '../tools/tool-result.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
 
 /** Calls one tool of the server by its own name. */

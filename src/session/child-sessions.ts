@@ -1,8 +1,8 @@
 import { HarnessError } from '../core/errors.js';
-import { childSessionIds } from '../subagents/session-tree.js';
+import type { JournalEntry } from '../core/journal-entry.js';
 import { checkEntry } from './journal-check.js';
-import type { JournalEntry } from './journal-entry.js';
 import type { Session } from './session.js';
+import { childSessionIds } from './session-tree.js';
 
 /** Child journals by session id, as {@link Session.toJSON} saves them. */
 export type ChildJournals = Readonly<Record<string, readonly JournalEntry[]>>;

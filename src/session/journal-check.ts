@@ -1,10 +1,10 @@
-import { COMPACTION_STRATEGIES } from '../context/context-options.js';
-import type { BoundedTokenScale } from '../context/token-scale.js';
+import { COMPACTION_STRATEGIES } from '../config/context-options.js';
 import { STOP_REASONS } from '../core/agent-event.js';
+import type { BoundedTokenScale } from '../core/compaction.js';
 import { HarnessError } from '../core/errors.js';
+import type { JournalEntry } from '../core/journal-entry.js';
 import type { JsonValue, Message, ToolCall } from '../core/messages.js';
 import { isTokenCount, type TokenUsage } from '../core/usage.js';
-import type { JournalEntry } from './journal-entry.js';
 
 type Fields = Record<string, unknown>;
 

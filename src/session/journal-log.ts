@@ -1,6 +1,6 @@
 import { Observable } from 'rxjs';
 import { HarnessError } from '../core/errors.js';
-import type { JournalEntry } from './journal-entry.js';
+import type { JournalEntry } from '../core/journal-entry.js';
 
 /** A journal entry with its position, as the log publishes it. */
 export interface LogRecord {

@@ -1,4 +1,4 @@
-import type { JournalEntry } from './journal-entry.js';
+import type { JournalEntry } from '../core/journal-entry.js';
 
 /** What is wrong with a journal's tool calls and results, and where. */
 export interface PairingProblem {

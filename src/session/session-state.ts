@@ -1,9 +1,9 @@
+import type { ApprovalDecision } from '../core/approval-types.js';
 import { HarnessError } from '../core/errors.js';
+import type { CompactionEntry, JournalEntry } from '../core/journal-entry.js';
 import type { Message, ToolCall } from '../core/messages.js';
 import { stableJson } from '../core/stable-json.js';
 import { addUsage, type TokenUsage, ZERO_USAGE } from '../core/usage.js';
-import type { ApprovalDecision } from '../machines/approval-types.js';
-import type { CompactionEntry, JournalEntry } from './journal-entry.js';
 
 /** What a session knows, as a fold over its journal. Mutated in place for speed. */
 export interface SessionState {

@@ -1,3 +1,4 @@
+export { redactPassword } from '../core/redact-url.js';
 export type {
   JournalStore,
   JournalWriter,
@@ -15,7 +16,6 @@ export { MemoryStore } from './memory-store.js';
 export { openStore, STORE_URL_FORMS } from './open-store.js';
 export { POSTGRES_VERSION } from './postgres/postgres-schema.js';
 export { PostgresStore, type PostgresStoreOptions } from './postgres/postgres-store.js';
-export { redactUrl } from './redact-url.js';
 export { checkSessionId } from './session-id.js';
 export { sessionStatusAfter } from './session-status.js';
 export { SQLITE_VERSION } from './sqlite/sqlite-schema.js';

@@ -1,6 +1,6 @@
 /**
  * One journal entry as stored: plain JSON with a string `type`. Stores treat entries as opaque
- * JSON objects (see `src/session/journal-entry.ts` for the types the loop writes today).
+ * JSON objects (see `src/core/journal-entry.ts` for the types the loop writes today).
  */
 export type StoredEntry = { readonly type: string } & Readonly<Record<string, unknown>>;
 

@@ -1,9 +1,9 @@
 import { HarnessError } from '../core/errors.js';
+import { redactPassword } from '../core/redact-url.js';
 import type { JournalStore } from './journal-store.js';
 import { JsonlStore } from './jsonl/jsonl-store.js';
 import { MemoryStore } from './memory-store.js';
 import { PostgresStore } from './postgres/postgres-store.js';
-import { redactUrl } from './redact-url.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import type { StoreOptions } from './store-options.js';
 
@@ -38,6 +38,6 @@ export async function openStore(url: string, options: StoreOptions = {}): Promis
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return PostgresStore.open(url, options);
   throw new HarnessError(
     'invalid_argument',
-    `unknown store URL '${redactUrl(url)}'; supported: ${STORE_URL_FORMS.join(', ')}`,
+    `unknown store URL '${redactPassword(url)}'; supported: ${STORE_URL_FORMS.join(', ')}`,
   );
 }

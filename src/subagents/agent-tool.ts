@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import type { ModelClient } from '../adapters/model-client.js';
 import { Agent } from '../agent/agent.js';
+import { type AgentRunContext, agentRunOf } from '../agent/agent-run-context.js';
 import { agentRunMachine } from '../agent/provide-machine.js';
 import { Config } from '../config/config.js';
 import type { AgentEvent } from '../core/agent-event.js';
 import { HarnessError } from '../core/errors.js';
+import type { ModelClient } from '../core/model-client.js';
+import { ToolKind } from '../core/tool-kind.js';
+import { ToolResult } from '../core/tool-result.js';
 import type { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { defineTool, type ToolInvocation, type ToolLike } from '../tools/tool.js';
-import { ToolKind } from '../tools/tool-kind.js';
-import { ToolResult } from '../tools/tool-result.js';
-import type { ToolRunContext } from '../tools/tool-run-context.js';
 import { markChildAgent } from './child-agent.js';
 import { narrowPolicy } from './child-policy.js';
 import { type ChildSpec, openChildSession, resultOfEnd } from './child-session.js';
@@ -81,7 +81,7 @@ async function runChild(
   spec: ChildSpec,
   invocation: ToolInvocation<{ task: string }>,
 ): Promise<ToolResult> {
-  const { run } = invocation;
+  const run = agentRunOf(invocation.run);
   if (run === undefined || run.childSessionId === undefined)
     return ToolResult.error(`agent tool '${name}' runs a child agent: call it through an Agent`);
   const depth = run.depth + 1;
@@ -116,7 +116,7 @@ async function runToEnd(
   session: Session,
   depth: number,
   invocation: ToolInvocation<{ task: string }>,
-  run: ToolRunContext,
+  run: AgentRunContext,
 ): Promise<ToolResult> {
   // Usage counts into the parent as the child's requests report it, so an abort loses none of it.
   if (session.totalUsage.totalTokens > 0) run.addUsage(session.totalUsage);

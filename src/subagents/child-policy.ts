@@ -1,4 +1,5 @@
-import { type Permission, type PermissionPolicy, permissionFor } from '../approval/permission-policy.js';
+import { type PermissionPolicy, permissionFor } from '../config/permission-policy.js';
+import type { Permission } from '../core/approval-types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 
 const STRICTNESS: Readonly<Record<Permission, number>> = { allow: 0, ask: 1, deny: 2 };

@@ -1,12 +1,12 @@
-import type { ModelClient } from '../adapters/model-client.js';
 import type { Config } from '../config/config.js';
 import { HarnessError } from '../core/errors.js';
+import type { JournalEntry } from '../core/journal-entry.js';
+import type { ModelClient } from '../core/model-client.js';
+import { ToolResult } from '../core/tool-result.js';
 import type { ChildSessions } from '../session/child-sessions.js';
-import type { JournalEntry } from '../session/journal-entry.js';
 import { Session } from '../session/session.js';
 import type { JournalStore } from '../stores/journal-store.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { ToolResult } from '../tools/tool-result.js';
 
 /** What a child agent runs with. */
 export interface ChildSpec {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { type HandoffAgent, markHandoff } from '../agent/handoffs.js';
 import { HarnessError } from '../core/errors.js';
+import { ToolKind } from '../core/tool-kind.js';
+import { ToolResult } from '../core/tool-result.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { defineTool, type ToolLike } from '../tools/tool.js';
-import { ToolKind } from '../tools/tool-kind.js';
-import { ToolResult } from '../tools/tool-result.js';
-import { type HandoffAgent, markHandoff } from './handoff-target.js';
 
 /** Options of {@link handoffTool}. */
 export interface HandoffToolOptions {

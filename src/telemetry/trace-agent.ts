@@ -8,12 +8,12 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { Agent } from '../agent/agent.js';
+import type { ChildAgentRun } from '../agent/agent-run-context.js';
 import type { AgentEvent } from '../core/agent-event.js';
 import { HarnessError } from '../core/errors.js';
+import type { JournalEntry } from '../core/journal-entry.js';
 import { addUsage, type TokenUsage, ZERO_USAGE } from '../core/usage.js';
 import type { Unsubscribe } from '../events/event-bus.js';
-import type { JournalEntry } from '../session/journal-entry.js';
-import type { ChildAgentRun } from '../tools/tool-run-context.js';
 import * as attr from './gen-ai-attributes.js';
 
 /** Options of {@link traceAgent}. */

@@ -2,8 +2,8 @@ import { ScriptedClient, type ScriptedTurn } from '../adapters/scripted-client.j
 import { Agent } from '../agent/agent.js';
 import { Config, type ConfigOptions } from '../config/config.js';
 import { type AgentEvent, isTerminal } from '../core/agent-event.js';
+import type { JournalEntry } from '../core/journal-entry.js';
 import { EventBus, type Subscriber, type SubscriberErrorHandler } from '../events/event-bus.js';
-import type { JournalEntry } from '../session/journal-entry.js';
 import { Session } from '../session/session.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { ToolLike } from '../tools/tool.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Config } from '../config/config.js';
+import { ToolKind } from '../core/tool-kind.js';
+import { ToolResult } from '../core/tool-result.js';
 import { Tool, type ToolInvocation } from './tool.js';
-import { ToolKind } from './tool-kind.js';
-import { ToolResult } from './tool-result.js';
 import { workspaceRoot } from './workspace/confine.js';
 import { openRegularFile } from './workspace/open-regular-file.js';
 import { resolveInWorkspace } from './workspace.js';

@@ -2,12 +2,12 @@ import { debugLog } from '../core/debug-log.js';
 import { errorMessage } from '../core/errors.js';
 import { LazyAbort, withLazySignal } from '../core/lazy-abort.js';
 import { isPromiseLike } from '../core/promise-like.js';
+import { thrownResult } from '../core/tool-exception.js';
+import { abortedBeforeStart, ToolResult } from '../core/tool-result.js';
 import { watchAbort } from './abort-watchers.js';
 import type { AnyTool } from './registry.js';
 import { eagerExecuteOf } from './tool.js';
 import { resultOfAnswer } from './tool-answer.js';
-import { thrownResult } from './tool-exception.js';
-import { ToolResult } from './tool-result.js';
 import type { ToolRunContext } from './tool-run-context.js';
 
 /** What {@link runGuarded} needs for one call. */
@@ -20,11 +20,6 @@ export interface GuardedCall {
   readonly timeoutMs: number | undefined;
   /** The agent run making the call, if any. */
   readonly run?: ToolRunContext | undefined;
-}
-
-/** The error text of a call aborted before its tool started. */
-export function abortedBeforeStart(name: string, reason: string): string {
-  return `Tool '${name}' was aborted before it started: ${reason}`;
 }
 
 /** The signal of a call that nothing can abort. */

@@ -1,7 +1,7 @@
 import { errorMessage } from '../core/errors.js';
 import { stableJson } from '../core/stable-json.js';
-import { exceptionOf, withException } from './tool-exception.js';
-import { ToolResult } from './tool-result.js';
+import { exceptionOf, withException } from '../core/tool-exception.js';
+import { ToolResult } from '../core/tool-result.js';
 
 function isToolResult(value: object): value is ToolResult {
   return typeof (value as { success?: unknown }).success === 'boolean';

@@ -2,9 +2,9 @@ import type { z } from 'zod';
 import type { Config } from '../config/config.js';
 import { HarnessError } from '../core/errors.js';
 import type { JsonObject, JsonValue } from '../core/messages.js';
+import type { ToolKind } from '../core/tool-kind.js';
+import type { ToolResult } from '../core/tool-result.js';
 import { resultOfAnswer } from './tool-answer.js';
-import type { ToolKind } from './tool-kind.js';
-import type { ToolResult } from './tool-result.js';
 import type { ToolRunContext } from './tool-run-context.js';
 
 /** What a tool's `execute` receives. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPermissions, permissionDefaults, permissionFor } from '../../src/approval/permission-policy.js';
+import { checkPermissions, permissionDefaults, permissionFor } from '../../src/config/permission-policy.js';
 import { Config, HarnessError } from '../../src/index.js';
 import { mcpToolKind } from '../../src/mcp/mcp-tool.js';
 

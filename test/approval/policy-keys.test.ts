@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { checkPermissions, permissionFor } from '../../src/approval/permission-policy.js';
+import { checkPermissions, permissionFor } from '../../src/config/permission-policy.js';
 import { Agent, Config, defineTool, HarnessError, handoffTool, ScriptedClient, ToolRegistry } from '../../src/index.js';
 import { collect } from '../support/fixtures.js';
 import { approvalAgent, callsTurn, textTurn } from './support.js';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { CompactionEntry } from '../../src/core/journal-entry.js';
 import {
   estimateContextTokens,
   estimateToolTokens,
@@ -11,7 +12,6 @@ import {
   serializeJournal,
   stableJson,
 } from '../../src/index.js';
-import type { CompactionEntry } from '../../src/session/journal-entry.js';
 import { collect, makeAgent, usage } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
 import { loremPages } from './support/pages.js';

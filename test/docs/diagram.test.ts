@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { extractDiagram } from '../../src/diagram/diagram-block.js';
+import { toMermaid } from '../../src/diagram/mermaid.js';
 import { agentMachine } from '../../src/index.js';
-import { extractDiagram } from '../../src/inspect/diagram-block.js';
-import { toMermaid } from '../../src/inspect/mermaid.js';
 
 describe('docs/architecture.md', () => {
   it('embeds the diagram generated from the current machine (run `npm run docs:diagram`)', () => {

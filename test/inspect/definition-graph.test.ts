@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { graphFromDefinition } from '../../src/diagram/definition-graph.js';
 import { machineGraph } from '../../src/diagram.js';
 import { agentMachine } from '../../src/index.js';
-import { graphFromDefinition } from '../../src/inspect/definition-graph.js';
 
 /** What @statelyai/inspect sends as an actor's definition: the config, functions as {type: name}. */
 function serialised(config: unknown): unknown {

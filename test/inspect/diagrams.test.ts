@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createMachine } from 'xstate';
+import { toDot } from '../../src/diagram/dot.js';
+import { toGraphJson } from '../../src/diagram/graph-json.js';
 import { machineGraph, toMermaid } from '../../src/diagram.js';
 import { agentMachine } from '../../src/index.js';
-import { toDot } from '../../src/inspect/dot.js';
-import { toGraphJson } from '../../src/inspect/graph-json.js';
 
 const graph = machineGraph(agentMachine);
 

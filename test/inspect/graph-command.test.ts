@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { toDot } from '../../src/diagram/dot.js';
 import { toMermaid } from '../../src/diagram.js';
 import { agentMachine } from '../../src/index.js';
-import { toDot } from '../../src/inspect/dot.js';
 
 function capture() {
   let text = '';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readModelStream } from '../../src/agent/model-turn.js';
+import { readModelStream } from '../../src/agent/read-model-stream.js';
 import { HarnessError, StreamEvent, tokenUsage } from '../../src/index.js';
 
 const turn = [

@@ -3,8 +3,8 @@
  * and the edges of its journal rules, on hand-written journals a buggy or interrupted loop leaves.
  */
 import { describe, expect, it } from 'vitest';
+import { machineGraph } from '../../src/diagram/machine-graph.js';
 import type { JournalEntry } from '../../src/index.js';
-import { machineGraph } from '../../src/inspect/machine-graph.js';
 import { agentMachine } from '../../src/machines/agent-machine.js';
 import { checkLoopInvariants, type LoopRule } from '../../src/testing/index.js';
 

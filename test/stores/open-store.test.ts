@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../src/core/errors.js';
-import { checkSessionId, openStore, redactUrl } from '../../src/stores/index.js';
+import { redactPassword as redactUrl } from '../../src/core/redact-url.js';
+import { checkSessionId, openStore } from '../../src/stores/index.js';
 import { loadOptional } from '../../src/stores/load-optional.js';
 import { currentOwner, isOwnerAlive } from '../../src/stores/process-liveness.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { edgeLabel } from '../../src/diagram/edge-label.js';
+import type { ChildMachineGraph, MachineGraph } from '../../src/diagram/machine-graph.js';
 import { machineGraph, toDot, toGraphJson, toMermaid } from '../../src/diagram.js';
 import { Agent, agentMachine, agentTool, Config, ScriptedClient, ToolRegistry } from '../../src/index.js';
-import { edgeLabel } from '../../src/inspect/edge-label.js';
-import type { ChildMachineGraph, MachineGraph } from '../../src/inspect/machine-graph.js';
 import { InspectorFeed } from '../../src/inspector/inspector-feed.js';
 import { delegationClients, leadRegistry } from './support/delegation.js';
 

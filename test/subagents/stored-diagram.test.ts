@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { storedFeed } from '../../src/cli/stored-inspector.js';
+import type { ChildMachineGraph, MachineGraph } from '../../src/diagram/machine-graph.js';
+import { machineGraph } from '../../src/diagram/machine-graph.js';
+import { toMermaid } from '../../src/diagram/mermaid.js';
+import { ranAgents } from '../../src/diagram/ran-agents.js';
 import { agentMachine, openStore, readSessionTree } from '../../src/index.js';
-import type { ChildMachineGraph, MachineGraph } from '../../src/inspect/machine-graph.js';
-import { machineGraph } from '../../src/inspect/machine-graph.js';
-import { toMermaid } from '../../src/inspect/mermaid.js';
-import { ranAgents } from '../../src/subagents/ran-agents.js';
 import { delegateInto } from './support/delegation.js';
 
 const childrenOf = (graph: MachineGraph | undefined): readonly ChildMachineGraph[] =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { machineGraph } from '../../src/diagram/machine-graph.js';
+import { toMermaid } from '../../src/diagram/mermaid.js';
 import { agentMachine, type JournalEntry, openStore, readSessionTree } from '../../src/index.js';
-import { machineGraph } from '../../src/inspect/machine-graph.js';
-import { toMermaid } from '../../src/inspect/mermaid.js';
 import { TimelineBuilder } from '../../src/inspector/timeline-builder.js';
 import type { TimelineStep } from '../../src/inspector.js';
 import { delegateInto } from './support/delegation.js';

@@ -1,13 +1,13 @@
 import type { Message } from '../../core/messages.js';
+import type { ChatCompletionOptions, ModelClient, RequestedOutput } from '../../core/model-client.js';
 import type { StreamEvent } from '../../core/stream-event.js';
-import type { ToolDefinition } from '../../tools/tool-params.js';
+import type { ToolDefinition } from '../../core/tool-params.js';
 import type { HttpClientOptions } from '../http/client-options.js';
 import { resolveEndpoint } from '../http/endpoint.js';
 import { loadSdk } from '../http/load-sdk.js';
 import { requestTimeout } from '../http/request-timeout.js';
 import type { SdkErrorClasses } from '../http/sdk-errors.js';
 import { streamRequest } from '../http/stream-request.js';
-import type { ChatCompletionOptions, ModelClient, RequestedOutput } from '../model-client.js';
 import { toAnthropicPrompt } from './convert-messages.js';
 import { mapAnthropicStream } from './map-stream.js';
 import { toAnthropicTools, withAnswerTool } from './prepare-tools.js';

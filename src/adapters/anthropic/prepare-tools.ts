@@ -1,5 +1,5 @@
-import type { ToolDefinition } from '../../tools/tool-params.js';
-import type { RequestedOutput } from '../model-client.js';
+import type { RequestedOutput } from '../../core/model-client.js';
+import type { ToolDefinition } from '../../core/tool-params.js';
 import type { AnthropicTool } from './anthropic-types.js';
 
 /** Tool definitions as Messages API tools (the schema's root is an object); undefined when there are none. */

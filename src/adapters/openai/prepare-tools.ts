@@ -1,5 +1,5 @@
-import type { ToolDefinition } from '../../tools/tool-params.js';
-import type { RequestedOutput } from '../model-client.js';
+import type { RequestedOutput } from '../../core/model-client.js';
+import type { ToolDefinition } from '../../core/tool-params.js';
 import type { OpenAITool } from './openai-types.js';
 
 /** Tool definitions as Chat Completions `function` tools; undefined when there are none to send. */

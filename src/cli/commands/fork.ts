@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { jsonLine, printableLine } from '../../core/printable.js';
-import { redactUrl } from '../../stores/redact-url.js';
+import { redactPassword } from '../../core/redact-url.js';
 import { shellWord } from '../approval-prompt.js';
 import { joinNegativeValues } from '../numeric-flags.js';
 import type { Output } from '../render-human.js';
@@ -64,7 +64,7 @@ export async function forkCommand(argv: readonly string[], out: Output): Promise
     else {
       out.write(`forked ${printableLine(from)} at entry ${at} into ${printableLine(id)}\n`);
       // Without --store, a bare `resume` finds the same store (the default or $AGENT_HARNESS_STORE).
-      const where = values.store === undefined ? '' : ` --store ${printableLine(shellWord(redactUrl(url)))}`;
+      const where = values.store === undefined ? '' : ` --store ${printableLine(shellWord(redactPassword(url)))}`;
       out.write(
         `continue it: agent-harness resume ${printableLine(id)}${where}   or   agent-harness run --session ${printableLine(id)}${where} "<message>"\n`,
       );

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { toDot } from '../../inspect/dot.js';
-import { toGraphJson } from '../../inspect/graph-json.js';
-import { toMermaid } from '../../inspect/mermaid.js';
+import { toDot } from '../../diagram/dot.js';
+import { toGraphJson } from '../../diagram/graph-json.js';
+import { toMermaid } from '../../diagram/mermaid.js';
 import { agentMachine } from '../../machines/agent-machine.js';
 import type { Output } from '../render-human.js';
 import { UsageError } from '../usage-error.js';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Client, Pool } from 'pg';
 import { HarnessError } from '../../core/errors.js';
+import { redactPassword } from '../../core/redact-url.js';
 import type {
   JournalStore,
   JournalWriter,
@@ -12,7 +13,6 @@ import type {
 } from '../journal-store.js';
 import { loadOptional } from '../load-optional.js';
 import { waitForLock } from '../lock-wait.js';
-import { redactUrl } from '../redact-url.js';
 import { SerialWriter } from '../serial-writer.js';
 import { checkSessionId } from '../session-id.js';
 import { checkMeta, parseMeta } from '../session-meta.js';
@@ -80,7 +80,7 @@ export class PostgresStore implements JournalStore {
 
   /** Connects and creates the tables when missing. */
   static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
-    const location = redactUrl(url);
+    const location = redactPassword(url);
     const parsed = new URL(url);
     const schema = options.schema ?? parsed.searchParams.get('schema') ?? 'public';
     parsed.searchParams.delete('schema');

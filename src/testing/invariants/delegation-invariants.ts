@@ -1,6 +1,6 @@
+import type { JournalEntry, ToolResultEntry } from '../../core/journal-entry.js';
 import { addUsage, type TokenUsage, ZERO_USAGE } from '../../core/usage.js';
-import type { JournalEntry, ToolResultEntry } from '../../session/journal-entry.js';
-import type { SessionTree } from '../../subagents/session-tree.js';
+import type { SessionTree } from '../../session/session-tree.js';
 import { checkLoopInvariants } from './loop-invariants.js';
 
 /** Names of the invariants {@link checkDelegationInvariants} checks over a parent and its children. */

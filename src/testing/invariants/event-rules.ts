@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../../core/agent-event.js';
-import type { JournalEntry } from '../../session/journal-entry.js';
+import type { JournalEntry } from '../../core/journal-entry.js';
 import type { JournalRun } from './journal-runs.js';
 import { type LoopViolation, violation } from './loop-violation.js';
 

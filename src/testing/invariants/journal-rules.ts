@@ -1,7 +1,7 @@
 import { STOP_REASONS } from '../../core/agent-event.js';
-import { machineGraph } from '../../inspect/machine-graph.js';
+import type { JournalEntry } from '../../core/journal-entry.js';
+import { machineGraph } from '../../diagram/machine-graph.js';
 import { agentMachine } from '../../machines/agent-machine.js';
-import type { JournalEntry } from '../../session/journal-entry.js';
 import { entryName, type JournalRun } from './journal-runs.js';
 import { type LoopViolation, violation } from './loop-violation.js';
 

@@ -1,4 +1,4 @@
-import type { JournalEntry } from '../../session/journal-entry.js';
+import type { JournalEntry } from '../../core/journal-entry.js';
 
 /** One run's slice of a journal: from its user message (or first entry) to its end entry. */
 export interface JournalRun {

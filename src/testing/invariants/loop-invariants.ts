@@ -1,8 +1,8 @@
 import { Config } from '../../config/config.js';
 import type { AgentEvent } from '../../core/agent-event.js';
 import { errorMessage } from '../../core/errors.js';
+import type { JournalEntry } from '../../core/journal-entry.js';
 import { stableJson } from '../../core/stable-json.js';
-import type { JournalEntry } from '../../session/journal-entry.js';
 import { parseJournal, serializeJournal } from '../../session/journal-file.js';
 import { Session } from '../../session/session.js';
 import { endData, eventShape, textOrder, toolDeltaOrder, toolEvents } from './event-rules.js';

@@ -1,7 +1,7 @@
-import type { OutputCheck } from '../../agent/output-check.js';
-import type { Permission } from '../../approval/permission-policy.js';
-import type { Compaction } from '../../context/compaction.js';
+import type { Permission } from '../../core/approval-types.js';
+import type { Compaction } from '../../core/compaction.js';
 import type { ToolCall } from '../../core/messages.js';
+import type { ToolResult } from '../../core/tool-result.js';
 import type { TokenUsage } from '../../core/usage.js';
 import type {
   AgentContext,
@@ -11,7 +11,7 @@ import type {
   ModelTurnEvent,
 } from '../../machines/agent-machine-types.js';
 import { waitingCalls } from '../../machines/approval-gate.js';
-import type { ToolResult } from '../../tools/tool-result.js';
+import type { OutputCheck } from '../../machines/model-turn.js';
 
 /** Any event the explorer sends: the machine's own (the model's answers, tool results, aborts). */
 export type ExploredEvent = AgentMachineEvent;

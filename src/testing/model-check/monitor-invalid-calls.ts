@@ -1,5 +1,5 @@
 import type { ToolCall } from '../../core/messages.js';
-import type { ToolResult } from '../../tools/tool-result.js';
+import type { ToolResult } from '../../core/tool-result.js';
 import type { Finding } from './monitor-loop-rules.js';
 import type { MonitorState } from './trace-monitor.js';
 

@@ -1,8 +1,8 @@
 import type { ToolCall } from '../../core/messages.js';
+import type { ToolResult } from '../../core/tool-result.js';
 import { addUsage, type TokenUsage } from '../../core/usage.js';
 import type { ApprovalDecision, ModelTurn, Permission } from '../../machines/agent-machine-types.js';
 import { gateCalls } from '../../machines/approval-gate.js';
-import type { ToolResult } from '../../tools/tool-result.js';
 import { countReported } from './monitor-invalid-calls.js';
 import type { Finding } from './monitor-loop-rules.js';
 import type { MonitoredTransition, MonitorState, SpawnedParams, TraceStep, TransitionScope } from './trace-monitor.js';

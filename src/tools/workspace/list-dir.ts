@@ -3,9 +3,9 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Config } from '../../config/config.js';
+import { ToolKind } from '../../core/tool-kind.js';
+import { ToolResult } from '../../core/tool-result.js';
 import { Tool, type ToolInvocation } from '../tool.js';
-import { ToolKind } from '../tool-kind.js';
-import { ToolResult } from '../tool-result.js';
 import { resolveInWorkspace } from '../workspace.js';
 import { printable } from './confine.js';
 

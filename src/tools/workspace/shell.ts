@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Config } from '../../config/config.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../../config/config.js';
+import { ToolKind } from '../../core/tool-kind.js';
+import { ToolResult } from '../../core/tool-result.js';
 import { Tool, type ToolInvocation } from '../tool.js';
-import { ToolKind } from '../tool-kind.js';
-import { ToolResult } from '../tool-result.js';
 import { type ProcessOutcome, runProcess } from './run-process.js';
 import { SHELL_ENV_ALLOWED, scrubEnv } from './scrub-env.js';
 

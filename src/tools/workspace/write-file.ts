@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Config } from '../../config/config.js';
 import { errorMessage } from '../../core/errors.js';
+import { ToolKind } from '../../core/tool-kind.js';
+import { ToolResult } from '../../core/tool-result.js';
 import { Tool, type ToolInvocation } from '../tool.js';
-import { ToolKind } from '../tool-kind.js';
-import { ToolResult } from '../tool-result.js';
 import { writeAtomically } from './atomic-write.js';
 import { displayPath, resolveWritable } from './confine.js';
 

@@ -1,4 +1,4 @@
-import { errorMessage } from '../core/errors.js';
+import { errorMessage } from './errors.js';
 import { ToolResult } from './tool-result.js';
 
 /**

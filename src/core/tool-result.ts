@@ -39,3 +39,8 @@ export const ToolResult = {
 export function toolMessageContent(result: ToolResult): string {
   return result.success ? (result.output ?? '') : `Error: ${result.error ?? 'unknown error'}`;
 }
+
+/** The error text of a call aborted before its tool started. */
+export function abortedBeforeStart(name: string, reason: string): string {
+  return `Tool '${name}' was aborted before it started: ${reason}`;
+}

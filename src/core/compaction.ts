@@ -1,6 +1,18 @@
-import type { Message } from '../core/messages.js';
-import type { CompactionStrategy } from './context-options.js';
-import type { BoundedTokenScale } from './token-scale.js';
+import type { Message } from './messages.js';
+
+/** How old turns are compacted: tool outputs replaced by a marker, or turns summarised by the model. */
+export type CompactionStrategy = 'elide' | 'summarise';
+
+/**
+ * Noted on a `compaction` entry when the context size it was decided on used a bounded scale:
+ * the provider's reported ratio and the bound used instead.
+ */
+export interface BoundedTokenScale {
+  /** Provider tokens per estimated token, as reported (rounded to 4 decimals). */
+  readonly reported: number;
+  /** The bound used in its place. */
+  readonly used: number;
+}
 
 /**
  * One compaction of the model's context: `messages[from, to)` were replaced by `messages`.

@@ -1,48 +1,10 @@
-import type { Permission } from '../approval/permission-policy.js';
 import { HarnessError } from '../core/errors.js';
 import { MAX_JSON_DEPTH, TOO_DEEP_ARGUMENTS, valueDeeperThan } from '../core/json-depth.js';
 import type { ToolCall } from '../core/messages.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import { type FinishReason, type StreamEvent, type ToolCallDelta, textOf } from '../core/stream-event.js';
-import { type TokenUsage, usageFromModel, ZERO_USAGE } from '../core/usage.js';
-import type { OutputCheck } from './output-check.js';
-
-/** A completed model turn, as the machine receives it. */
-export interface ModelTurn {
-  readonly text: string;
-  readonly toolCalls: readonly ToolCall[];
-  /** For each call, whether it may run concurrently with its safe neighbours. */
-  readonly concurrencySafe: readonly boolean[];
-  /** For each call, what the tool policy says; absent when every call is allowed. */
-  readonly permissions?: readonly Permission[];
-  readonly usage: TokenUsage;
-  readonly finishReason?: FinishReason;
-  /** Milliseconds since the run started, when the turn completed. */
-  readonly elapsedMs: number;
-  /** A final answer of a run that asked for structured output: what checking it found. */
-  readonly outputCheck?: OutputCheck;
-  /**
-   * The context's size after this turn, in tokens: the request's reported prompt tokens plus
-   * the answer's, else an estimate. Only measured when the context has a size limit.
-   */
-  readonly contextTokens?: number;
-  /** Provider tokens per estimated token, as measured on this turn (with `contextTokens`), bounded. */
-  readonly tokenScale?: number;
-  /** The ratio the provider's report gave, when it was out of bounds and `tokenScale` is the bound. */
-  readonly reportedTokenScale?: number;
-}
-
-/** What a stream adds up to, before the agent annotates it. */
-export type StreamedTurn = Omit<
-  ModelTurn,
-  | 'concurrencySafe'
-  | 'permissions'
-  | 'elapsedMs'
-  | 'outputCheck'
-  | 'contextTokens'
-  | 'tokenScale'
-  | 'reportedTokenScale'
->;
+import { usageFromModel, ZERO_USAGE } from '../core/usage.js';
+import type { StreamedTurn } from '../machines/model-turn.js';
 
 function streamErrorText(error: StreamEvent['error']): string {
   if (error === undefined) return 'the model stream reported an error';

@@ -1,6 +1,6 @@
-import type { JsonObject, Message } from '../core/messages.js';
-import type { StreamEvent } from '../core/stream-event.js';
-import type { ToolDefinition } from '../tools/tool-params.js';
+import type { JsonObject, Message } from './messages.js';
+import type { StreamEvent } from './stream-event.js';
+import type { ToolDefinition } from './tool-params.js';
 
 /** Options of one model request. */
 export interface ChatCompletionOptions {

@@ -1,7 +1,7 @@
+import type { JournalEntry } from '../core/journal-entry.js';
 import type { ToolCall } from '../core/messages.js';
-import type { RanAgent } from '../inspect/diagram-options.js';
-import type { JournalEntry } from '../session/journal-entry.js';
-import type { SessionTree } from './session-tree.js';
+import type { SessionTree } from '../session/session-tree.js';
+import type { RanAgent } from './diagram-options.js';
 
 /**
  * The agent tools a stored run started, as a tree by tool name (from each session's `tool_started`

@@ -1,6 +1,6 @@
-import { checkEntry } from '../session/journal-check.js';
-import type { JournalEntry } from '../session/journal-entry.js';
+import type { JournalEntry } from '../core/journal-entry.js';
 import type { JournalStore } from '../stores/journal-store.js';
+import { checkEntry } from './journal-check.js';
 
 /** A session and the sessions of every agent it started (`agentTool`), at every depth. */
 export interface SessionTree {

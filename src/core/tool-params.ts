@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_ARGUMENTS } from '../core/json-depth.js';
-import type { JsonObject } from '../core/messages.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_ARGUMENTS } from './json-depth.js';
+import type { JsonObject } from './messages.js';
 
 /** A tool as a model sees it: name, description and JSON Schema of its parameters. */
 export interface ToolDefinition {

@@ -1,9 +1,9 @@
 import { editDistance } from '../config/option-keys.js';
+import { KIND_PREFIX, type PermissionPolicy, TOOL_PREFIX } from '../config/permission-policy.js';
 import { HarnessError } from '../core/errors.js';
-import { handoffAgentOf } from '../subagents/handoff-target.js';
+import { ToolKind } from '../core/tool-kind.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { ToolKind } from '../tools/tool-kind.js';
-import { KIND_PREFIX, type PermissionPolicy, TOOL_PREFIX } from './permission-policy.js';
+import { handoffAgentOf } from './handoffs.js';
 
 /** The tool kinds a policy rule may name. */
 export const POLICY_KINDS: readonly string[] = Object.values(ToolKind);

@@ -1,9 +1,7 @@
-import type { ModelClient } from '../adapters/model-client.js';
-import { refuseMisspelledKeys } from '../config/option-keys.js';
+import type { CompactionStrategy } from '../core/compaction.js';
 import { HarnessError } from '../core/errors.js';
-
-/** How old turns are compacted: tool outputs replaced by a marker, or turns summarised by the model. */
-export type CompactionStrategy = 'elide' | 'summarise';
+import type { ModelClient } from '../core/model-client.js';
+import { refuseMisspelledKeys } from './option-keys.js';
 
 /** The compaction strategies, in the order the docs list them. */
 export const COMPACTION_STRATEGIES: readonly CompactionStrategy[] = ['elide', 'summarise'];

@@ -1,17 +1,12 @@
-import { editDistance } from '../config/option-keys.js';
+import { PERMISSIONS, type Permission } from '../core/approval-types.js';
 import { HarnessError } from '../core/errors.js';
-import { ToolKind } from '../tools/tool-kind.js';
+import { ToolKind } from '../core/tool-kind.js';
+import { editDistance } from './option-keys.js';
 
 /** A key of this form names only the kind: `kind:read`. */
 export const KIND_PREFIX = 'kind:';
 /** A key of this form names only the tool: `tool:read` (a tool named like a kind). */
 export const TOOL_PREFIX = 'tool:';
-
-/** What the policy says about a tool call: run it, ask a person first, or refuse it. */
-export type Permission = 'allow' | 'ask' | 'deny';
-
-/** The permissions a policy may give. */
-export const PERMISSIONS: readonly Permission[] = ['allow', 'ask', 'deny'];
 
 /**
  * Tool name or tool kind → permission. A name beats a kind; anything not named is `allow`. A key

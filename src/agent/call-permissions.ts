@@ -1,6 +1,7 @@
+import { allowsEverything, type PermissionPolicy, permissionFor } from '../config/permission-policy.js';
+import type { Permission } from '../core/approval-types.js';
 import type { ToolCall } from '../core/messages.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { allowsEverything, type Permission, type PermissionPolicy, permissionFor } from './permission-policy.js';
 
 /**
  * What the policy says about each call, for the machine; `undefined` when the policy allows

@@ -1,7 +1,7 @@
-import type { Compaction } from '../context/compaction.js';
-import type { StopReason } from '../core/agent-event.js';
-import type { JsonValue, ToolCall } from '../core/messages.js';
-import type { TokenUsage } from '../core/usage.js';
+import type { StopReason } from './agent-event.js';
+import type { Compaction } from './compaction.js';
+import type { JsonValue, ToolCall } from './messages.js';
+import type { TokenUsage } from './usage.js';
 
 /** A model request began (one turn = one request). */
 export interface TurnStartEntry {

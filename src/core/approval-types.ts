@@ -1,5 +1,10 @@
-import type { Permission } from '../approval/permission-policy.js';
-import type { ToolCall } from '../core/messages.js';
+import type { ToolCall } from './messages.js';
+
+/** What the policy says about a tool call: run it, ask a person first, or refuse it. */
+export type Permission = 'allow' | 'ask' | 'deny';
+
+/** The permissions a policy may give. */
+export const PERMISSIONS: readonly Permission[] = ['allow', 'ask', 'deny'];
 
 /** A person's (or a pre-given) decision on one call that asked for approval. */
 export type ApprovalDecision =
@@ -39,5 +44,3 @@ export interface DecisionParams {
   readonly call: ToolCall;
   readonly decision: ApprovalDecision;
 }
-
-export type { Permission };
