@@ -29,9 +29,8 @@ function runAll(contender: Contender, sessions: number, onFinish: () => void): P
  * Runs `sessions` sessions of T=10 at once with `Promise.all`; returns wall ms, CPU ms and the
  * peak RSS growth over the RSS after a full collection (sampled as sessions finish, since
  * nothing else runs). Between that collection and the timed batch, a batch a tenth the size
- * runs untimed: right after `gc()` V8 runs ~20% slower until its young generation has grown
- * back (measured: 1000 × T=10 took ~1000 ms right after `gc()`, ~860 ms otherwise), and case 1
- * does not force collections either. Its garbage counts in the RSS growth, which errs high.
+ * runs untimed: right after `gc()` V8 runs slower until its young generation has grown back
+ * (docs/performance.md, Method), and case 1 does not force collections either. Its garbage counts in the RSS growth, which errs high.
  */
 async function batch(contender: Contender, sessions: number): Promise<Batch> {
   collectGarbage();

@@ -39,7 +39,7 @@ interface Probe {
  * The contenders are sampled in rounds, one sample each per round, in an order that rotates from
  * round to round: sample i of every contender is taken within the same few hundred milliseconds,
  * so a ratio of two contenders can be taken sample by sample (see ratios.ts) and the machine's
- * drift, which moves a figure by 2× within an hour here, cancels out.
+ * drift cancels out (docs/performance.md, Method).
  */
 export async function turnCostCase(
   contenders: readonly Contender[],

@@ -15,8 +15,8 @@ async function fill(once: () => Promise<number> | number, units: number): Promis
   return done;
 }
 
-// No forced collection before a sample: after `gc()` V8 runs the next few hundred turns about
-// three times slower (measured), which would make short samples measure the collector's wake.
+// No forced collection before a sample: after `gc()` V8 runs the next few hundred turns slower
+// (docs/performance.md, Method), which would make short samples measure the collector's wake.
 
 /**
  * CPU microseconds (user + system, all threads, from `process.cpuUsage`) per unit of work,

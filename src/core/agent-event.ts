@@ -161,7 +161,7 @@ export const AgentEvent = {
       };
       return make('tool_call_complete', data);
     }
-    // Whole literals, not spreads: a spread that adds keys costs ~1 µs on Node 20, once per call.
+    // Whole literals, not spreads: a spread that adds keys is V8's slow path (docs/performance-history.md).
     if (error === undefined) {
       return make(
         'tool_call_complete',

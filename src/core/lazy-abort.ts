@@ -2,8 +2,8 @@
  * An abort that makes its `AbortController` only when someone asks for the signal. Each tool call
  * and each model request has its own abort; most never read the signal (a synchronous tool, a
  * scripted model) and are never aborted, and an `AbortController` with its signal, plus the
- * `abort` event dispatched when its call's actor stops, cost more than the rest of a tool step
- * outside XState (docs/performance.md).
+ * `abort` event dispatched when its call's actor stops, are work most calls would do for nothing
+ * (bench/alloc.ts, docs/performance-history.md).
  */
 export class LazyAbort {
   #controller: AbortController | undefined;
@@ -78,7 +78,7 @@ const HIDDEN: PropertyDescriptor = { value: undefined, enumerable: false, config
  * first read, as an object literal's `get signal()` would (a spread copies the signal; equality
  * checks, `util.inspect` and JSON see `signal` only). One getter is shared by all such objects:
  * an object literal's getter is a new function per object, which V8 keeps as a dictionary
- * object of ~0.6 KB, about 0.6 µs per tool call (docs/performance.md).
+ * object (docs/performance-history.md, session 10).
  */
 export function withLazySignal<T extends object>(target: T, abort: LazyAbort): T & { readonly signal: AbortSignal } {
   HIDDEN.value = abort;

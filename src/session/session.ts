@@ -113,8 +113,8 @@ const TURN_START: JournalEntry = Object.freeze({ type: 'turn_start' });
 
 /**
  * Transition entries, one frozen object per distinct (from, to, event): a run journals four per
- * turn, and a finished session keeps them all, so sharing them is ~2.4 KB less per finished
- * T = 10 session (docs/performance.md). The keys come from the machine's few states and events.
+ * turn, and a finished session keeps them all, so sharing them keeps a finished session smaller
+ * (bench/cases/heap.ts, docs/performance.md). The keys come from the machine's few states and events.
  */
 // Keyed from -> to -> event: the names are the machine's constant strings, so each lookup is
 // three hashes already cached, where one joined key was a new string to flatten and hash.
