@@ -16,7 +16,7 @@ export default defineConfig({
     testTimeout: 20_000,
     // The CLI's sessions go to a throwaway store unless a test names one (never the checkout's .agent-harness/).
     env: { AGENT_HARNESS_STORE: 'memory:' },
-    globalSetup: ['./test/support/postgres-global-setup.ts'],
+    globalSetup: ['./test/support/postgres-global-setup.ts', './test/support/script-bundles-global-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
