@@ -7,10 +7,11 @@ import { defineConfig } from 'vitest/config';
 const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
 
 /**
- * Folders of in-process tests (no server, browser or CLI of their own) whose files share one
- * module graph per worker (`isolate: false`): importing the library again for each file cost more
- * than most of them take to run. A file there that mocks modules, touches the environment or
- * process-wide state, or starts processes still runs isolated (see {@link touchesProcess}).
+ * Folders whose files share one module graph per worker (`isolate: false`): importing the library
+ * again for each file cost more than most of them take to run. A file there that mocks modules,
+ * touches the environment or process-wide state, or starts processes still runs isolated (see
+ * {@link touchesProcess}); `cli` (in-process `main`, signal handlers) and `inspector` (browser,
+ * servers) stay isolated whole.
  */
 const SHARED_FOLDERS = [
   'core',
@@ -26,6 +27,15 @@ const SHARED_FOLDERS = [
   'journal',
   'adapters',
   'telemetry',
+  'tools',
+  'inspect',
+  'stores',
+  'subagents',
+  'approval',
+  'mcp',
+  'docs',
+  'bench',
+  'suite',
 ];
 
 /** What makes a test file unsafe to share a module graph with the next one. */
