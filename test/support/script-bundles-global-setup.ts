@@ -12,7 +12,8 @@ const KEY = Symbol.for('agent-harness.test-bundles');
 const shared = globalThis as { [KEY]?: Bundles };
 
 /**
- * Bundles the programs the tests start (see script-bundles.ts) into `test/.tmp` for this run and
+ * Bundles the programs the tests start (see script-bundles.ts) into `.tmp/` for this run (not
+ * `test/.tmp/`, which a docs test removes when it ends) and
  * names the folder in the environment the test workers inherit; removes it once the last test
  * project's teardown ran (a project without tests to run may tear down before the others start).
  * Inside the checkout so that the bundles resolve their dependencies from its node_modules.
@@ -21,7 +22,7 @@ const shared = globalThis as { [KEY]?: Bundles };
 export default async function setup(): Promise<() => void> {
   let bundles = shared[KEY];
   if (bundles === undefined) {
-    bundles = { folder: join(ROOT, 'test', '.tmp', `bundles-${process.pid}`), users: 0 };
+    bundles = { folder: join(ROOT, '.tmp', `test-bundles-${process.pid}`), users: 0 };
     shared[KEY] = bundles;
     mkdirSync(bundles.folder, { recursive: true });
     try {
