@@ -6,13 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { type AgentEvent, type JournalEntry, type Message, openStore } from '../../src/index.js';
 import { checkLoopInvariants } from '../../src/testing/index.js';
 import { freshPostgresUrl, startPostgresBeforeAll } from '../support/postgres.js';
+import { nodeArgs } from '../support/script-bundles.js';
 import { tempWorkspace } from '../support/workspace.js';
 
 const child = fileURLToPath(new URL('./suspended-child.ts', import.meta.url));
 
 /** Runs the child to its end; its events, and the messages of the model requests it made. */
 function runChild(args: readonly string[]): Promise<{ events: AgentEvent[]; requests: Message[][] }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', child, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...nodeArgs(child), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   proc.stdout.setEncoding('utf8').on('data', (text: string) => {

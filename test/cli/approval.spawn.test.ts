@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeServer, startFakeServer } from '../adapters/support/fake-server.js';
+import { nodeArgs } from '../support/script-bundles.js';
 import { TERMINAL_CONTROL } from '../support/terminal.js';
 import { tempWorkspace } from '../support/workspace.js';
 import { textAnswer, toolCallsAnswer } from './support/approval-sse.js';
@@ -33,7 +34,7 @@ function lastMessage(n: number): { role?: string; content?: string; tool_call_id
  * once the prompt shows.
  */
 function inTerminal(args: readonly string[], env: Record<string, string>) {
-  const quoted = ['node', '--import', 'tsx', 'src/cli/bin.ts', ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`);
+  const quoted = [process.execPath, ...nodeArgs('src/cli/bin.ts'), ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`);
   const child = spawn('script', ['-qfec', quoted.join(' '), '/dev/null'], {
     cwd: root,
     env: { ...process.env, OPENAI_API_KEY: 'sk-test', ...env },

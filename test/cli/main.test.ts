@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { nodeArgs } from '../support/script-bundles.js';
 import { tempWorkspace } from '../support/workspace.js';
 import { captured } from './support/cli-harness.js';
 
@@ -54,7 +55,7 @@ describe('agent-harness (main)', () => {
         '/bin/sh',
         [
           '-c',
-          `"${process.execPath}" --import tsx src/cli/bin.ts demo --json --journal "${join(tempWorkspace(), 'j.jsonl')}" | head -c 1`,
+          `"${process.execPath}" ${nodeArgs('src/cli/bin.ts').join(' ')} demo --json --journal "${join(tempWorkspace(), 'j.jsonl')}" | head -c 1`,
         ],
         { cwd: root, timeout: 15_000 },
         (_error, _stdout, stderr) => resolve({ stderr }),

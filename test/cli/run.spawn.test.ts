@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeServer, fixture, startFakeServer } from '../adapters/support/fake-server.js';
+import { nodeArgs } from '../support/script-bundles.js';
 import { cliWorkspace } from './support/cli-harness.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -18,7 +19,7 @@ function cli(args: string[], env: Record<string, string | undefined>) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/bin.ts', ...args],
+      [...nodeArgs('src/cli/bin.ts'), ...args],
       { cwd: root, env: clean, timeout: 15_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );

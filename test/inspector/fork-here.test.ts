@@ -6,6 +6,7 @@ import { inspectCommand } from '../../src/cli/commands/inspect.js';
 import { openStore, type StoredEntry, writeJournalFile } from '../../src/index.js';
 import { fromLoopback } from '../../src/inspector/fork-route.js';
 import type { ServedSnapshot } from '../../src/inspector/inspector-server.js';
+import { skipWithout } from '../support/required-tools.js';
 import { tempWorkspace } from '../support/workspace.js';
 import { launchBrowser, openInspector, screenshot } from './support/browser.js';
 import { capture } from './support/capture.js';
@@ -189,7 +190,7 @@ describe('inspect ID: "fork here" at the HTTP level', () => {
   });
 });
 
-describe('inspect ID: "fork here" on the page', () => {
+describe.skipIf(skipWithout('chromium'))('inspect ID: "fork here" on the page', () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();

@@ -14,6 +14,7 @@ import {
 import { InspectorFeed } from '../../src/inspector/inspector-feed.js';
 import { type InspectorServer, startInspector } from '../../src/inspector/inspector-server.js';
 import { collect } from '../support/fixtures.js';
+import { skipWithout } from '../support/required-tools.js';
 import { tempWorkspace } from '../support/workspace.js';
 import { launchBrowser, openInspector } from './support/browser.js';
 
@@ -65,7 +66,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe('inspector page with a compaction', () => {
+describe.skipIf(skipWithout('chromium'))('inspector page with a compaction', () => {
   it('shows the compaction step with its sizes, and the summary as inert text', async () => {
     const step = page.locator('#steps li[data-kind="compaction"]');
     await expect(step.count()).resolves.toBe(1);

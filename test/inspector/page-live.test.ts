@@ -7,6 +7,7 @@ import { InspectionFeed } from '../../src/inspector/inspection-feed.js';
 import { InspectorFeed } from '../../src/inspector/inspector-feed.js';
 import { type InspectorServer, startInspector } from '../../src/inspector/inspector-server.js';
 import { collect, makeAgent } from '../support/fixtures.js';
+import { skipWithout } from '../support/required-tools.js';
 import { highlighted, launchBrowser, openInspector, screenshot } from './support/browser.js';
 import { lookupTool, RECORDED_CALLS, recordedScript } from './support/recorded-run.js';
 
@@ -36,7 +37,7 @@ function gatedScript(): { turns: ScriptedTurn[]; release: () => void } {
   return { turns, release };
 }
 
-describe('inspector page, live', () => {
+describe.skipIf(skipWithout('chromium'))('inspector page, live', () => {
   let server: InspectorServer | undefined;
   afterAll(async () => {
     await server?.close();

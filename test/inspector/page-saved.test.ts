@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InspectorFeed } from '../../src/inspector/inspector-feed.js';
 import { type InspectorServer, startInspector } from '../../src/inspector/inspector-server.js';
 import type { TimelineStep } from '../../src/inspector/timeline-step.js';
+import { skipWithout } from '../support/required-tools.js';
 import { highlighted, launchBrowser, openInspector, screenshot } from './support/browser.js';
 import { HOSTILE_OUTPUT_SHOWN, RECORDED_CALLS, recordRun } from './support/recorded-run.js';
 
@@ -24,7 +25,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe('inspector page for a saved journal', () => {
+describe.skipIf(skipWithout('chromium'))('inspector page for a saved journal', () => {
   it('draws every state of the machine and lists every step', async () => {
     const states = await page
       .locator('#diagram g.state')

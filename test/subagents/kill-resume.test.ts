@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Agent, Config, openStore, Session, stableJson } from '../../src/index.js';
 import { drain } from '../support/runs.js';
+import { nodeArgs } from '../support/script-bundles.js';
 import { tempWorkspace } from '../support/workspace.js';
 import { delegationClients, leadRegistry, TURN_USAGE } from './support/delegation.js';
 
@@ -12,7 +13,7 @@ const script = fileURLToPath(new URL('./support/crash-delegation.ts', import.met
 
 /** Runs the delegation in a child process and SIGKILLs it once item 2's effect hangs. */
 async function runUntilKilled(url: string, id: string, effects: string): Promise<string> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', script, url, id, effects], {
+  const proc = spawn(process.execPath, [...nodeArgs(script), url, id, effects], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -4,10 +4,11 @@ import { Agent, Config } from '../../src/index.js';
 import { InspectorFeed } from '../../src/inspector/inspector-feed.js';
 import { type InspectorServer, startInspector } from '../../src/inspector/inspector-server.js';
 import { highlighted, launchBrowser, openInspector, screenshot } from '../inspector/support/browser.js';
+import { skipWithout } from '../support/required-tools.js';
 import { drain } from '../support/runs.js';
 import { delegationClients, leadRegistry } from './support/delegation.js';
 
-describe('the live inspector page of a delegation', () => {
+describe.skipIf(skipWithout('chromium'))('the live inspector page of a delegation', () => {
   it('draws the child machines under executingTools, and each child run grows live under its call, kept expanded', async () => {
     const clients = delegationClients();
     let reached: () => void = () => {};

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { postgresRoot, postgresVersions } from './required-tools.js';
 
 /**
  * A throwaway PostgreSQL server for the tests, started on first use by whichever test worker asks
@@ -9,16 +10,9 @@ import { join } from 'node:path';
  * and stopped by the global setup's teardown. Nothing is started when no postgres test runs.
  */
 
-const ROOT = '/usr/lib/postgresql';
-
 /** The bin folder of the newest Debian PostgreSQL under `root`, or an error saying how to install it. */
-export function postgresBin(root = ROOT): string {
-  const versions = existsSync(root)
-    ? readdirSync(root)
-        .filter((name) => existsSync(join(root, name, 'bin', 'initdb')))
-        .sort((a, b) => Number(b) - Number(a))
-    : [];
-  const newest = versions[0];
+export function postgresBin(root = postgresRoot()): string {
+  const newest = postgresVersions(root)[0];
   if (newest === undefined) {
     throw new Error(
       `PostgreSQL server binaries not found (${root}/*/bin/initdb): the postgres store tests need a real server; install it with: apt-get install -y postgresql`,

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { nodeArgs } from '../../support/script-bundles.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
-/** A running `agent-harness` process (the real binary through tsx). */
+/** A running `agent-harness` process (the real binary, bundled for the run or through tsx). */
 export interface CliProcess {
   readonly child: ChildProcess;
   /** Resolves when it ended: its exit code (or signal) and what it printed. */
@@ -17,7 +18,7 @@ export function spawnCli(
   killAfterMs = 15_000,
 ): CliProcess {
   const clean = { ...process.env, OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: undefined, ...env };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], { cwd: root, env: clean });
+  const child = spawn(process.execPath, [...nodeArgs('src/cli/bin.ts'), ...args], { cwd: root, env: clean });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => {

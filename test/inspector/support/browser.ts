@@ -1,14 +1,23 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { checkTool } from '../../support/required-tools.js';
 
 /** Where browser tests save screenshots (git-ignored). */
 export const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
 
-/** Debian's Chromium, headless, with nothing reaching out to the network. */
-export function launchBrowser(): Promise<Browser> {
+/**
+ * Debian's Chromium (or `AGENT_HARNESS_CHROMIUM`), headless, with nothing reaching out to the
+ * network. Rejects saying how to install it when it is missing (a test gets here without it only on CI).
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const check = checkTool('chromium');
+  if (!check.found)
+    throw new Error(
+      `Chromium not found at ${check.where}: the browser tests need it; install it with: ${check.install}`,
+    );
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: check.where,
     headless: true,
     args: [
       '--no-sandbox',

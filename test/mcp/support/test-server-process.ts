@@ -1,12 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { nodeArgs } from '../../support/script-bundles.js';
 
-/** The test server's source file (run with tsx). */
+/** The test server's source file (run bundled, or with tsx). */
 export const TEST_SERVER = fileURLToPath(new URL('./test-server.ts', import.meta.url));
 
 /** The stdio command line of the test server, as `connectMcp` takes it. */
-export const testServerStdio = { command: process.execPath, args: ['--import', 'tsx', TEST_SERVER, '--stdio'] };
+export const testServerStdio = { command: process.execPath, args: [...nodeArgs(TEST_SERVER), '--stdio'] };
 
 /** The stdio command line of the test server with its hostile tools (`bidi`, `huge`). */
 export const hostileServerStdio = { command: process.execPath, args: [...testServerStdio.args, '--hostile'] };
@@ -29,7 +30,7 @@ export interface HttpTestServer {
 
 /** Starts the test server over HTTP in a child process (`port` 0: a free one), with `extra` arguments (`--hostile`). */
 export function startHttpTestServer(port = 0, extra: readonly string[] = []): Promise<HttpTestServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', TEST_SERVER, '--http', String(port), ...extra], {
+  const child = spawn(process.execPath, [...nodeArgs(TEST_SERVER), '--http', String(port), ...extra], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
