@@ -1,16 +1,11 @@
 import { assign, enqueueActions } from 'xstate';
-import { Budget } from '../config/budget.js';
-import { DEFAULT_MAX_INVALID_TOOL_CALLS, DEFAULT_MAX_PARALLEL_TOOLS, DEFAULT_MAX_TURNS } from '../config/config.js';
-import { ZERO_USAGE } from '../core/usage.js';
 import type { AgentStateName } from './agent-machine-types.js';
-import { gateCalls } from './approval-gate.js';
 import { decide, requestApprovals, suspend } from './approval-steps.js';
 import { budgetStop, hardStop, treeStop } from './budget-rules.js';
 import { contextOverflowStop, tokensAfterWarning } from './context-rules.js';
-import { invalidCallsStop, NO_INVALID_CALLS } from './invalid-calls.js';
+import { initialContext } from './initial-context.js';
+import { invalidCallsStop } from './invalid-calls.js';
 import { machineSetup } from './machine-setup.js';
-import { DEFAULT_OUTPUT_RETRIES } from './output-rules.js';
-import { NO_BATCH, newBatch } from './tool-batch.js';
 import { abortTools, handOff, settleLastTool, settleTool, startPendingCalls } from './tool-steps.js';
 import {
   acceptAnswer,
@@ -24,48 +19,20 @@ import {
   startTurn,
 } from './turn-steps.js';
 
+export { MAIN_AGENT } from './initial-context.js';
 export { toolActorId } from './tool-actor-id.js';
-
-/** The name of a session's own agent, before any handoff. */
-export const MAIN_AGENT = 'main';
 
 const enter = (state: AgentStateName) => ({ type: 'recordTransition', params: { to: state } }) as const;
 
 /**
  * The agent loop as an XState v5 machine: the one place where the loop decides.
- * The tool actor (`runTool`) and the effects (`requestModel`, `record*`, `finish`, `fail`, …) are
- * named here and implemented by `Agent` via `.provide()`; tests may provide their own.
+ * The tool actor (`runTool`), the effects (`requestModel`, `record*`, `finish`, `fail`, …) and the
+ * guards are named in machine-setup.ts; `Agent` implements the effects via `.provide()`
+ * (`src/agent/provide-machine.ts`), and tests may provide their own.
  */
 export const agentMachine = machineSetup.createMachine({
   id: 'agent',
-  context: ({ input }) => ({
-    limits: {
-      budget: input?.budget ?? new Budget({ maxTurns: DEFAULT_MAX_TURNS }),
-      maxParallelTools: input?.maxParallelTools ?? DEFAULT_MAX_PARALLEL_TOOLS,
-      maxInvalidToolCalls: input?.maxInvalidToolCalls ?? DEFAULT_MAX_INVALID_TOOL_CALLS,
-      outputRetries: input?.outputRetries ?? DEFAULT_OUTPUT_RETRIES,
-      contextLimit: input?.contextLimit,
-      tree: input?.tree,
-    },
-    invalidCalls: input?.invalidCalls ?? NO_INVALID_CALLS,
-    outputRetriesUsed: 0,
-    output: undefined,
-    turns: 0,
-    usage: ZERO_USAGE,
-    elapsedMs: 0,
-    // A resumed run's pending calls go through the gate again, under the policy of now.
-    tools:
-      input?.resume === undefined || input.resume.calls.length === 0 ? NO_BATCH : newBatch(gateCalls(input.resume)),
-    resuming: (input?.resume?.calls.length ?? 0) > 0,
-    toolsWithheld: false,
-    aborting: undefined,
-    stop: input?.refusal,
-    response: undefined,
-    contextTokens: input?.contextTokens ?? 0,
-    tokenScale: input?.tokenScale ?? 1,
-    reportedTokenScale: undefined,
-    agent: input?.agent ?? MAIN_AGENT,
-  }),
+  context: ({ input }) => initialContext(input),
   entry: enqueueActions(({ context, enqueue }) => {
     const limit = context.limits.budget.maxWallClockMs;
     if (limit === undefined) return;
