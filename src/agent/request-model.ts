@@ -68,7 +68,7 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   run.registry = registry;
   const tools = toolsWithheld ? undefined : registry.definitions();
   // A copy of the frozen messages: a client may keep or change what it was sent. It costs one
-  // pointer per message, far below the machine's own per-turn work even at 1,000 turns.
+  // pointer per message (cost per turn: bench/cases/turn-cost.ts).
   const messages = session.messagesForRequest();
   // An `async chatCompletion` returns a promise of the stream: await it, so that its rejection
   // is this request's failure (a model_error with its message), never an unhandled rejection.
@@ -111,7 +111,7 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
       ...(finishReason ? { finishReason } : {}),
     };
   }
-  // Built whole rather than spread: on Node 20 a spread that adds keys costs ~1 µs.
+  // Built whole rather than spread (a spread that adds keys is slower: bench/cases/turn-cost.ts).
   return finishReason === undefined
     ? { text, toolCalls, usage, concurrencySafe, elapsedMs }
     : { text, toolCalls, usage, finishReason, concurrencySafe, elapsedMs };

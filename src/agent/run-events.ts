@@ -6,10 +6,9 @@ const DONE: IteratorReturnResult<void> = Object.freeze({ value: undefined, done:
 /**
  * The event stream `Agent.run()` returns: it hands out the run's queued events and ends once the
  * run is closed. It behaves as the `async function*` it replaces (leaving a `for await` early
- * stops the run; the loop ends only after the run has released the agent), but costs one
- * promise per event where the generator, reading the queue with its own `for await`, cost
- * about six: at a thousand concurrent runs that was a tenth of the harness's wall time
- * (docs/performance.md).
+ * stops the run; the loop ends only after the run has released the agent), but makes fewer
+ * promises per event than the generator, which read the queue with its own `for await`
+ * (see `bench/cases/concurrency.ts`).
  */
 export class RunEvents implements AsyncGenerator<AgentEvent, void, undefined> {
   readonly #queue: AsyncQueue<AgentEvent>;

@@ -67,9 +67,9 @@ export interface MachineDeps {
   readonly relayApproval: (name: string, request: AgentEvent<'tool_approval_request'>['data'], child: Agent) => void;
 }
 
-// One provided machine for every agent: `machine.provide()` per agent cost ~170 µs and ~19 KB
-// (it rebuilds the state-node tree, and XState's per-machine caches start cold), so the
-// implementations find their agent through the run's actor system instead of a closure.
+// One provided machine for every agent: `machine.provide()` per agent rebuilds the state-node
+// tree, and XState's per-machine caches start cold, so the implementations find their agent
+// through the run's actor system instead of a closure. Cost: docs/performance.md.
 const bindings = new WeakMap<object, MachineDeps>(); // keyed by the run's actor system
 
 /** Binds a run's actor (before it starts) to the agent it runs for. */
@@ -78,10 +78,10 @@ export function bindAgentRun(actor: Actor<AnyActorLogic>, deps: MachineDeps): vo
 }
 
 /**
- * Unbinds a run's actor once it has stopped. On Node 20 a `WeakMap` entry that is never deleted
- * keeps its value through every young collection until a full one: bound, each finished run's
- * entry kept the agent's session, bus and journal alive into the old generation
- * (docs/performance.md, session 10).
+ * Unbinds a run's actor once it has stopped. A `WeakMap` entry that is never deleted keeps its
+ * value through every young collection until a full one: bound, each finished run's entry kept
+ * the agent's session, bus and journal alive into the old generation (see `bench/cases/heap.ts`,
+ * docs/performance.md).
  */
 export function unbindAgentRun(actor: Actor<AnyActorLogic>): void {
   bindings.delete(actor.system);

@@ -136,7 +136,8 @@ export interface ToolBatch {
  *
  * Kept to fewer than 20 keys (`test/machines/context-shape.test.ts`): XState copies the context
  * with `Object.assign({}, context, update)` on every `assign`, and V8 turns an object that gets 20
- * or more keys that way into a hash table, which made every step of the loop about twice as slow.
+ * or more keys that way into a hash table, which slows every step of the loop.
+ * Cost: `bench/cases/turn-cost.ts`, docs/performance.md.
  * Fields that change together are grouped instead ({@link RunLimits}, {@link ToolBatch}).
  */
 export interface AgentContext {

@@ -1,0 +1,42 @@
+import type { ApprovalDecision } from '../core/approval-types.js';
+import type { ToolCall } from '../core/messages.js';
+import { advanceTools } from './advance-tools.js';
+import { waitingCalls, waitingIndex } from './approval-gate.js';
+import { machineSetup } from './machine-setup.js';
+import { progressOf } from './tool-batch.js';
+
+/**
+ * The turn waits only for decisions (the calls that needed none have run): ask for a decision on
+ * every call that waits, once per turn. Asking earlier let a consumer that awaits the request (a
+ * prompt) hold back the allowed calls until a person answered.
+ */
+export const requestApprovals = machineSetup.enqueueActions(({ context, enqueue }) => {
+  if (context.tools.asked) return;
+  const calls = waitingCalls(context.tools);
+  if (calls.length > 0) enqueue({ type: 'requestApproval', params: { calls } });
+  enqueue.assign({ tools: { ...context.tools, asked: true } });
+});
+
+/** `APPROVE` / `DENY` for a waiting call: journal the decision, then start what the schedule now allows. */
+export const decide = machineSetup.enqueueActions(({ context, event, enqueue }) => {
+  if (event.type !== 'APPROVE' && event.type !== 'DENY') return;
+  const index = waitingIndex(context.tools, event.callId);
+  if (index < 0) return;
+  const decision: ApprovalDecision =
+    event.type === 'APPROVE' ? { approved: true } : { approved: false, reason: event.reason };
+  enqueue({ type: 'recordDecision', params: { call: context.tools.calls[index] as ToolCall, decision } });
+  const decisions = context.tools.decisions.slice();
+  decisions[index] = decision;
+  advanceTools({ ...context, tools: { ...context.tools, decisions } }, progressOf(context), enqueue, undefined);
+});
+
+/** `SUSPEND`: the run ends waiting; its undecided calls stay unanswered, for a later resume. */
+export const suspend = machineSetup.assign(({ context }) => {
+  const ids = waitingCalls(context.tools).map((call) => `'${call.callId}'`);
+  return {
+    stop: {
+      reason: 'suspended' as const,
+      message: `suspended while call ${ids.join(', ')} waited for approval; resume the session to decide`,
+    },
+  };
+});
