@@ -27,6 +27,7 @@ import {
   sendDecisions,
 } from './approval-controls.js';
 import { AsyncQueue } from './async-queue.js';
+import { activeRegistry } from './handoffs.js';
 import { invalidCallsSoFar } from './invalid-calls-so-far.js';
 import { runOutput } from './output-check.js';
 import { checkPolicyKeys } from './policy-keys.js';
@@ -48,11 +49,12 @@ type ActiveRun = RunHandle & { readonly queue: AsyncQueue<AgentEvent>; closing: 
 function contextInput(
   config: Config,
   session: Session,
+  tools: ToolRegistry,
   tokenScale: number,
 ): { contextLimit?: number; contextTokens?: number; tokenScale?: number } {
   const limit = config.context?.maxTokens;
   if (limit === undefined) return {};
-  const estimate = estimateContextTokens(session.messages) + estimateToolTokens(session.activeRegistry.definitions());
+  const estimate = estimateContextTokens(session.messages) + estimateToolTokens(tools.definitions());
   return { contextLimit: limit, contextTokens: Math.ceil(estimate * tokenScale), tokenScale };
 }
 
@@ -108,11 +110,16 @@ export interface MachineClock {
 
 /** Options of {@link Agent}. */
 export interface AgentOptions {
-  /** The session to run in; made from `client` and `registry` when absent. */
+  /** The session to run in: the journal of the conversation; a new one (in memory) when absent. */
   readonly session?: Session;
-  /** Model client for a new session. */
+  /** The model client the agent calls; the session's (deprecated) client when absent. */
   readonly client?: ModelClient;
-  /** Tools for a new session. */
+  /** The tools the agent may run; the session's (deprecated) registry, or none, when absent. */
+  readonly tools?: ToolRegistry;
+  /**
+   * The tools the agent may run.
+   * @deprecated Use `tools`; kept for one minor version (`tools` wins when both are given).
+   */
   readonly registry?: ToolRegistry;
   /** The event bus; a new one by default. */
   readonly events?: EventBus;
@@ -195,6 +202,10 @@ export class Agent {
   readonly machine: ProvidedAgentMachine;
   /** How deeply this agent is nested under others (0 for a top-level agent). */
   readonly depth: number;
+  /** The model client the agent calls (none: a run throws `no_client`). */
+  readonly client: ModelClient | undefined;
+  /** The agent's own tools (a handoff may put another agent's in charge: see {@link Agent.activeTools}). */
+  readonly tools: ToolRegistry;
   /**
    * The child agents this agent's tool calls start (`agentTool`), each announced before its run
    * starts: tracing nests their spans under the call, an inspector follows them.
@@ -225,7 +236,10 @@ export class Agent {
   constructor(config: Config, options: AgentOptions = {}) {
     checkAgentArguments(config, options);
     this.config = config;
-    this.session = options.session ?? new Session(config, { client: options.client, registry: options.registry });
+    this.session = options.session ?? new Session(config);
+    // A session made the deprecated way holds the client and tools: the agent runs with them.
+    this.client = options.client ?? this.session.client;
+    this.tools = options.tools ?? options.registry ?? this.session.registry;
     this.events = options.events ?? new EventBus();
     this.inspect = options.inspect;
     this.clock = options.clock;
@@ -238,6 +252,9 @@ export class Agent {
       adopt: (child) => this.children?.next(child),
       relayApproval: (name, request, child) => this.relayApproval(name, request, child),
       session: this.session,
+      client: this.client,
+      tools: this.tools,
+      activeTools: () => this.activeTools,
       bus: this.events,
       current: () => this.active,
       now: this.now,
@@ -291,6 +308,15 @@ export class Agent {
         run.actor.send({ type: 'ABORT', reason: 'store_error', message: error.message });
       }
     });
+  }
+
+  /**
+   * The tools of the agent in charge: after a handoff (journaled in the session), the registry of
+   * the agent handed to, found among the handoff tools reachable from {@link Agent.tools};
+   * otherwise the agent's own.
+   */
+  get activeTools(): ToolRegistry {
+    return activeRegistry(this.tools, this.session.activeAgent);
   }
 
   /** The machine state of the run in progress, or undefined between runs. */
@@ -421,12 +447,12 @@ export class Agent {
       throw new HarnessError('already_running', 'this agent is already running; await the current run first');
     if (runningSessions.has(this.session))
       throw new HarnessError('already_running', 'another agent is running in this session; await its run first');
-    if (this.session.client === undefined) throw new HarnessError('no_client', 'the session has no model client');
+    if (this.client === undefined) throw new HarnessError('no_client', 'the agent has no model client');
     const storeFailure = this.session.storeFailure;
     if (storeFailure !== undefined) throw storeFailure;
     // Once both the policy and the tools are known; a child agent may share its parent's
     // config, whose rules name the parent's tools.
-    if (this.depth === 0) checkPolicyKeys(this.config.permissions, this.session.registry);
+    if (this.depth === 0) checkPolicyKeys(this.config.permissions, this.tools);
     const queue = new AsyncQueue<AgentEvent>();
     // This run's events not yet delivered, oldest first: the bus delivers in the order events
     // were emitted, so an event is this run's when it is the oldest of them (a shared bus
@@ -469,18 +495,19 @@ export class Agent {
       this.closeUnansweredCalls();
       this.session.addUserMessage(input);
     }
+    const tools = this.activeTools;
     const actor: Actor<AnyActorLogic> = createActor(this.machine, {
       input: {
         budget: this.config.budget,
         maxParallelTools: this.config.maxParallelTools,
         maxInvalidToolCalls: this.config.maxInvalidToolCalls,
-        resume: gatePending(this.session, this.pendingCalls(), approvals),
+        resume: gatePending(this.session, tools, this.pendingCalls(tools), approvals),
         agent: this.session.activeAgent ?? MAIN_AGENT,
         // A resumed run goes on with the invalid calls it had counted; a new run starts at none.
         ...(input === undefined ? { invalidCalls: invalidCallsSoFar(this.session.journal) } : {}),
         ...(options.outputRetries !== undefined ? { outputRetries: options.outputRetries } : {}),
         ...(outputProblem !== undefined ? { refusal: { reason: 'output_invalid', message: outputProblem } } : {}),
-        ...contextInput(this.config, this.session, this.tokenScale),
+        ...contextInput(this.config, this.session, tools, this.tokenScale),
         ...(this.parentSpend === undefined ? {} : { tree: spend }),
       },
       ...(this.inspect ? { inspect: this.inspect } : {}),
@@ -498,7 +525,7 @@ export class Agent {
       announced: new Set(),
       startedAt: this.now(),
       // A resumed run's pending calls run with the tools of the agent in charge now.
-      registry: this.session.activeRegistry,
+      registry: tools,
       state: undefined,
       finished: false,
       settled: Promise.resolve(),
@@ -565,18 +592,16 @@ export class Agent {
    * that started and has no result (in doubt) runs again only if its tool is idempotent, and is
    * otherwise answered `Error: interrupted: …` (it may or may not have taken effect).
    */
-  private pendingCalls(): PendingCalls {
+  private pendingCalls(tools: ToolRegistry): PendingCalls {
     const { session } = this;
     const calls = session.pendingToolCalls();
     if (calls.length === 0) return NOTHING_PENDING; // the usual case: no arrays to make per run
     const answers = calls.map((call) =>
-      session.toolCallStarted(call.callId) && !session.activeRegistry.isIdempotent(call.name)
-        ? ToolResult.error(IN_DOUBT)
-        : undefined,
+      session.toolCallStarted(call.callId) && !tools.isIdempotent(call.name) ? ToolResult.error(IN_DOUBT) : undefined,
     );
     return {
       calls,
-      concurrencySafe: calls.map((call) => session.activeRegistry.isConcurrencySafe(call.name)),
+      concurrencySafe: calls.map((call) => tools.isConcurrencySafe(call.name)),
       ...(answers.some((answer) => answer !== undefined) ? { answers } : {}),
     };
   }
