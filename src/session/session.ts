@@ -6,7 +6,7 @@ import type { ApprovalDecision } from '../core/approval-types.js';
 import type { Compaction } from '../core/compaction.js';
 import { HarnessError } from '../core/errors.js';
 import type { JournalEntry } from '../core/journal-entry.js';
-import type { JsonObject, JsonValue, Message, ToolCall, ToolResultMessage } from '../core/messages.js';
+import type { JsonValue, Message, ToolCall, ToolResultMessage } from '../core/messages.js';
 import type { ModelClient } from '../core/model-client.js';
 import type { TokenUsage } from '../core/usage.js';
 import type { JournalStore, JournalWriter } from '../stores/journal-store.js';
