@@ -37,7 +37,7 @@ try {
     ],
     [call('w2', 'write_file', { path: 'todo.md', content: '- ship it\n' }), StreamEvent.messageComplete(usage)],
   ]);
-  const agent = new Agent(config, { session: new Session(config, { client: first, registry: tools() }) });
+  const agent = new Agent(config, { client: first, tools: tools() });
   for await (const event of agent.run('Set up notes and a todo list.')) {
     if (event.type === 'tool_approval_request') {
       const { callId, name } = event.data;
@@ -58,14 +58,14 @@ try {
   const second = new ScriptedClient([
     [StreamEvent.textDelta('Notes and todo list are ready.'), StreamEvent.messageComplete(usage)],
   ]);
-  const session = Session.fromJSON(JSON.parse(saved), config, { client: second, registry: tools() });
+  const session = Session.fromJSON(JSON.parse(saved), config);
   console.log(
     `pending after load: ${session
       .pendingToolCalls()
       .map((c) => c.callId)
       .join(', ')}`,
   );
-  const resumed = new Agent(config, { session });
+  const resumed = new Agent(config, { client: second, tools: tools(), session });
   for await (const event of resumed.resume({ approvals: { w2: 'approve' } })) {
     if (event.type === 'tool_call_complete') console.log(`${event.data.name} -> ${event.data.output}`);
     if (event.type === 'agent_end') console.log(`answer: ${event.data.response}`);

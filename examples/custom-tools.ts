@@ -56,8 +56,8 @@ const client = new ScriptedClient([
 
 const config = new Config({ cwd: process.cwd(), budget: { maxTurns: 4, maxCost: 0.01, softLimitRatio: 0.8 } });
 const registry = new ToolRegistry(config).register(new Weather()).register(convert);
-const session = new Session(config, { client, registry });
-const agent = new Agent(config, { session });
+const session = new Session(config);
+const agent = new Agent(config, { client, tools: registry, session });
 
 // Subscribers are awaited in order; a slow one holds the loop back (backpressure).
 agent.events.subscribe((event) => {

@@ -41,8 +41,8 @@ const client = new ScriptedClient([
 
 const config = new Config({ cwd: process.cwd(), maxTurns: 70, context: { maxTokens: 4_000 } });
 const registry = new ToolRegistry(config).register(readPage);
-const session = new Session(config, { client, registry });
-const agent = new Agent(config, { session });
+const session = new Session(config);
+const agent = new Agent(config, { client, tools: registry, session });
 
 for await (const event of agent.run('Read the manual and say what it is about.')) {
   if (event.type === 'agent_end') console.log(`answer: ${event.data.response}`);

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, Config, connectMcp, ScriptedClient, Session, StreamEvent, ToolRegistry } from 'agent-harness';
+import { Agent, Config, connectMcp, ScriptedClient, StreamEvent, ToolRegistry } from 'agent-harness';
 
 const folder = mkdtempSync(join(tmpdir(), 'mcp-example-'));
 writeFileSync(join(folder, 'todo.md'), '- water the plants\n- call Ada\n');
@@ -36,7 +36,7 @@ try {
     ],
     [StreamEvent.textDelta('Two things to do: water the plants and call Ada.'), StreamEvent.messageComplete(usage)],
   ]);
-  const agent = new Agent(config, { session: new Session(config, { client, registry }) });
+  const agent = new Agent(config, { client, tools: registry });
   for await (const event of agent.run('What is on my list?')) {
     if (event.type === 'tool_call_complete') {
       const text = event.data.success ? event.data.output : `Error: ${event.data.error}`;

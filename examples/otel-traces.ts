@@ -5,7 +5,7 @@
 
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { Agent, Config, defineTool, ScriptedClient, Session, StreamEvent, ToolKind, ToolRegistry } from 'agent-harness';
+import { Agent, Config, defineTool, ScriptedClient, StreamEvent, ToolKind, ToolRegistry } from 'agent-harness';
 import { traceAgent } from 'agent-harness/telemetry';
 import { z } from 'zod';
 
@@ -31,7 +31,7 @@ const client = new ScriptedClient([
 
 const config = new Config({ maxTurns: 4 });
 const registry = new ToolRegistry(config).register(weather);
-const agent = new Agent(config, { session: new Session(config, { client, registry }) });
+const agent = new Agent(config, { client, tools: registry });
 
 // Spans follow the run as it goes: invoke_agent, then chat and execute_tool under it.
 const tracing = traceAgent(agent, {

@@ -44,8 +44,10 @@ const turns = () => [
 ];
 
 // 1. A whole run, saved as versioned JSON Lines.
-const session = new Session(config, { client: new ScriptedClient(turns()), registry });
-for await (const _ of new Agent(config, { session }).run('Do the job.')) {
+const session = new Session(config);
+for await (const _ of new Agent(config, { client: new ScriptedClient(turns()), tools: registry, session }).run(
+  'Do the job.',
+)) {
   // read every event; the journal records what matters
 }
 const file = join(mkdtempSync(join(tmpdir(), 'agent-harness-example-')), 'run.jsonl');
@@ -59,11 +61,9 @@ console.log(`replayed ${journal.length} entries, identical: ${stableJson(replaye
 // 3. A crash right after the first tool result: resume runs only s2, then asks the model again.
 const cut = journal.findIndex((entry) => entry.type === 'tool_result') + 1;
 ran.length = 0;
-const crashed = Session.replay(journal.slice(0, cut), config, {
-  client: new ScriptedClient([turns()[1] ?? []]),
-  registry,
-});
-for await (const event of new Agent(config, { session: crashed }).resume()) {
+const crashed = Session.replay(journal.slice(0, cut), config);
+const client = new ScriptedClient([turns()[1] ?? []]);
+for await (const event of new Agent(config, { client, tools: registry, session: crashed }).resume()) {
   if (event.type === 'agent_end') console.log(`resumed answer: ${event.data.response}`);
 }
 console.log(`tools run on resume: ${ran.join(', ')}`);

@@ -28,8 +28,8 @@ const client = new ScriptedClient([
 ]);
 
 const config = new Config({ cwd: process.cwd(), maxTurns: 5, maxParallelTools: 2, maxInvalidToolCalls: 3 });
-const session = new Session(config, { client, registry: new ToolRegistry(config).register(lookup) });
-const agent = new Agent(config, { session });
+const session = new Session(config);
+const agent = new Agent(config, { client, tools: new ToolRegistry(config).register(lookup), session });
 
 const Answer = z.object({ biggest: z.string(), thousands: z.number() });
 const pieces: string[] = [];

@@ -45,15 +45,12 @@ const researcher = agentTool({
 const store = await openStore('memory:');
 const config = new Config({ maxTurns: 4, budget: { maxTotalTokens: 1_000 } });
 const lead = new Agent(config, {
-  session: new Session(config, {
-    client: new ScriptedClient([
-      call('r1', 'researcher', { task: 'How many people live in Lyon?' }),
-      say('About 522,000.'),
-    ]),
-    registry: new ToolRegistry().register(researcher),
-    store,
-    id: 'lead',
-  }),
+  client: new ScriptedClient([
+    call('r1', 'researcher', { task: 'How many people live in Lyon?' }),
+    say('About 522,000.'),
+  ]),
+  tools: new ToolRegistry().register(researcher),
+  session: new Session(config, { store, id: 'lead' }),
 });
 lead.children$.subscribe((child) =>
   console.log(`child agent ${child.name} at depth ${child.depth}: ${child.sessionId}`),
@@ -83,7 +80,7 @@ const triageTools = new ToolRegistry().register(
   handoffTool({ agent: { name: 'billing', instructions: 'You handle refunds.', registry: billingTools } }),
 );
 const desk = new ScriptedClient([call('h1', 'transfer_to_billing', {}), call('f1', 'refund', {}), say('Refunded.')]);
-const triage = new Agent(new Config({ systemPrompt: 'You triage requests.' }), { client: desk, registry: triageTools });
+const triage = new Agent(new Config({ systemPrompt: 'You triage requests.' }), { client: desk, tools: triageTools });
 for await (const event of triage.run('I want my money back')) {
   if (event.type === 'agent_end') console.log(`answer: ${event.data.response}`);
 }

@@ -10,7 +10,6 @@ import {
   Config,
   type JsonObject,
   ScriptedClient,
-  Session,
   StreamEvent,
   ToolRegistry,
   workspaceTools,
@@ -44,7 +43,7 @@ try {
   const config = new Config({ cwd: workspace, maxTurns: 6 });
   const registry = new ToolRegistry(config);
   for (const tool of workspaceTools(config)) registry.register(tool);
-  const agent = new Agent(config, { session: new Session(config, { client, registry }) });
+  const agent = new Agent(config, { client, tools: registry });
 
   for await (const event of agent.run('Make greet() say Bonjour and check it.')) {
     if (event.type === 'tool_call_complete') {

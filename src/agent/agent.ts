@@ -1,60 +1,32 @@
 import { filter, type Observable, Subject } from 'rxjs';
-import { type Actor, type AnyActorLogic, createActor, type InspectionEvent, type Observer } from 'xstate';
+import type { InspectionEvent, Observer } from 'xstate';
 import type { z } from 'zod';
 import { Config } from '../config/config.js';
-import { estimateContextTokens, estimateToolTokens } from '../context/token-estimate.js';
-import { AgentEvent, type AgentEventDataMap, isTerminal } from '../core/agent-event.js';
-import { errorMessage, HarnessError } from '../core/errors.js';
+import { AgentEvent, type AgentEventDataMap } from '../core/agent-event.js';
+import { HarnessError } from '../core/errors.js';
 import type { JournalEntry } from '../core/journal-entry.js';
-import { LazyAbort } from '../core/lazy-abort.js';
 import type { ToolCall } from '../core/messages.js';
 import type { ModelClient } from '../core/model-client.js';
 import { monotonicNow } from '../core/monotonic-now.js';
-import { ToolResult } from '../core/tool-result.js';
 import { EventBus, type StreamRecord } from '../events/event-bus.js';
-import { MAIN_AGENT } from '../machines/agent-machine.js';
-import type { AgentStateName, PendingCalls } from '../machines/agent-machine-types.js';
+import type { AgentStateName } from '../machines/agent-machine-types.js';
 import { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { zodSchemaProblem } from '../tools/zod-schema.js';
+import { type ActiveRun, AgentRuns } from './agent-run.js';
 import type { ChildAgentRun } from './agent-run-context.js';
 import {
   type ApprovalMap,
   callsAwaitingApproval,
   checkApprovals,
   DEFAULT_DENIAL,
-  gatePending,
   sendDecisions,
 } from './approval-controls.js';
-import { AsyncQueue } from './async-queue.js';
-import { invalidCallsSoFar } from './invalid-calls-so-far.js';
-import { runOutput } from './output-check.js';
-import { checkPolicyKeys } from './policy-keys.js';
+import { activeRegistry } from './handoffs.js';
 import { agentRunMachine, type ProvidedAgentMachine } from './provide-machine.js';
 import { RelayedApprovals } from './relayed-approvals.js';
-import { requestOptions } from './request-model.js';
 import { RunEvents } from './run-events.js';
-import { bindAgentRun, type MachineDeps, type RunHandle, unbindAgentRun } from './run-handle.js';
-import { TreeSpend } from './tree-spend.js';
-
-/** A run in progress, with the queue its event stream reads from. */
-type ActiveRun = RunHandle & { readonly queue: AsyncQueue<AgentEvent>; closing: Promise<void> | undefined };
-
-/**
- * The machine's context-size inputs: only when the config limits the context (estimating costs
- * a pass over it). `tokenScale` is the provider's tokens per estimated token from the agent's
- * last run, so a follow-up run's first request is measured as that provider counts.
- */
-function contextInput(
-  config: Config,
-  session: Session,
-  tokenScale: number,
-): { contextLimit?: number; contextTokens?: number; tokenScale?: number } {
-  const limit = config.context?.maxTokens;
-  if (limit === undefined) return {};
-  const estimate = estimateContextTokens(session.messages) + estimateToolTokens(session.activeRegistry.definitions());
-  return { contextLimit: limit, contextTokens: Math.ceil(estimate * tokenScale), tokenScale };
-}
+import type { MachineDeps } from './run-handle.js';
+import type { TreeSpend } from './tree-spend.js';
 
 /** Refuses run options that cannot work, naming the option (`invalid_argument`). */
 function checkRunOptions(options: RunOptions): void {
@@ -88,16 +60,6 @@ async function* failing(error: unknown): AsyncGenerator<AgentEvent, void, undefi
   throw error;
 }
 
-const INTERRUPTED = 'the run was interrupted before this call finished, and it was not resumed';
-const IN_DOUBT =
-  'interrupted: the run stopped while this call was running, so it may or may not have taken effect; it was not run again';
-
-/** What a run that owes no tool calls hands the machine. */
-const NOTHING_PENDING: PendingCalls = Object.freeze({ calls: Object.freeze([]), concurrencySafe: Object.freeze([]) });
-
-/** Sessions with a run in progress, whichever agent runs it: two runs would interleave one journal. */
-const runningSessions = new WeakSet<Session>();
-
 /** A clock for the machine's delayed events (XState's `SimulatedClock` fits). */
 export interface MachineClock {
   /** Calls `fn` after `timeout` ms; returns an id for `clearTimeout`. */
@@ -108,11 +70,16 @@ export interface MachineClock {
 
 /** Options of {@link Agent}. */
 export interface AgentOptions {
-  /** The session to run in; made from `client` and `registry` when absent. */
+  /** The session to run in: the journal of the conversation; a new one (in memory) when absent. */
   readonly session?: Session;
-  /** Model client for a new session. */
+  /** The model client the agent calls; the session's (deprecated) client when absent. */
   readonly client?: ModelClient;
-  /** Tools for a new session. */
+  /** The tools the agent may run; the session's (deprecated) registry, or none, when absent. */
+  readonly tools?: ToolRegistry;
+  /**
+   * The tools the agent may run.
+   * @deprecated Use `tools`; kept for one minor version (`tools` wins when both are given).
+   */
   readonly registry?: ToolRegistry;
   /** The event bus; a new one by default. */
   readonly events?: EventBus;
@@ -195,6 +162,10 @@ export class Agent {
   readonly machine: ProvidedAgentMachine;
   /** How deeply this agent is nested under others (0 for a top-level agent). */
   readonly depth: number;
+  /** The model client the agent calls (none: a run throws `no_client`). */
+  readonly client: ModelClient | undefined;
+  /** The agent's own tools (a handoff may put another agent's in charge: see {@link Agent.activeTools}). */
+  readonly tools: ToolRegistry;
   /**
    * The child agents this agent's tool calls start (`agentTool`), each announced before its run
    * starts: tracing nests their spans under the call, an inspector follows them.
@@ -209,9 +180,8 @@ export class Agent {
   private readonly inspect: AgentOptions['inspect'];
   private readonly clock: MachineClock | undefined;
   private readonly now: () => number;
-  private active: RunHandle | undefined;
-  /** Provider tokens per estimated token, as the last run measured it (context compaction). */
-  private tokenScale = 1;
+  /** The run lifecycle: the run in progress, its start and its end. */
+  private readonly runs: AgentRuns;
   private readonly deps: MachineDeps;
   private readonly parentSpend: TreeSpend | undefined;
   /** Sub-agents' calls this agent's approver was asked about. */
@@ -225,7 +195,10 @@ export class Agent {
   constructor(config: Config, options: AgentOptions = {}) {
     checkAgentArguments(config, options);
     this.config = config;
-    this.session = options.session ?? new Session(config, { client: options.client, registry: options.registry });
+    this.session = options.session ?? new Session(config);
+    // A session made the deprecated way holds the client and tools: the agent runs with them.
+    this.client = options.client ?? this.session.client;
+    this.tools = options.tools ?? options.registry ?? this.session.registry;
     this.events = options.events ?? new EventBus();
     this.inspect = options.inspect;
     this.clock = options.clock;
@@ -238,15 +211,36 @@ export class Agent {
       adopt: (child) => this.children?.next(child),
       relayApproval: (name, request, child) => this.relayApproval(name, request, child),
       session: this.session,
+      client: this.client,
+      tools: this.tools,
+      activeTools: () => this.activeTools,
       bus: this.events,
-      current: () => this.active,
+      current: () => this.runs.active,
       now: this.now,
       toolSources: options.toolSources ?? [],
     };
+    this.runs = new AgentRuns({
+      config,
+      session: this.session,
+      events: this.events,
+      machine: this.machine,
+      depth: this.depth,
+      client: this.client,
+      tools: this.tools,
+      activeTools: () => this.activeTools,
+      deps: this.deps,
+      inspect: this.inspect,
+      clock: this.clock,
+      now: this.now,
+      parentSpend: this.parentSpend,
+      relayed: this.relayed,
+      emitOwn: (event) => this.emitOwn(event),
+      postOwn: (event) => this.postOwn(event),
+    });
     // One log: every journal entry goes out on the stream as it is appended, with its index.
     const bus = this.events;
     this.session.onAppend((entry, journalIndex) => {
-      if (entry.type === 'usage') this.active?.spend.charge(entry.usage);
+      if (entry.type === 'usage') this.runs.active?.spend.charge(entry.usage);
       const outerEntry = this.publishingEntry;
       const outerIndex = this.publishingIndex;
       this.publishingEntry = entry; // two fields, not an object per entry: about nine entries a turn
@@ -286,16 +280,25 @@ export class Agent {
     const { session } = this;
     this.events.subscribe(() => session.settled());
     session.onStoreFailure((error) => {
-      const run = this.active;
+      const run = this.runs.active;
       if (run !== undefined && !run.finished) {
         run.actor.send({ type: 'ABORT', reason: 'store_error', message: error.message });
       }
     });
   }
 
+  /**
+   * The tools of the agent in charge: after a handoff (journaled in the session), the registry of
+   * the agent handed to, found among the handoff tools reachable from {@link Agent.tools};
+   * otherwise the agent's own.
+   */
+  get activeTools(): ToolRegistry {
+    return activeRegistry(this.tools, this.session.activeAgent);
+  }
+
   /** The machine state of the run in progress, or undefined between runs. */
   get state(): AgentStateName | undefined {
-    return this.active?.state;
+    return this.runs.active?.state;
   }
 
   /**
@@ -343,7 +346,7 @@ export class Agent {
 
   /** The calls of the run in progress that wait for a decision (tool policy `ask`), in the model's order. */
   pendingApprovals(): ToolCall[] {
-    return callsAwaitingApproval(this.active?.actor);
+    return callsAwaitingApproval(this.runs.active?.actor);
   }
 
   /**
@@ -353,7 +356,7 @@ export class Agent {
    * returned list is empty.)
    */
   approve(callIds: string | readonly string[]): string[] {
-    const taken = sendDecisions(this.active?.actor, callIds, { approved: true });
+    const taken = sendDecisions(this.runs.active?.actor, callIds, { approved: true });
     const ids = typeof callIds === 'string' ? [callIds] : callIds;
     return [...taken, ...this.relayed.forward(ids, taken, (child, id) => child.approve(id))];
   }
@@ -364,7 +367,7 @@ export class Agent {
    */
   deny(callIds: string | readonly string[], reason = DEFAULT_DENIAL): string[] {
     if (typeof reason !== 'string' || reason.trim() === '') reason = DEFAULT_DENIAL;
-    const taken = sendDecisions(this.active?.actor, callIds, { approved: false, reason });
+    const taken = sendDecisions(this.runs.active?.actor, callIds, { approved: false, reason });
     const ids = typeof callIds === 'string' ? [callIds] : callIds;
     const denial = reason;
     return [...taken, ...this.relayed.forward(ids, taken, (child, id) => child.deny(id, denial))];
@@ -376,7 +379,7 @@ export class Agent {
    * `approve`/`deny` then decide it.
    */
   private relayApproval(name: string, request: AgentEvent<'tool_approval_request'>['data'], child: Agent): void {
-    const run = this.active;
+    const run = this.runs.active;
     if (run === undefined || run.finished) return;
     this.relayed.add(request.callId, child);
     const call = { callId: request.callId, name: request.name, arguments: request.arguments };
@@ -389,7 +392,7 @@ export class Agent {
    * elsewhere) asks for them again. Returns false, changing nothing, when the run is not waiting.
    */
   suspend(): boolean {
-    const run = this.active;
+    const run = this.runs.active;
     if (run === undefined || run.finished || run.state !== 'awaitingApproval') return false;
     run.actor.send({ type: 'SUSPEND' });
     return run.finished;
@@ -402,183 +405,16 @@ export class Agent {
   private drive(input: string | undefined, options: ResumeOptions): AsyncGenerator<AgentEvent, void, undefined> {
     let run: ActiveRun;
     try {
-      run = this.begin(input, options);
+      run = this.runs.begin(input, options);
     } catch (error) {
       return failing(error);
     }
-    return new RunEvents(run.queue, (reason) => this.close(run, reason));
+    return new RunEvents(run.queue, (reason) => this.runs.close(run, reason));
   }
 
   /** Ends the run in progress with reason `aborted`; tools in flight see their signal. */
   abort(reason = 'run aborted'): void {
-    const run = this.active;
-    if (run === undefined || run.finished) return; // nothing left to stop
-    run.actor.send({ type: 'ABORT', reason: 'aborted', message: reason });
-  }
-
-  private begin(input: string | undefined, options: ResumeOptions): ActiveRun {
-    if (this.active !== undefined)
-      throw new HarnessError('already_running', 'this agent is already running; await the current run first');
-    if (runningSessions.has(this.session))
-      throw new HarnessError('already_running', 'another agent is running in this session; await its run first');
-    if (this.session.client === undefined) throw new HarnessError('no_client', 'the session has no model client');
-    const storeFailure = this.session.storeFailure;
-    if (storeFailure !== undefined) throw storeFailure;
-    // Once both the policy and the tools are known; a child agent may share its parent's
-    // config, whose rules name the parent's tools.
-    if (this.depth === 0) checkPolicyKeys(this.config.permissions, this.session.registry);
-    const queue = new AsyncQueue<AgentEvent>();
-    // This run's events not yet delivered, oldest first: the bus delivers in the order events
-    // were emitted, so an event is this run's when it is the oldest of them (a shared bus
-    // carries other agents' events too). Dropped with the run.
-    const own: AgentEvent[] = [];
-    let oldest = 0;
-    // The reader of run() is an ordinary awaited subscriber: it holds each event until it asks
-    // for the next, as a generator's body would (the bus delivers one event at a time, and the
-    // loop waits for it to be idle before it starts a tool or asks the model). Not the last
-    // event: the run releases the agent at once.
-    const unsubscribe = this.events.subscribe((event) => {
-      if (own[oldest] !== event) return; // another agent's run on a shared bus
-      if (++oldest === own.length) {
-        own.length = 0;
-        oldest = 0;
-      }
-      const terminal = isTerminal(event);
-      // Once the store has failed, the reader sees nothing more past its last durable entry but the end.
-      if (!terminal && this.session.storeFailure !== undefined) return;
-      const read = queue.push(terminal ? this.durableEnd(event) : event, !terminal);
-      if (!terminal) return read;
-      void this.close(run); // also when nobody reads the events
-    });
-    const emit = (event: AgentEvent): Promise<void> => {
-      own.push(event);
-      return this.emitOwn(event);
-    };
-    const post = (event: AgentEvent): void => {
-      own.push(event);
-      this.postOwn(event);
-    };
-    const spend = new TreeSpend(this.config.budget, this.session.id ?? 'agent', this.now, this.parentSpend);
-    const approvals =
-      input === undefined
-        ? checkApprovals(options.approvals, this.session.pendingToolCalls(), (id) => this.session.approvalDecision(id))
-        : {};
-    const outputProblem =
-      options.output === undefined ? undefined : zodSchemaProblem(options.output, 'run() option output');
-    if (input !== undefined) {
-      this.closeUnansweredCalls();
-      this.session.addUserMessage(input);
-    }
-    const actor: Actor<AnyActorLogic> = createActor(this.machine, {
-      input: {
-        budget: this.config.budget,
-        maxParallelTools: this.config.maxParallelTools,
-        maxInvalidToolCalls: this.config.maxInvalidToolCalls,
-        resume: gatePending(this.session, this.pendingCalls(), approvals),
-        agent: this.session.activeAgent ?? MAIN_AGENT,
-        // A resumed run goes on with the invalid calls it had counted; a new run starts at none.
-        ...(input === undefined ? { invalidCalls: invalidCallsSoFar(this.session.journal) } : {}),
-        ...(options.outputRetries !== undefined ? { outputRetries: options.outputRetries } : {}),
-        ...(outputProblem !== undefined ? { refusal: { reason: 'output_invalid', message: outputProblem } } : {}),
-        ...contextInput(this.config, this.session, this.tokenScale),
-        ...(this.parentSpend === undefined ? {} : { tree: spend }),
-      },
-      ...(this.inspect ? { inspect: this.inspect } : {}),
-      ...(this.clock ? { clock: this.clock } : {}),
-    });
-    bindAgentRun(actor, this.deps);
-    const modelAbort = new LazyAbort();
-    const output = options.output !== undefined && outputProblem === undefined ? runOutput(options.output) : undefined;
-    const run: ActiveRun = {
-      actor,
-      queue,
-      closing: undefined,
-      modelAbort,
-      requestOptions: requestOptions(modelAbort, output?.request),
-      announced: new Set(),
-      startedAt: this.now(),
-      // A resumed run's pending calls run with the tools of the agent in charge now.
-      registry: this.session.activeRegistry,
-      state: undefined,
-      finished: false,
-      settled: Promise.resolve(),
-      release: unsubscribe,
-      emit,
-      post,
-      fail: (error) => this.failInternally(run, error),
-      spend,
-      ...(output !== undefined ? { output } : {}),
-    };
-    this.active = run;
-    runningSessions.add(this.session);
-    run.settled = new Promise<void>((resolve) => {
-      actor.subscribe({
-        complete: () => resolve(),
-        error: (error: unknown) => {
-          this.failInternally(run, error);
-          resolve();
-        },
-      });
-    });
-    const onAbort = (): void =>
-      this.abort(`run aborted by its signal: ${errorMessage(options.signal?.reason ?? 'aborted')}`);
-    if (options.signal) {
-      options.signal.addEventListener('abort', onAbort, { once: true });
-      run.release = () => {
-        unsubscribe();
-        options.signal?.removeEventListener('abort', onAbort);
-      };
-    }
-    // Started on the next microtask: a subscriber added right after `run()`, before the first
-    // `next()`, still sees `agent_start`, while `abort()` already works (its ABORT waits in the
-    // actor's mailbox). Announced before the machine starts, so a subscriber may abort on it.
-    // (A promise job, not queueMicrotask: Node wraps each of those in an AsyncResource.)
-    void Promise.resolve().then(() => {
-      try {
-        post(AgentEvent.agentStart(input ?? '', input === undefined));
-        actor.start();
-        if (options.signal?.aborted) onAbort();
-      } catch (error) {
-        // Say, an `inspect` observer that throws: end the run instead of leaving it hanging.
-        this.failInternally(run, error);
-      }
-    });
-    return run;
-  }
-
-  /** The run's last event, unless its store failed before the end was durable: then `store_error`. */
-  private durableEnd(event: AgentEvent): AgentEvent {
-    const failure = this.session.storeFailure;
-    if (failure === undefined || (event.type === 'agent_error' && event.data.reason === 'store_error')) return event;
-    return AgentEvent.agentError('store_error', failure.message);
-  }
-
-  /** A new message after an interrupted run: the calls it never answered get error results first. */
-  private closeUnansweredCalls(): void {
-    for (const call of this.session.pendingToolCalls()) {
-      this.session.addToolResult({ callId: call.callId, content: `Error: ${INTERRUPTED}` });
-    }
-  }
-
-  /**
-   * The calls an interrupted run still owes, for the machine: a call that never started runs; one
-   * that started and has no result (in doubt) runs again only if its tool is idempotent, and is
-   * otherwise answered `Error: interrupted: …` (it may or may not have taken effect).
-   */
-  private pendingCalls(): PendingCalls {
-    const { session } = this;
-    const calls = session.pendingToolCalls();
-    if (calls.length === 0) return NOTHING_PENDING; // the usual case: no arrays to make per run
-    const answers = calls.map((call) =>
-      session.toolCallStarted(call.callId) && !session.activeRegistry.isIdempotent(call.name)
-        ? ToolResult.error(IN_DOUBT)
-        : undefined,
-    );
-    return {
-      calls,
-      concurrencySafe: calls.map((call) => session.activeRegistry.isConcurrencySafe(call.name)),
-      ...(answers.some((answer) => answer !== undefined) ? { answers } : {}),
-    };
+    this.runs.abort(reason);
   }
 
   /** Emits this agent's `event` on its bus (see `emitting`); resolves once every subscriber has it. */
@@ -601,47 +437,6 @@ export class Agent {
     } finally {
       this.emitting = outer;
     }
-  }
-
-  /** Ends a run once: aborts it if it is still going, lets subscribers catch up, releases it. */
-  private close(run: ActiveRun, abortReason = 'the run was closed'): Promise<void> {
-    run.closing ??= (async () => {
-      if (!run.finished) {
-        this.abort(abortReason);
-        await run.settled; // tools answer an abort at once, so this is prompt
-      }
-      await this.events.idle();
-      const { tokenScale } = (run.actor.getSnapshot() as { context?: { tokenScale?: unknown } }).context ?? {};
-      if (typeof tokenScale === 'number' && tokenScale > 0) this.tokenScale = tokenScale;
-      run.actor.stop();
-      unbindAgentRun(run.actor);
-      run.release();
-      this.relayed.clear();
-      run.queue.close();
-      if (this.active === run) {
-        this.active = undefined;
-        runningSessions.delete(this.session);
-      }
-    })();
-    return run.closing;
-  }
-
-  /**
-   * A bug inside the loop (an effect threw): the machine takes its `INTERNAL_ERROR` transition
-   * to `error`. Only when the machine itself has failed (XState stopped it with an error) is the
-   * end recorded here, as nothing else can record it.
-   */
-  private failInternally(run: RunHandle, error: unknown): void {
-    if (run.finished) return;
-    const message = `internal error: ${errorMessage(error)}`;
-    if (run.actor.getSnapshot().status === 'active') {
-      run.actor.send({ type: 'INTERNAL_ERROR', message });
-      if (run.finished) return;
-    }
-    run.finished = true;
-    run.modelAbort.abort('internal error');
-    this.session.recordError('internal_error', message);
-    run.post(AgentEvent.agentError('internal_error', message));
   }
 }
 

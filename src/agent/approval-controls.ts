@@ -4,6 +4,7 @@ import type { ToolCall } from '../core/messages.js';
 import type { AgentContext, ApprovalDecision, PendingCalls, Permission } from '../machines/agent-machine-types.js';
 import { waitingCalls } from '../machines/approval-gate.js';
 import type { Session } from '../session/session.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import { callPermissions } from './call-permissions.js';
 
 /** Decisions given to `resume({ approvals })`: callId → `approve` or `deny`. */
@@ -87,14 +88,19 @@ export function checkApprovals(
 }
 
 /**
- * The gate's input for a resumed run's pending calls. A decision already recorded (journaled
+ * The gate's input for a resumed run's pending calls, run with `tools` (the agent in charge's). A decision already recorded (journaled
  * before a suspend) is final: the call keeps it whatever the policy says now. Every other call
  * is looked up in the policy of now, and a decision passed to `resume` for one that asks is
  * journaled here, before the run starts.
  */
-export function gatePending(session: Session, pending: PendingCalls, approvals: ApprovalMap): PendingCalls {
+export function gatePending(
+  session: Session,
+  tools: ToolRegistry,
+  pending: PendingCalls,
+  approvals: ApprovalMap,
+): PendingCalls {
   const recorded = pending.calls.map((call) => session.approvalDecision(call.callId));
-  const now = callPermissions(session.config.permissions, session.activeRegistry, pending.calls);
+  const now = callPermissions(session.config.permissions, tools, pending.calls);
   if (now === undefined && recorded.every((decision) => decision === undefined)) return pending;
   // A recorded decision gates its call as an `ask` that was answered.
   const permissions = pending.calls.map(

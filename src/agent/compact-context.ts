@@ -32,8 +32,8 @@ async function summarise(
   const messages = session.messages;
   const region = summaryRegion(messages, settings.keepTurns);
   if (region === undefined) return { compaction: undefined, usage: ZERO_USAGE };
-  const client = settings.client ?? session.client;
-  if (client === undefined) throw new HarnessError('no_client', 'the session has no model client to summarise with');
+  const client = settings.client ?? deps.client;
+  if (client === undefined) throw new HarnessError('no_client', 'the agent has no model client to summarise with');
   const abort = run.modelAbort;
   const requested = client.chatCompletion(
     summaryRequest(messages, region),

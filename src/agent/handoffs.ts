@@ -45,3 +45,13 @@ export function handoffTarget(registry: ToolRegistry, name: string): HandoffAgen
   }
   return undefined;
 }
+
+/**
+ * The tools of the agent in charge: after a handoff to agent `active` (as the session journaled
+ * it), the registry of that agent, found among the handoff tools reachable from `registry`;
+ * otherwise `registry` itself.
+ */
+export function activeRegistry(registry: ToolRegistry, active: string | undefined): ToolRegistry {
+  if (active === undefined) return registry;
+  return handoffTarget(registry, active)?.registry ?? registry;
+}

@@ -59,12 +59,12 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   const durable = session.settled();
   if (durable !== undefined) await durable; // SPEC §8: a turn's entries are durable before the next request
   throwIfAborted(abort);
-  const client = session.client;
-  if (client === undefined) throw new HarnessError('no_client', 'the session has no model client');
+  const client = deps.client;
+  if (client === undefined) throw new HarnessError('no_client', 'the agent has no model client');
   // Between turns, never within one: tool lists that changed (MCP listChanged) are applied now.
-  for (const source of deps.toolSources) source.refresh(session.registry);
+  for (const source of deps.toolSources) source.refresh(deps.tools);
   // After a handoff, the agent handed to: its tools (its instructions are the system message).
-  const registry = session.activeRegistry;
+  const registry = deps.activeTools();
   run.registry = registry;
   const tools = toolsWithheld ? undefined : registry.definitions();
   // A copy of the frozen messages: a client may keep or change what it was sent. It costs one

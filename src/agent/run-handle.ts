@@ -1,7 +1,7 @@
 import type { Actor, AnyActorLogic } from 'xstate';
 import type { AgentEvent } from '../core/agent-event.js';
 import type { LazyAbort } from '../core/lazy-abort.js';
-import type { ChatCompletionOptions } from '../core/model-client.js';
+import type { ChatCompletionOptions, ModelClient } from '../core/model-client.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { AgentStateName } from '../machines/agent-machine-types.js';
 import type { Session } from '../session/session.js';
@@ -53,12 +53,18 @@ export interface RunHandle {
 /** What the provided implementations need. */
 export interface MachineDeps {
   readonly session: Session;
+  /** The agent's model client (none: a run ends with `no_client`). */
+  readonly client: ModelClient | undefined;
+  /** The agent's own tools, which tool sources refresh. */
+  readonly tools: ToolRegistry;
+  /** The tools of the agent in charge now (after a handoff, those of the agent handed to). */
+  readonly activeTools: () => ToolRegistry;
   readonly bus: EventBus;
   /** The run in progress. */
   readonly current: () => RunHandle | undefined;
   readonly now: () => number;
   /** Refreshed into the registry between turns (MCP tool lists). */
-  readonly toolSources: readonly { refresh(registry: Session['registry']): unknown }[];
+  readonly toolSources: readonly { refresh(registry: ToolRegistry): unknown }[];
   /** How deeply the agent is nested under others (0 for a top-level agent). */
   readonly depth: number;
   /** Receives the child agents its tool calls start (`agentTool`). */

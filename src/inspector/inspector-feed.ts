@@ -77,7 +77,7 @@ export class InspectorFeed {
    */
   static ofAgent(agent: Agent, title = 'live run'): { feed: InspectorFeed; detach: () => void } {
     const graph = machineGraph(agentMachine, {
-      registry: agent.session.registry,
+      registry: agent.tools,
       depth: agent.depth,
       maxAgentDepth: agent.config.maxAgentDepth,
     });

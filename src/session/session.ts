@@ -1,36 +1,48 @@
 import { randomUUID } from 'node:crypto';
 import type { Observable } from 'rxjs';
-import { handoffTarget } from '../agent/handoffs.js';
 import { Config } from '../config/config.js';
 import type { StopReason } from '../core/agent-event.js';
 import type { ApprovalDecision } from '../core/approval-types.js';
 import type { Compaction } from '../core/compaction.js';
 import { HarnessError } from '../core/errors.js';
 import type { JournalEntry } from '../core/journal-entry.js';
-import type { JsonObject, JsonValue, Message, ToolCall, ToolResultMessage } from '../core/messages.js';
+import type { JsonValue, Message, ToolCall, ToolResultMessage } from '../core/messages.js';
 import type { ModelClient } from '../core/model-client.js';
-import { isTokenCount, type TokenUsage } from '../core/usage.js';
+import type { TokenUsage } from '../core/usage.js';
 import type { JournalStore, JournalWriter } from '../stores/journal-store.js';
 import { checkSessionId } from '../stores/session-id.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { type ChildJournals, ChildSessions } from './child-sessions.js';
 import { checkEntry } from './journal-check.js';
+import {
+  checkUsage,
+  requireText,
+  type ToolCallInput,
+  TURN_START,
+  toToolCall,
+  transitionEntry,
+} from './journal-entries.js';
 import { type AppendListener, JournalLog, type LogRecord } from './journal-log.js';
 import { checkToolPairing } from './journal-pairing.js';
 import { checkJournalVersion, JOURNAL_VERSION } from './journal-version.js';
 import { applyEntry, initialState, type SessionState } from './session-state.js';
 import { SessionWriter, type StoreFailureListener } from './session-writer.js';
 
-/** A tool call as {@link Session.addAssistantMessage} accepts it: `callId`, or the seed's `id`. */
-export type ToolCallInput =
-  | ToolCall
-  | { readonly id: string; readonly name: string; readonly arguments: JsonObject | string };
+export type { ToolCallInput } from './journal-entries.js';
 
 /** Options of {@link Session}. */
 export interface SessionOptions {
-  /** The model client the agent will call. */
+  /**
+   * The model client the agent will call.
+   * @deprecated Give it to the agent: `new Agent(config, { client, tools, session })`. Kept, and
+   * read by an agent given none, for one minor version.
+   */
   readonly client?: ModelClient;
-  /** The tools the agent may run; an empty registry by default. */
+  /**
+   * The tools the agent may run; an empty registry by default.
+   * @deprecated Give them to the agent: `new Agent(config, { client, tools, session })`. Kept, and
+   * read by an agent given none, for one minor version.
+   */
   readonly registry?: ToolRegistry;
   /** Wall clock for {@link SessionSnapshot.savedAt} (ms since the epoch); `Date.now` by default. */
   readonly clock?: () => number;
@@ -56,9 +68,15 @@ export interface SessionOptions {
 export interface LoadOptions {
   /** The configuration to run with; `new Config()` by default. */
   readonly config?: Config;
-  /** The model client the agent will call. */
+  /**
+   * The model client the agent will call.
+   * @deprecated Give it to the agent: `new Agent(config, { client, tools, session })`.
+   */
   readonly client?: ModelClient;
-  /** The tools the agent may run. */
+  /**
+   * The tools the agent may run.
+   * @deprecated Give them to the agent: `new Agent(config, { client, tools, session })`.
+   */
   readonly registry?: ToolRegistry;
   /** Wall clock for {@link SessionSnapshot.savedAt}. */
   readonly clock?: () => number;
@@ -94,82 +112,6 @@ export interface SessionSnapshot {
   readonly children?: ChildJournals;
 }
 
-function toToolCall(input: ToolCallInput, index: number): ToolCall {
-  if (typeof input !== 'object' || input === null) {
-    throw new HarnessError('invalid_argument', `toolCalls[${index}] must be an object with callId, name, arguments`);
-  }
-  const callId = 'callId' in input ? input.callId : input.id;
-  if (typeof callId !== 'string' || callId === '') {
-    throw new HarnessError('invalid_argument', `toolCalls[${index}] needs a non-empty callId (or id)`);
-  }
-  if (typeof input.name !== 'string' || input.name === '') {
-    throw new HarnessError('invalid_argument', `toolCalls[${index}] (${callId}) needs a non-empty name`);
-  }
-  return Object.freeze({ callId, name: input.name, arguments: input.arguments });
-}
-
-/** Every `turn_start` entry: they are all alike, and entries are frozen. */
-const TURN_START: JournalEntry = Object.freeze({ type: 'turn_start' });
-
-/**
- * Transition entries, one frozen object per distinct (from, to, event): a run journals four per
- * turn, and a finished session keeps them all, so sharing them keeps a finished session smaller
- * (bench/cases/heap.ts, docs/performance.md). The keys come from the machine's few states and events.
- */
-// Keyed from -> to -> event: the names are the machine's constant strings, so each lookup is
-// three hashes already cached, where one joined key was a new string to flatten and hash.
-const transitions = new Map<string, Map<string, Map<string, JournalEntry>>>();
-/** How many distinct transitions are shared at most (the machine has a few dozen). */
-const MAX_SHARED_TRANSITIONS = 256;
-let sharedTransitions = 0;
-
-function transitionEntry(from: string, to: string, event: string): JournalEntry {
-  const shared = transitions.get(from)?.get(to)?.get(event);
-  if (shared !== undefined) return shared;
-  const entry: JournalEntry = Object.freeze({ type: 'transition', from, to, event });
-  if (sharedTransitions < MAX_SHARED_TRANSITIONS) {
-    shareTransition(from, to, event, entry);
-    sharedTransitions++;
-  }
-  return entry;
-}
-
-function shareTransition(from: string, to: string, event: string, entry: JournalEntry): void {
-  let byTo = transitions.get(from);
-  if (byTo === undefined) {
-    byTo = new Map();
-    transitions.set(from, byTo);
-  }
-  let byEvent = byTo.get(to);
-  if (byEvent === undefined) {
-    byEvent = new Map();
-    byTo.set(to, byEvent);
-  }
-  byEvent.set(event, entry);
-}
-
-function checkUsage(usage: TokenUsage): TokenUsage {
-  for (const key of ['promptTokens', 'completionTokens', 'totalTokens'] as const) {
-    const value = usage[key];
-    if (!isTokenCount(value)) {
-      throw new HarnessError('invalid_argument', `usage.${key} must be a non-negative integer, got ${String(value)}`);
-    }
-  }
-  // A frozen usage of exactly these keys (the adapters' and the scripted client's) is kept as it is.
-  if (Object.isFrozen(usage) && hasOnlyUsageKeys(usage)) return usage;
-  return Object.freeze({
-    promptTokens: usage.promptTokens,
-    completionTokens: usage.completionTokens,
-    totalTokens: usage.totalTokens,
-  });
-}
-
-function hasOnlyUsageKeys(usage: TokenUsage): boolean {
-  let keys = 0;
-  for (const _ in usage) keys++;
-  return keys === 3 && Object.getPrototypeOf(usage) === Object.prototype;
-}
-
 /**
  * The conversation, its usage and turn count, event-sourced: every mutator appends exactly one
  * journal entry, and all state is a fold over the journal, so `Session.replay` rebuilds it.
@@ -177,9 +119,16 @@ function hasOnlyUsageKeys(usage: TokenUsage): boolean {
 export class Session {
   /** The configuration the session was made with. */
   readonly config: Config;
-  /** The model client, if one was given. */
+  /**
+   * The model client given to the session, if any: an agent given no client of its own calls it.
+   * @deprecated The agent holds its client (`Agent.client`); kept for one minor version.
+   */
   readonly client: ModelClient | undefined;
-  /** The tools available to the agent. */
+  /**
+   * The tools given to the session (an empty registry by default): an agent given no tools of its
+   * own runs these.
+   * @deprecated The agent holds its tools (`Agent.tools`); kept for one minor version.
+   */
   readonly registry: ToolRegistry;
   private readonly log = new JournalLog();
   private readonly state: SessionState;
@@ -528,16 +477,6 @@ export class Session {
     return this.state.activeAgent;
   }
 
-  /**
-   * The tools of the agent in charge: after a handoff, the registry of the agent handed to (found
-   * among the handoff tools reachable from {@link Session.registry}); otherwise the session's own.
-   */
-  get activeRegistry(): ToolRegistry {
-    const name = this.state.activeAgent;
-    if (name === undefined) return this.registry;
-    return handoffTarget(this.registry, name)?.registry ?? this.registry;
-  }
-
   /** Adds one request's usage to the total. */
   trackUsage(usage: TokenUsage): void {
     this.append({ type: 'usage', usage: checkUsage(usage) });
@@ -680,12 +619,6 @@ export class Session {
     this.messagesView = undefined;
     this.log.append(entry);
   }
-}
-
-function requireText(value: unknown, name: string): string {
-  if (typeof value !== 'string')
-    throw new HarnessError('invalid_argument', `${name} must be a string, got ${typeof value}`);
-  return value;
 }
 
 /** Opens the writer of a session that must be new in `store`. */

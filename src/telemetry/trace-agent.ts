@@ -54,7 +54,7 @@ interface Described {
  */
 export function traceAgent(agent: Agent, options: TraceAgentOptions): Unsubscribe {
   checkArguments(agent, options);
-  const client = (agent.session.client ?? {}) as Described;
+  const client = (agent.client ?? {}) as Described;
   const model = options.model ?? (typeof client.model === 'string' ? client.model : undefined);
   const provider = options.provider ?? (typeof client.provider === 'string' ? client.provider : undefined);
   const projection = new SpanProjection(options, model, provider);

@@ -115,11 +115,13 @@ describe('handoff: an agent hands the conversation to another', () => {
     const agent = new Agent(config, { client, registry: triageRegistry });
     await drain(agent.run('billing please'));
     const text = serializeJournal(agent.session.journal);
-    const replayed = Session.replay(parseJournal(text), config, { registry: triageRegistry });
+    const replayed = Session.replay(parseJournal(text), config);
     expect(stableJson(replayed.journal)).toBe(stableJson(agent.session.journal));
     expect(replayed.activeAgent).toBe('billing');
     expect(replayed.messages[0]).toEqual({ role: 'system', content: 'You handle billing.' });
-    expect(replayed.activeRegistry.names()).toEqual(['refund', 'transfer_to_triage']);
+    const resumed = new Agent(config, { client, tools: triageRegistry, session: replayed });
+    expect(resumed.activeTools.names()).toEqual(['refund', 'transfer_to_triage']);
+    expect(resumed.tools).toBe(triageRegistry);
   });
 
   it('a loaded session goes on with the agent handed to, and can hand back', async () => {
