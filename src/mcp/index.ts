@@ -4,7 +4,6 @@
  */
 
 export { closeAll, connectMcp, connectMcpServers } from './connect-mcp.js';
-export { MCP_SDK_PACKAGE } from './load-mcp-sdk.js';
 export { parseMcpConfig, readMcpConfig } from './mcp-config.js';
 export type { McpCommonOptions, McpHttpOptions, McpServerOptions, McpStdioOptions } from './mcp-options.js';
 export { McpSource, type ToolsChangedListener, type ToolsRefresh } from './mcp-source.js';
