@@ -57,7 +57,11 @@ export default defineConfig({
     alias: [
       { find: /^agent-harness\/testing$/, replacement: src('testing/index.ts') },
       { find: /^agent-harness$/, replacement: src('index.ts') },
-      { find: /^agent-harness\/(openai|anthropic|inspector|diagram|telemetry)$/, replacement: src('$1.ts') },
+      { find: /^agent-harness\/(tools|stores|mcp|context)$/, replacement: src('$1/index.ts') },
+      {
+        find: /^agent-harness\/(openai|anthropic|inspector|diagram|telemetry|journal|machine|prices|subagents)$/,
+        replacement: src('$1.ts'),
+      },
     ],
   },
   test: {

@@ -1,5 +1,6 @@
 import { createActor, toPromise } from 'xstate';
-import { agentMachine, Budget, type ModelTurn, ToolResult } from '../src/index.js';
+import { agentMachine, Budget, ToolResult } from '../src/index.js';
+import type { ModelTurn } from '../src/machine.js';
 import { toolActorLogic } from '../src/machines/tool-actor-logic.js';
 import { type Contender, expectComplete, oncePerToolTurns } from './contender.js';
 import { callIdOf, FINAL_ANSWER, TURN_USAGE } from './workload.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, type StreamEvent, type TokenUsage, ToolKind, type ToolLike } from '../src/index.js';
+import { defineTool, type StreamEvent, type TokenUsage, ToolKind } from '../src/index.js';
+import type { ToolLike } from '../src/tools/index.js';
 
 /** Usage the scripted model reports on every turn: 5 prompt + 2 completion tokens. */
 export const TURN_USAGE: TokenUsage = Object.freeze({ promptTokens: 5, completionTokens: 2, totalTokens: 7 });

@@ -6,17 +6,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  Agent,
-  Config,
-  type JsonObject,
-  permissionDefaults,
-  ScriptedClient,
-  Session,
-  StreamEvent,
-  ToolRegistry,
-  workspaceTools,
-} from 'agent-harness';
+import { Agent, Config, ScriptedClient, Session, StreamEvent, ToolRegistry, workspaceTools } from 'agent-harness';
+import { type JsonObject, permissionDefaults } from 'agent-harness/tools';
 
 const usage = { promptTokens: 100, completionTokens: 20, totalTokens: 120 };
 const call = (callId: string, name: string, args: JsonObject) =>

@@ -6,7 +6,6 @@ import {
   Agent,
   Config,
   defineTool,
-  estimateContextTokens,
   type Message,
   ScriptedClient,
   Session,
@@ -14,6 +13,7 @@ import {
   ToolKind,
   ToolRegistry,
 } from 'agent-harness';
+import { estimateContextTokens } from 'agent-harness/context';
 import { z } from 'zod';
 
 const readPage = defineTool({

@@ -9,15 +9,14 @@ import {
   Agent,
   Config,
   defineTool,
-  readJournalFile,
   ScriptedClient,
   Session,
   StreamEvent,
   stableJson,
   ToolKind,
   ToolRegistry,
-  writeJournalFile,
 } from 'agent-harness';
+import { readJournalFile, writeJournalFile } from 'agent-harness/journal';
 import { z } from 'zod';
 
 const ran: string[] = [];

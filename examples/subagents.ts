@@ -10,13 +10,13 @@ import {
   defineTool,
   handoffTool,
   openStore,
-  readSessionTree,
   ScriptedClient,
   Session,
   StreamEvent,
   ToolKind,
   ToolRegistry,
 } from 'agent-harness';
+import { readSessionTree } from 'agent-harness/subagents';
 import { z } from 'zod';
 
 const usage = { promptTokens: 40, completionTokens: 10, totalTokens: 50 };

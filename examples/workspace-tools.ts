@@ -5,15 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  Agent,
-  Config,
-  type JsonObject,
-  ScriptedClient,
-  StreamEvent,
-  ToolRegistry,
-  workspaceTools,
-} from 'agent-harness';
+import { Agent, Config, ScriptedClient, StreamEvent, ToolRegistry, workspaceTools } from 'agent-harness';
+import type { JsonObject } from 'agent-harness/tools';
 
 const usage = { promptTokens: 100, completionTokens: 20, totalTokens: 120 };
 const call = (callId: string, name: string, args: JsonObject) =>

@@ -1,4 +1,5 @@
-import { type JournalEntry, parseJournal, Session, serializeJournal } from '../../src/index.js';
+import { type JournalEntry, Session } from '../../src/index.js';
+import { parseJournal, serializeJournal } from '../../src/journal.js';
 import { newAgent, runAgent, sharedSetup } from '../harness-contender.js';
 import { unitsPerSecond } from '../support/measure.js';
 import type { ResultRow } from '../support/report.js';

@@ -322,5 +322,13 @@ export interface ReportParams {
   readonly to: number;
 }
 
-export type * from '../core/approval-types.js';
+export type {
+  ApprovalDecision,
+  ApprovalRequestParams,
+  ApproveEvent,
+  DecisionParams,
+  DenyEvent,
+  Permission,
+  SuspendEvent,
+} from '../core/approval-types.js';
 export type { ModelTurn };

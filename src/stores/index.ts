@@ -1,3 +1,8 @@
+/**
+ * Stores (`agent-harness/stores`): the store classes behind `openStore`, their options and
+ * formats. A driver package (`better-sqlite3`, `pg`) loads when its store is first used.
+ */
+
 export { redactPassword } from '../core/redact-url.js';
 export type {
   JournalStore,

@@ -1,7 +1,8 @@
-import fc from 'fast-check';
+import type * as FastCheck from 'fast-check';
 import type { BudgetOptions } from '../config/budget.js';
 import type { JsonValue } from '../core/messages.js';
 import type { TokenUsage } from '../core/usage.js';
+import { loadOptional } from '../stores/load-optional.js';
 import {
   type AnswerTurn,
   type FailingTurn,
@@ -12,11 +13,27 @@ import {
   type ToolsTurn,
 } from './script.js';
 
+/**
+ * fast-check, an optional peer: loaded with this module, so that the rest of the testing kit
+ * works without it. When it is missing, the first arbitrary asked for throws HarnessError
+ * `missing_dependency`, one line that names the package to install.
+ */
+const loaded: typeof FastCheck | { readonly missing: unknown } = await loadOptional(
+  'fast-check',
+  "agent-harness/testing's script arbitraries",
+  () => import('fast-check'),
+).catch((error: unknown) => ({ missing: error }));
+
+function fastCheck(): typeof FastCheck {
+  if ('missing' in loaded) throw loaded.missing;
+  return loaded;
+}
+
 /** A tool the generated model may call, and how to generate arguments it accepts. */
 export interface ToolArbitrary {
   readonly name: string;
   /** Valid arguments for the tool (invalid ones are generated for you when `invalidCalls` is on). */
-  readonly arguments: fc.Arbitrary<JsonValue>;
+  readonly arguments: FastCheck.Arbitrary<JsonValue>;
 }
 
 /** Options of {@link scriptArbitrary} and {@link turnArbitrary}. */
@@ -39,12 +56,14 @@ export interface ScriptArbitraryOptions {
 }
 
 /** Short text pieces, including non-ASCII and empty ones. */
-export function textArbitrary(): fc.Arbitrary<string[]> {
+export function textArbitrary(): FastCheck.Arbitrary<string[]> {
+  const fc = fastCheck();
   return fc.array(fc.string({ unit: 'grapheme', maxLength: 6 }), { maxLength: 3 });
 }
 
 /** A usage report whose total is the sum of its parts. */
-export function usageArbitrary(): fc.Arbitrary<TokenUsage> {
+export function usageArbitrary(): FastCheck.Arbitrary<TokenUsage> {
+  const fc = fastCheck();
   return fc.tuple(fc.nat(1500), fc.nat(800)).map(([promptTokens, completionTokens]) => ({
     promptTokens,
     completionTokens,
@@ -52,18 +71,20 @@ export function usageArbitrary(): fc.Arbitrary<TokenUsage> {
   }));
 }
 
-function invalidCallArbitrary(names: readonly string[]): fc.Arbitrary<ScriptCall> {
+function invalidCallArbitrary(names: readonly string[]): FastCheck.Arbitrary<ScriptCall> {
+  const fc = fastCheck();
   const known = names.length > 0 ? fc.constantFrom(...names) : fc.constant('no_such_tool');
   return fc.oneof(
     fc.record({ name: fc.constantFrom('no_such_tool', 'rm_rf'), arguments: fc.constant<JsonValue>({}) }),
     fc.record({ name: known, arguments: fc.constantFrom<JsonValue>('{"path": ', 'not json', '[1,') }),
-    fc.record({ name: known, arguments: fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<JsonValue> }),
+    fc.record({ name: known, arguments: fc.jsonValue({ maxDepth: 2 }) as FastCheck.Arbitrary<JsonValue> }),
   );
 }
 
 /** One tool call: mostly valid calls of the given tools, sometimes invalid ones. */
-export function callArbitrary(options: ScriptArbitraryOptions): fc.Arbitrary<ScriptCall> {
-  const valid: fc.Arbitrary<ScriptCall>[] = options.tools.map((tool) =>
+export function callArbitrary(options: ScriptArbitraryOptions): FastCheck.Arbitrary<ScriptCall> {
+  const fc = fastCheck();
+  const valid: FastCheck.Arbitrary<ScriptCall>[] = options.tools.map((tool) =>
     fc.record({ name: fc.constant(tool.name), arguments: tool.arguments }),
   );
   const invalid = invalidCallArbitrary(options.tools.map((tool) => tool.name));
@@ -73,16 +94,19 @@ export function callArbitrary(options: ScriptArbitraryOptions): fc.Arbitrary<Scr
 }
 
 /** A turn that answers. */
-export function answerArbitrary(): fc.Arbitrary<AnswerTurn> {
+export function answerArbitrary(): FastCheck.Arbitrary<AnswerTurn> {
+  const fc = fastCheck();
   return fc.record({ kind: fc.constant('answer' as const), text: textArbitrary(), usage: usageArbitrary() });
 }
 
-function toolsArbitrary(options: ScriptArbitraryOptions): fc.Arbitrary<ToolsTurn> {
+function toolsArbitrary(options: ScriptArbitraryOptions): FastCheck.Arbitrary<ToolsTurn> {
+  const fc = fastCheck();
   const calls = fc.array(callArbitrary(options), { minLength: 1, maxLength: options.maxCallsPerTurn ?? 3 });
   return fc.record({ kind: fc.constant('tools' as const), text: textArbitrary(), calls, usage: usageArbitrary() });
 }
 
-function failingArbitrary(): fc.Arbitrary<FailingTurn> {
+function failingArbitrary(): FastCheck.Arbitrary<FailingTurn> {
+  const fc = fastCheck();
   return fc.record({
     kind: fc.constantFrom('error' as const, 'throw' as const),
     text: textArbitrary(),
@@ -91,8 +115,9 @@ function failingArbitrary(): fc.Arbitrary<FailingTurn> {
 }
 
 /** One model turn: an answer, a tool turn, or (unless `failingTurns` is off) a failing stream. */
-export function turnArbitrary(options: ScriptArbitraryOptions): fc.Arbitrary<ScriptTurn> {
-  const turns: fc.WeightedArbitrary<ScriptTurn>[] = [
+export function turnArbitrary(options: ScriptArbitraryOptions): FastCheck.Arbitrary<ScriptTurn> {
+  const fc = fastCheck();
+  const turns: FastCheck.WeightedArbitrary<ScriptTurn>[] = [
     { arbitrary: answerArbitrary(), weight: 2 },
     { arbitrary: toolsArbitrary(options), weight: 6 },
   ];
@@ -105,6 +130,7 @@ export function turnArbitrary(options: ScriptArbitraryOptions): fc.Arbitrary<Scr
 
 /** Gives a script a readable form in fast-check's counterexample report. */
 function printable(script: ScriptTurn[]): Script {
+  const fc = fastCheck();
   Object.defineProperty(script, fc.toStringMethod, { value: () => formatScript(script), enumerable: false });
   return script;
 }
@@ -113,7 +139,8 @@ function printable(script: ScriptTurn[]): Script {
  * Scripts of random model behaviour: 0..maxTurns turns, often ending in an answer. Shrinks
  * towards fewer turns, fewer calls and shorter text; counterexamples print as {@link formatScript}.
  */
-export function scriptArbitrary(options: ScriptArbitraryOptions): fc.Arbitrary<Script> {
+export function scriptArbitrary(options: ScriptArbitraryOptions): FastCheck.Arbitrary<Script> {
+  const fc = fastCheck();
   const turns = fc.array(turnArbitrary(options), { maxLength: options.maxTurns ?? 5 });
   return fc
     .tuple(turns, fc.option(answerArbitrary(), { nil: undefined }))
@@ -121,7 +148,10 @@ export function scriptArbitrary(options: ScriptArbitraryOptions): fc.Arbitrary<S
 }
 
 /** Random budgets: a turn limit, and sometimes cost, token and wall-clock limits and a soft limit. */
-export function budgetArbitrary(options: { readonly maxWallClockMs?: boolean } = {}): fc.Arbitrary<BudgetOptions> {
+export function budgetArbitrary(
+  options: { readonly maxWallClockMs?: boolean } = {},
+): FastCheck.Arbitrary<BudgetOptions> {
+  const fc = fastCheck();
   const keys = {
     maxTurns: fc.integer({ min: 1, max: 6 }),
     maxCost: fc.integer({ min: 1, max: 60 }).map((n) => n / 10_000),

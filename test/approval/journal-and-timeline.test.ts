@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Agent, Config, parseJournal, ScriptedClient, Session } from '../../src/index.js';
+import { Agent, Config, ScriptedClient, Session } from '../../src/index.js';
 import { InspectorFeed } from '../../src/inspector/inspector-feed.js';
+import { parseJournal } from '../../src/journal.js';
 import { approvalRegistry, runDeciding, textTurn } from './support.js';
 
 /** A committed version-3 journal: c1 denied, c2 ran, c3 undecided and c4 approved when the run was suspended. */

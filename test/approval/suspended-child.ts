@@ -11,7 +11,6 @@ import { appendFileSync } from 'node:fs';
 import { z } from 'zod';
 import {
   Agent,
-  type ApprovalMap,
   Config,
   defineTool,
   openStore,
@@ -20,6 +19,7 @@ import {
   StreamEvent,
   ToolRegistry,
 } from '../../src/index.js';
+import type { ApprovalMap } from '../../src/machine.js';
 
 const usage = { promptTokens: 5, completionTokens: 2, totalTokens: 7 };
 const callsTurn = (...calls: readonly [callId: string, name: string][]) => [

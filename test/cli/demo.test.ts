@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { readJournalFile } from '../../src/index.js';
+import { readJournalFile } from '../../src/journal.js';
 import { tempWorkspace } from '../support/workspace.js';
 import { captured } from './support/cli-harness.js';
 

@@ -1,8 +1,8 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeJournalFile } from '../../src/index.js';
 import { timingPath, writeTimingFile } from '../../src/inspector/tool-timings.js';
+import { writeJournalFile } from '../../src/journal.js';
 import { tempWorkspace } from '../support/workspace.js';
 
 const mode = (path: string) => statSync(path).mode & 0o777;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRunCommand } from '../../src/cli/commands/run.js';
 import { main } from '../../src/cli/main.js';
-import { readJournalFile, writeJournalFile } from '../../src/index.js';
+import { readJournalFile, writeJournalFile } from '../../src/journal.js';
 import { type FakeResponse, type FakeServer, fixture, startFakeServer } from '../adapters/support/fake-server.js';
 import { captured, cliWorkspace } from './support/cli-harness.js';
 import { spawnCli, until } from './support/spawn-cli.js';

@@ -2,7 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { readJournalFile } from '../../src/index.js';
+import { readJournalFile } from '../../src/journal.js';
 import { type FakeResponse, type FakeServer, fixture, startFakeServer } from '../adapters/support/fake-server.js';
 import { captured, cliWorkspace } from './support/cli-harness.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRunCommand } from '../../src/cli/commands/run.js';
-import { readJournalFile } from '../../src/index.js';
+import { readJournalFile } from '../../src/journal.js';
 import { type FakeServer, fixture, startFakeServer } from '../adapters/support/fake-server.js';
 import { captured, cliWorkspace } from './support/cli-harness.js';
 

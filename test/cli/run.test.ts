@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRunCommand } from '../../src/cli/commands/run.js';
 import { main } from '../../src/cli/main.js';
-import { readJournalFile } from '../../src/index.js';
+import { readJournalFile } from '../../src/journal.js';
 import { recordingSleep } from '../adapters/support/drain.js';
 import {
   errorAnswer,

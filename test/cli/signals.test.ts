@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readJournalFile } from '../../src/index.js';
+import { readJournalFile } from '../../src/journal.js';
 import { type FakeServer, fixture, startFakeServer } from '../adapters/support/fake-server.js';
 import { textAnswer, toolCallsAnswer } from './support/approval-sse.js';
 import { cliWorkspace } from './support/cli-harness.js';

@@ -3,15 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnthropicClient } from '../../src/adapters/anthropic/anthropic-client.js';
 import { OpenAIClient } from '../../src/adapters/openai/openai-client.js';
-import {
-  Agent,
-  Config,
-  type ModelClient,
-  ReadFileTool,
-  Session,
-  SUMMARY_REQUEST,
-  ToolRegistry,
-} from '../../src/index.js';
+import { SUMMARY_REQUEST } from '../../src/context/index.js';
+import { Agent, Config, type ModelClient, ReadFileTool, Session, ToolRegistry } from '../../src/index.js';
 import { type FakeServer, startFakeServer } from '../adapters/support/fake-server.js';
 import { collect } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { openStore, ScriptedClient, Session, type StoredEntry, StreamEvent } from '../../src/index.js';
+import { openStore, ScriptedClient, Session, StreamEvent } from '../../src/index.js';
+import type { StoredEntry } from '../../src/stores/index.js';
 import { collect, makeAgent } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
 import { loremPages } from './support/pages.js';

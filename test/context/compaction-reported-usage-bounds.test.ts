@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { CompactionEntry } from '../../src/core/journal-entry.js';
 import {
   estimateContextTokens,
   estimateToolTokens,
   MAX_TOKEN_SCALE,
-  type Message,
   MIN_TOKEN_SCALE,
-  parseJournal,
-  Session,
-  StreamEvent,
-  serializeJournal,
-  stableJson,
-} from '../../src/index.js';
+} from '../../src/context/index.js';
+import type { CompactionEntry } from '../../src/core/journal-entry.js';
+import { type Message, Session, StreamEvent, stableJson } from '../../src/index.js';
+import { parseJournal, serializeJournal } from '../../src/journal.js';
 import { collect, makeAgent, usage } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
 import { loremPages } from './support/pages.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { estimateContextTokens, type Message, StreamEvent } from '../../src/index.js';
+import { estimateContextTokens } from '../../src/context/index.js';
+import { type Message, StreamEvent } from '../../src/index.js';
 import { collect, makeAgent, usage } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
 import { loremPages } from './support/pages.js';

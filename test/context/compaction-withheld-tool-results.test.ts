@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  estimateContextTokens,
-  estimateToolTokens,
-  type Message,
-  StreamEvent,
-  type ToolDefinition,
-} from '../../src/index.js';
+import { estimateContextTokens, estimateToolTokens } from '../../src/context/index.js';
+import { type Message, StreamEvent, type ToolDefinition } from '../../src/index.js';
 import { collect, makeAgent } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
 import { tinyTool } from './support/pages.js';

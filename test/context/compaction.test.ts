@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { estimateContextTokens, SUMMARY_REQUEST } from '../../src/context/index.js';
 import {
   type AgentEvent,
   Config,
   defineTool,
-  estimateContextTokens,
   type Message,
   ScriptedClient,
   Session,
   StreamEvent,
-  SUMMARY_REQUEST,
   stableJson,
   ToolKind,
 } from '../../src/index.js';

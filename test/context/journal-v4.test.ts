@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseJournal, Session, serializeJournal } from '../../src/index.js';
+import { Session } from '../../src/index.js';
 import { TimelineBuilder } from '../../src/inspector/timeline-builder.js';
+import { parseJournal, serializeJournal } from '../../src/journal.js';
 
 // Written once by a version-4 run with `context: { maxTokens: 300 }`; never regenerated.
 const text = () => readFileSync(new URL('../fixtures/journal-v4-compaction.jsonl', import.meta.url), 'utf8');

@@ -2,14 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   AgentEvent,
   AgentEventType,
-  addUsage,
   StreamEvent,
   StreamEventType,
   stableJson,
   ToolKind,
   ToolResult,
-  tokenUsage,
 } from '../../src/index.js';
+import { addUsage, tokenUsage } from '../../src/prices.js';
 import { use } from '../support/runs.js';
 
 describe('contract §1 data: const enums', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AgentEvent, StreamEvent, ToolResult, textOf } from '../../src/index.js';
+import { AgentEvent, StreamEvent, ToolResult } from '../../src/index.js';
+import { textOf } from '../../src/machine.js';
 
 const usage = { promptTokens: 1, completionTokens: 2, totalTokens: 3 };
 

@@ -6,13 +6,14 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
   repository?: { type?: string; url?: string };
   exports: Record<string, unknown>;
   dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 };
 
-/** Bare package names a file imports at its top level. */
+/** Bare package names a file imports at its top level (type-only imports are erased, so not counted). */
 function topLevelPackages(path: string): string[] {
   const text = readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
-  const names = [...text.matchAll(/^import [^;]*? from '([^.'][^']*)';/gm)].map((match) => match[1] ?? '');
+  const names = [...text.matchAll(/^import (?!type )[^;]*? from '([^.'][^']*)';/gm)].map((match) => match[1] ?? '');
   return names
     .filter((name) => !name.startsWith('node:'))
     .map((name) => (name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : (name.split('/')[0] ?? '')));
@@ -37,6 +38,14 @@ describe('package.json', () => {
     expect(importers.length).toBeGreaterThan(0);
     for (const file of importers) expect(file).toMatch(/^src\/telemetry\//);
     expect(pkg.peerDependenciesMeta?.['@opentelemetry/api']?.optional).toBe(true);
+  });
+
+  it('makes fast-check (the testing kit) and better-sqlite3 (the sqlite store) optional peers, kept for development', () => {
+    for (const name of ['fast-check', 'better-sqlite3']) {
+      expect(pkg.dependencies, name).not.toHaveProperty(name);
+      expect(pkg.peerDependenciesMeta?.[name]?.optional, name).toBe(true);
+      expect(pkg.devDependencies, name).toHaveProperty(name);
+    }
   });
 
   it('names its repository, so npm and the registry page link to the source', () => {

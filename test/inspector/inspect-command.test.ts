@@ -5,9 +5,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { demoCommand } from '../../src/cli/commands/demo.js';
 import { inspectCommand } from '../../src/cli/commands/inspect.js';
 import { main } from '../../src/cli/main.js';
-import { openStore, type StoredEntry, writeJournalFile } from '../../src/index.js';
+import { openStore } from '../../src/index.js';
 import type { InspectorSnapshot } from '../../src/inspector/inspector-feed.js';
 import { readTimingFile, timingPath, writeTimingFile } from '../../src/inspector/tool-timings.js';
+import { writeJournalFile } from '../../src/journal.js';
+import type { StoredEntry } from '../../src/stores/index.js';
 import { capture } from './support/capture.js';
 import { recordRun } from './support/recorded-run.js';
 

@@ -2,13 +2,8 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  type JournalEntry,
-  parseJournal,
-  readJournalFile,
-  serializeJournal,
-  writeJournalFile,
-} from '../../src/index.js';
+import type { JournalEntry } from '../../src/index.js';
+import { parseJournal, readJournalFile, serializeJournal, writeJournalFile } from '../../src/journal.js';
 
 const journal: JournalEntry[] = [
   { type: 'user_message', content: 'hi' },

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Agent, type JournalEntry, parseJournal, ScriptedClient, Session } from '../../src/index.js';
+import { Agent, type JournalEntry, ScriptedClient, Session } from '../../src/index.js';
+import { parseJournal } from '../../src/journal.js';
 import { checkToolPairing } from '../../src/session/journal-pairing.js';
 import { lookupTool } from '../inspector/support/recorded-run.js';
 import { collect, makeAgent, textTurn, toolTurn } from '../support/fixtures.js';

@@ -5,11 +5,11 @@ import {
   Config,
   EventBus,
   type JournalEntry,
-  type LogRecord,
   Session,
   type StreamRecord,
   ToolRegistry,
 } from '../../src/index.js';
+import type { LogRecord } from '../../src/journal.js';
 import {
   budgetArbitrary,
   byDepth,

@@ -3,16 +3,13 @@ import {
   Agent,
   Config,
   HarnessError,
-  parseJournal,
-  readJournalFile,
   ScriptedClient,
   Session,
   StreamEvent,
-  serializeJournal,
   stableJson,
   ToolRegistry,
-  writeJournalFile,
 } from '../../src/index.js';
+import { parseJournal, readJournalFile, serializeJournal, writeJournalFile } from '../../src/journal.js';
 import { drain, use, workspace } from '../support/runs.js';
 
 function seedSession() {

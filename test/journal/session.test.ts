@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Config, HarnessError, JOURNAL_VERSION, Session, stableJson } from '../../src/index.js';
+import { Config, HarnessError, Session, stableJson } from '../../src/index.js';
+import { JOURNAL_VERSION } from '../../src/journal.js';
 
 const config = new Config({ systemPrompt: 'sys' });
 

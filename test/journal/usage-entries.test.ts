@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ScriptedClient, StreamEvent, type TokenUsage, tokenUsage } from '../../src/index.js';
+import { ScriptedClient, StreamEvent, type TokenUsage } from '../../src/index.js';
+import { tokenUsage } from '../../src/prices.js';
 import { collect, makeAgent } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
 

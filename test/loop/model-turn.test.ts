@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readModelStream } from '../../src/agent/read-model-stream.js';
-import { HarnessError, StreamEvent, tokenUsage } from '../../src/index.js';
+import { HarnessError, StreamEvent } from '../../src/index.js';
+import { tokenUsage } from '../../src/prices.js';
 
 const turn = [
   StreamEvent.textDelta('Hel'),

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, initialTransition, transition } from 'xstate';
-import {
-  type AgentMachineEvent,
-  type AgentMachineInput,
-  agentMachine,
-  Budget,
-  type BudgetOptions,
-  type ModelTurn,
-  type ToolCall,
-  ToolResult,
-} from '../../src/index.js';
+import { agentMachine, Budget, type BudgetOptions, type ToolCall, ToolResult } from '../../src/index.js';
+import type { AgentMachineEvent, AgentMachineInput, ModelTurn } from '../../src/machine.js';
 import { toolActorId } from '../../src/machines/agent-machine.js';
 
 type Snapshot = ReturnType<typeof initialTransition<typeof agentMachine>>[0];

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { initialTransition, transition } from 'xstate';
 import { toMermaid } from '../../src/diagram.js';
-import { agentMachine, Budget, tokenUsage } from '../../src/index.js';
+import { agentMachine, Budget } from '../../src/index.js';
+import { tokenUsage } from '../../src/prices.js';
 
 describe('contract §5 the exported machine', () => {
   it('has exactly the states awaitingModel, executingTools, awaitingApproval, observing, budgetCheck, compacting, done and error', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assign, createActor, setup, stopChild } from 'xstate';
-import { ToolResult, type ToolSettledEvent } from '../../src/index.js';
+import { ToolResult } from '../../src/index.js';
+import type { ToolSettledEvent } from '../../src/machine.js';
 import { toolActorLogic } from '../../src/machines/tool-actor-logic.js';
 
 const call = { callId: 'a', name: 'look', arguments: {} };

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AnyTool, defineTool, ToolKind, ToolRegistry } from '../../src/index.js';
+import { defineTool, ToolKind, ToolRegistry } from '../../src/index.js';
 import { connectMcp } from '../../src/mcp/connect-mcp.js';
+import type { AnyTool } from '../../src/tools/index.js';
 import { closeLater } from './support/sources.js';
 import { type HttpTestServer, startHttpTestServer } from './support/test-server-process.js';
 

@@ -4,7 +4,8 @@
  * tool results the events show differently from the journal.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AgentEvent, Config, errorMessage, type JournalEntry, Session } from '../../src/index.js';
+import { type AgentEvent, Config, type JournalEntry, Session } from '../../src/index.js';
+import { errorMessage } from '../../src/machine.js';
 import { checkLoopInvariants, type LoopRule, runScript, type ScriptRun } from '../../src/testing/index.js';
 import { chaosTools } from '../support/chaos-tools.js';
 import { tempWorkspace } from '../support/workspace.js';

@@ -1,14 +1,7 @@
 import { assign } from 'xstate';
-import {
-  type AgentContext,
-  type AgentMachineEvent,
-  agentMachine,
-  Budget,
-  type BudgetOptions,
-  type BudgetStopReason,
-  type SoftLimitHit,
-  type TokenUsage,
-} from '../../src/index.js';
+import { agentMachine, Budget, type BudgetOptions, type TokenUsage } from '../../src/index.js';
+import type { AgentContext, AgentMachineEvent } from '../../src/machine.js';
+import type { BudgetStopReason, SoftLimitHit } from '../../src/prices.js';
 import type { MachineRule, ModelCheckOptions } from '../../src/testing/index.js';
 import { listOf, on, type StateConfig, variant, withOn, without, withoutEffect } from './machine-variants.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getMicrosteps, initialTransition, transition } from 'xstate';
-import { agentMachine, Budget, tokenUsage } from '../../src/index.js';
+import { agentMachine, Budget } from '../../src/index.js';
+import { tokenUsage } from '../../src/prices.js';
 import { limitsOf } from '../../src/testing/model-check/budget-oracle.js';
 import { traceOf } from '../../src/testing/model-check/state-graph.js';
 import { INITIAL_MONITOR, monitorTrace, SPAWNED } from '../../src/testing/model-check/trace-monitor.js';

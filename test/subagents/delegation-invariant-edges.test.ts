@@ -5,7 +5,8 @@
 // invariants of their own (no turns, no transitions): `delegation` leaves the `child_loop`
 // violations out, and the last test checks those on their own.
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry, SessionTree, TokenUsage } from '../../src/index.js';
+import type { JournalEntry, TokenUsage } from '../../src/index.js';
+import type { SessionTree } from '../../src/subagents.js';
 import { checkDelegationInvariants, checkLoopInvariants } from '../../src/testing/index.js';
 
 const usage = (promptTokens: number, completionTokens: number, totalTokens: number): TokenUsage => ({

@@ -7,15 +7,14 @@ import {
   HarnessError,
   handoffTool,
   openStore,
-  parseJournal,
   ScriptedClient,
   Session,
   StreamEvent,
-  serializeJournal,
   stableJson,
   ToolKind,
   ToolRegistry,
 } from '../../src/index.js';
+import { parseJournal, serializeJournal } from '../../src/journal.js';
 import { checkLoopInvariants } from '../../src/testing/index.js';
 import { drain } from '../support/runs.js';
 

@@ -1,10 +1,11 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectCommand } from '../../src/cli/commands/inspect.js';
-import { type JournalStore, openStore, readSessionTree } from '../../src/index.js';
+import { type JournalStore, openStore } from '../../src/index.js';
 import { InspectorFeed, type InspectorSnapshot } from '../../src/inspector/inspector-feed.js';
 import { type InspectorServer, startInspector } from '../../src/inspector/inspector-server.js';
 import type { TimelineStep } from '../../src/inspector.js';
+import { readSessionTree } from '../../src/subagents.js';
 import { launchBrowser, openInspector } from '../inspector/support/browser.js';
 import { capture } from '../inspector/support/capture.js';
 import { skipWithout } from '../support/required-tools.js';

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  Agent,
-  Config,
-  type JournalEntry,
-  openStore,
-  readSessionTree,
-  Session,
-  type SessionTree,
-} from '../../src/index.js';
+import { Agent, Config, type JournalEntry, openStore, Session } from '../../src/index.js';
+import { readSessionTree, type SessionTree } from '../../src/subagents.js';
 import { checkDelegationInvariants, modelCheckAgentMachine } from '../../src/testing/index.js';
 import { drain } from '../support/runs.js';
 import { type DelegationOptions, delegationClients, leadRegistry } from './support/delegation.js';

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, Config, openStore, readSessionTree, Session } from '../../src/index.js';
+import { Agent, Config, openStore, Session } from '../../src/index.js';
 import { InspectorFeed } from '../../src/inspector/inspector-feed.js';
 import { TimelineBuilder } from '../../src/inspector/timeline-builder.js';
 import type { TimelineStep } from '../../src/inspector.js';
+import { readSessionTree } from '../../src/subagents.js';
 import { drain } from '../support/runs.js';
 import { delegationClients, LEAD_ANSWER, leadRegistry, leadSession } from './support/delegation.js';
 import { snapshotMidDelegation } from './support/mid-delegation.js';

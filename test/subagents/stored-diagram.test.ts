@@ -7,7 +7,8 @@ import type { ChildMachineGraph, MachineGraph } from '../../src/diagram/machine-
 import { machineGraph } from '../../src/diagram/machine-graph.js';
 import { toMermaid } from '../../src/diagram/mermaid.js';
 import { ranAgents } from '../../src/diagram/ran-agents.js';
-import { agentMachine, openStore, readSessionTree } from '../../src/index.js';
+import { agentMachine, openStore } from '../../src/index.js';
+import { readSessionTree } from '../../src/subagents.js';
 import { delegateInto } from './support/delegation.js';
 
 const childrenOf = (graph: MachineGraph | undefined): readonly ChildMachineGraph[] =>

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { machineGraph } from '../../src/diagram/machine-graph.js';
 import { toMermaid } from '../../src/diagram/mermaid.js';
-import { agentMachine, type JournalEntry, openStore, readSessionTree } from '../../src/index.js';
+import { agentMachine, type JournalEntry, openStore } from '../../src/index.js';
 import { TimelineBuilder } from '../../src/inspector/timeline-builder.js';
 import type { TimelineStep } from '../../src/inspector.js';
+import { readSessionTree } from '../../src/subagents.js';
 import { delegateInto } from './support/delegation.js';
 
 const calls = (steps: readonly TimelineStep[]) => steps.filter((step) => step.kind === 'tool_call');

@@ -1,4 +1,5 @@
-import { addUsage, Budget, type BudgetOptions, type TokenUsage, ZERO_USAGE } from '../../src/index.js';
+import { Budget, type BudgetOptions, type TokenUsage } from '../../src/index.js';
+import { addUsage, ZERO_USAGE } from '../../src/prices.js';
 import type { ScriptRun } from '../../src/testing/index.js';
 
 /** The decision of the `budgetCheck` before request `turns + 1`, against what the run did. */

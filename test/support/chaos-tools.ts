@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { z } from 'zod';
-import { defineTool, type JsonValue, ToolKind, type ToolLike, ToolResult } from '../../src/index.js';
+import { defineTool, type JsonValue, ToolKind, ToolResult } from '../../src/index.js';
 import type { ToolArbitrary } from '../../src/testing/index.js';
+import type { ToolLike } from '../../src/tools/index.js';
 
 /** Marks every successful tool output, so tests can see where tool output ended up. */
 export const OUTPUT_MARK = 'TOOL-OUT<<';

@@ -10,10 +10,10 @@ import {
   Tool,
   type ToolInvocation,
   ToolKind,
-  type ToolLike,
   ToolRegistry,
   ToolResult,
 } from '../../src/index.js';
+import type { ToolLike } from '../../src/tools/index.js';
 
 const checkpointSchema = z.object({ step: z.number().int().min(1).describe('The completed deterministic step.') });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, ToolKind, type ToolLike } from '../../src/index.js';
+import { defineTool, ToolKind } from '../../src/index.js';
+import type { ToolLike } from '../../src/tools/index.js';
 
 /** What {@link hangingTool} records: the last abort reason, and the calls started and aborted. */
 export interface HangingToolLog {

@@ -11,8 +11,8 @@ import {
   ToolKind,
   ToolRegistry,
   ToolResult,
-  toolMessageContent,
 } from '../../src/index.js';
+import { toolMessageContent } from '../../src/tools/index.js';
 import { Checkpoint, workspace } from '../support/runs.js';
 
 class Exploding extends Tool {

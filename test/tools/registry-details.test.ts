@@ -5,15 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { LazyAbort } from '../../src/core/lazy-abort.js';
-import {
-  Config,
-  defineTool,
-  type InvokeOptions,
-  ToolKind,
-  type ToolLike,
-  ToolRegistry,
-  ToolResult,
-} from '../../src/index.js';
+import { Config, defineTool, ToolKind, ToolRegistry, ToolResult } from '../../src/index.js';
+import type { InvokeOptions, ToolLike } from '../../src/tools/index.js';
 
 const tool = (name: string, extra: Partial<ToolLike> = {}): ToolLike => ({
   ...defineTool({ name, description: `${name} tool`, kind: ToolKind.READ, schema: z.object({}), execute: () => name }),

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  Config,
-  defineTool,
-  HarnessError,
-  ToolKind,
-  type ToolLike,
-  ToolRegistry,
-  ToolResult,
-} from '../../src/index.js';
+import { Config, defineTool, HarnessError, ToolKind, ToolRegistry, ToolResult } from '../../src/index.js';
+import type { ToolLike } from '../../src/tools/index.js';
 
 const echo = defineTool({
   name: 'echo',

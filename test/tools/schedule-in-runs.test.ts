@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, ScriptedClient, StreamEvent, ToolKind, type ToolLike } from '../../src/index.js';
+import { defineTool, ScriptedClient, StreamEvent, ToolKind } from '../../src/index.js';
+import type { ToolLike } from '../../src/tools/index.js';
 import { collect, makeAgent, textTurn } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
 

@@ -4,7 +4,6 @@ import {
   Agent,
   Config,
   defineTool,
-  type InvokeOptions,
   ScriptedClient,
   Session,
   StreamEvent,
@@ -12,6 +11,7 @@ import {
   ToolRegistry,
   ToolResult,
 } from '../../src/index.js';
+import type { InvokeOptions } from '../../src/tools/index.js';
 import { collect, makeAgent, textTurn } from '../support/fixtures.js';
 import { timedTool } from '../support/tools.js';
 import { tempWorkspace } from '../support/workspace.js';

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnthropicClient } from '../../../src/adapters/anthropic/anthropic-client.js';
-import { StreamEvent, textOf } from '../../../src/index.js';
+import { StreamEvent } from '../../../src/index.js';
+import { textOf } from '../../../src/machine.js';
 import { drain, drainError } from '../support/drain.js';
 import { type FakeServer, fixture, splitBytes, startFakeServer } from '../support/fake-server.js';
 

@@ -10,7 +10,6 @@ import {
   Config,
   defineTool,
   type JournalStore,
-  type JsonObject,
   type Message,
   ScriptedClient,
   Session,
@@ -19,6 +18,7 @@ import {
   ToolKind,
   ToolRegistry,
 } from '../../../src/index.js';
+import type { JsonObject } from '../../../src/tools/index.js';
 import { drain } from '../../support/runs.js';
 
 /** Usage of every scripted turn: 15 tokens. */

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Config, EditFileTool, ToolRegistry, toolMessageContent } from '../../../src/index.js';
+import { Config, ToolRegistry } from '../../../src/index.js';
+import { EditFileTool, toolMessageContent } from '../../../src/tools/index.js';
 import { workspaceFixture } from './workspace-fixture.js';
 
 const source = 'def add(a, b):\n    return a + b\n\ndef sub(a, b):\n    return a - b\n';

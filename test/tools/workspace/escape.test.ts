@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { toolMessageContent } from '../../../src/index.js';
+import { toolMessageContent } from '../../../src/tools/index.js';
 import { openRegularFile } from '../../../src/tools/workspace/open-regular-file.js';
 import { workspaceFixture } from './workspace-fixture.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Config, ToolRegistry, toolMessageContent } from '../../../src/index.js';
+import { Config, ToolRegistry } from '../../../src/index.js';
+import { toolMessageContent } from '../../../src/tools/index.js';
 import { GrepTool } from '../../../src/tools/workspace/index.js';
 import { workspaceFixture } from './workspace-fixture.js';
 

@@ -1,0 +1,37 @@
+/**
+ * Tools (`agent-harness/tools`): defining and registering tools, the workspace tools and their
+ * options, the helpers a tool author uses, and the permission policy.
+ */
+
+export type { PermissionPolicy, ScopedPermissions } from '../config/permission-policy.js';
+export { checkPermissions, permissionDefaults, permissionFor } from '../config/permission-policy.js';
+export type { Permission } from '../core/approval-types.js';
+export { PERMISSIONS } from '../core/approval-types.js';
+export type { JsonObject } from '../core/messages.js';
+export type { ToolException } from '../core/tool-exception.js';
+export { ToolKind } from '../core/tool-kind.js';
+export type { ToolDefinition } from '../core/tool-params.js';
+export { ToolResult, toolMessageContent } from '../core/tool-result.js';
+export type { AnyTool, InvokeOptions } from './registry.js';
+export { ToolRegistry } from './registry.js';
+export type { ToolAnswer, ToolInvocation, ToolLike, ToolSpec } from './tool.js';
+export { defineTool, Tool } from './tool.js';
+export type { ToolRunContext } from './tool-run-context.js';
+export { truncateOutput } from './truncate.js';
+export type {
+  EditFileToolOptions,
+  GlobToolOptions,
+  GrepToolOptions,
+  ShellToolOptions,
+} from './workspace/index.js';
+export {
+  EditFileTool,
+  GlobTool,
+  GrepTool,
+  ListDirTool,
+  ReadFileTool,
+  SHELL_ENV_ALLOWED,
+  ShellTool,
+  WriteFileTool,
+  workspaceTools,
+} from './workspace/index.js';
