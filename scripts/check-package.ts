@@ -3,7 +3,9 @@
  * built `dist/`, a temporary project holding the tarball's files and only the packages
  * package.json makes a user install (no optional peer, no devDependency), `tsc --strict` with
  * `skipLibCheck: false` on a file importing every entry of "exports" and on every
- * `import … from 'agent-harness…'` of README.md and docs/*.md.
+ * `import … from 'agent-harness…'` of README.md and docs/*.md. Then, in a consumer with every
+ * optional package, it type-checks (`tsc --strict`) and runs README's embedding example and each
+ * file of examples/, as a user who copied them would.
  *
  * Offline: the dependencies are linked from this checkout's node_modules. Run after
  * `npm run build` (`.ci/run` does): `npx tsx scripts/check-package.ts`.
@@ -122,6 +124,67 @@ function checkConsumer(
   }
 }
 
+/** What examples/ imports besides the package and its required dependencies. */
+const EXAMPLE_PACKAGES = [
+  'zod',
+  'fast-check',
+  'better-sqlite3',
+  '@modelcontextprotocol/sdk',
+  '@modelcontextprotocol/server-filesystem',
+  '@opentelemetry/api',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/exporter-trace-otlp-http',
+];
+
+/** Examples that need a server of the user's own to run (type-checked, not run). */
+const NOT_RUN = new Set(['otel-traces.ts']);
+
+/** README's embedding example: the first ts block after its "## Embedding" heading. */
+function readmeExample(): string {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const block = /## Embedding[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  if (block === undefined) throw new Error('README.md has no ts block under "## Embedding"');
+  return block;
+}
+
+/** Type-checks and runs README's example and examples/ in a consumer with every optional package. */
+function checkExamples(dir: string, tarball: string): string | undefined {
+  makeConsumer(
+    dir,
+    tarball,
+    EXAMPLE_PACKAGES.filter((name) => !installedWith(pkg).includes(name)),
+  );
+  const files = readdirSync(join(root, 'examples')).filter((name) => name.endsWith('.ts'));
+  for (const file of files) writeFileSync(join(dir, file), readFileSync(join(root, 'examples', file), 'utf8'));
+  writeFileSync(join(dir, 'readme-example.ts'), `${readmeExample()}\nexport {};\n`);
+  const config = JSON.parse(readFileSync(join(dir, 'tsconfig.json'), 'utf8')) as { compilerOptions: object };
+  // Third-party optional packages' own declarations are theirs to check: only ours are held to skipLibCheck false.
+  const compilerOptions = { ...config.compilerOptions, skipLibCheck: true };
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }, null, 2));
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const tsx = join(root, 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs');
+  try {
+    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8' });
+  } catch (error) {
+    const { stdout = '', message } = error as { stdout?: string; message: string };
+    return `${stdout || message}\ncheck-package: README's example or examples/ do not type-check in a consumer`;
+  }
+  for (const file of ['readme-example.ts', ...files.filter((name) => !NOT_RUN.has(name))]) {
+    try {
+      execFileSync(process.execPath, ['--import', tsx, file], {
+        cwd: dir,
+        encoding: 'utf8',
+        stdio: 'pipe',
+        timeout: 120_000,
+      });
+    } catch (error) {
+      const { stderr = '', message } = error as { stderr?: string; message: string };
+      return `${stderr || message}\ncheck-package: ${file} failed in a consumer of the packed package`;
+    }
+  }
+  return undefined;
+}
+
 function main(): number {
   if (!existsSync(join(root, 'dist', 'index.d.ts'))) {
     console.error('check-package: dist/ is missing; run npm run build first');
@@ -155,6 +218,7 @@ function main(): number {
           imports.filter((found) => found.specifier === entry),
         ),
       ),
+      checkExamples(join(dir, 'examples'), tarball),
     ].filter((report) => report !== undefined);
     if (reports.length > 0) {
       for (const report of reports) console.error(report);
@@ -162,7 +226,7 @@ function main(): number {
       return 1;
     }
     console.log(
-      `check-package: ${entries.length} entries and ${imports.length} documented imports type-check from the packed package`,
+      `check-package: ${entries.length} entries and ${imports.length} documented imports type-check from the packed package; README's example and examples/ type-check and run`,
     );
     return 0;
   } finally {

@@ -9,6 +9,7 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
   devDependencies: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
 };
 
 /** Bare package names a file imports at its top level (type-only imports are erased, so not counted). */
