@@ -67,6 +67,7 @@ const ENTRY_PEERS: Readonly<Record<string, readonly string[]>> = {
   [`${pkg.name}/telemetry`]: ['@opentelemetry/api'],
   [`${pkg.name}/stores`]: ['pg', '@types/pg', 'better-sqlite3', '@types/better-sqlite3'],
   [`${pkg.name}/testing`]: ['fast-check'],
+  [`${pkg.name}/restate`]: ['@restatedev/restate-sdk', '@restatedev/restate-sdk-core'],
 };
 
 /** Unpacks the tarball as node_modules/<name> and links the packages a user would have installed. */

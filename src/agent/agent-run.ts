@@ -5,7 +5,7 @@ import { AgentEvent, isTerminal } from '../core/agent-event.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
 import { LazyAbort } from '../core/lazy-abort.js';
 import type { ModelClient } from '../core/model-client.js';
-import { ToolResult } from '../core/tool-result.js';
+import { IN_DOUBT_ERROR, ToolResult } from '../core/tool-result.js';
 import type { EventBus } from '../events/event-bus.js';
 import { MAIN_AGENT } from '../machines/agent-machine.js';
 import type { PendingCalls } from '../machines/agent-machine-types.js';
@@ -28,8 +28,6 @@ import { TreeSpend } from './tree-spend.js';
 export type ActiveRun = RunHandle & { readonly queue: AsyncQueue<AgentEvent>; closing: Promise<void> | undefined };
 
 const INTERRUPTED = 'the run was interrupted before this call finished, and it was not resumed';
-const IN_DOUBT =
-  'interrupted: the run stopped while this call was running, so it may or may not have taken effect; it was not run again';
 
 /** What a run that owes no tool calls hands the machine. */
 const NOTHING_PENDING: PendingCalls = Object.freeze({ calls: Object.freeze([]), concurrencySafe: Object.freeze([]) });
@@ -272,7 +270,9 @@ export class AgentRuns {
     const calls = session.pendingToolCalls();
     if (calls.length === 0) return NOTHING_PENDING; // the usual case: no arrays to make per run
     const answers = calls.map((call) =>
-      session.toolCallStarted(call.callId) && !tools.isIdempotent(call.name) ? ToolResult.error(IN_DOUBT) : undefined,
+      session.toolCallStarted(call.callId) && !tools.isIdempotent(call.name)
+        ? ToolResult.error(IN_DOUBT_ERROR)
+        : undefined,
     );
     return {
       calls,

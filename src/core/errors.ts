@@ -17,7 +17,8 @@ export type HarnessErrorReason =
   | 'session_locked'
   | 'session_not_found'
   | 'store_error'
-  | 'missing_dependency';
+  | 'missing_dependency'
+  | 'restate_error';
 
 /**
  * The one error class the library throws. Failures of actions (a tool that fails, a model

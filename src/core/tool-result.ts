@@ -40,6 +40,13 @@ export function toolMessageContent(result: ToolResult): string {
   return result.success ? (result.output ?? '') : `Error: ${result.error ?? 'unknown error'}`;
 }
 
+/**
+ * The error of a call in doubt that is not run again (SPEC §8): it started, its run stopped
+ * before its result was recorded, and its tool is not idempotent.
+ */
+export const IN_DOUBT_ERROR =
+  'interrupted: the run stopped while this call was running, so it may or may not have taken effect; it was not run again';
+
 /** The error text of a call aborted before its tool started. */
 export function abortedBeforeStart(name: string, reason: string): string {
   return `Tool '${name}' was aborted before it started: ${reason}`;

@@ -9,7 +9,7 @@ import type { JournalEntry } from '../core/journal-entry.js';
 import type { JsonValue, Message, ToolCall, ToolResultMessage } from '../core/messages.js';
 import type { ModelClient } from '../core/model-client.js';
 import type { TokenUsage } from '../core/usage.js';
-import type { JournalStore, JournalWriter } from '../stores/journal-store.js';
+import type { JournalStore, JournalWriter, StoredEntry } from '../stores/journal-store.js';
 import { checkSessionId } from '../stores/session-id.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { type ChildJournals, ChildSessions } from './child-sessions.js';
@@ -82,6 +82,28 @@ export interface LoadOptions {
   readonly clock?: () => number;
   /** How long to wait for another writer's lock, in ms (default 0: `session_locked` at once). */
   readonly lockWaitMs?: number;
+}
+
+/** Options of {@link Session.loadAt}. */
+export interface LoadAtOptions {
+  /** How many stored entries the session had when the run began (the run's entries follow). */
+  readonly at: number;
+  /** The configuration to run with; `new Config()` by default. */
+  readonly config?: Config;
+  /** String metadata stored with the session when this call creates it. */
+  readonly meta?: Readonly<Record<string, string>>;
+  /** Wall clock for {@link SessionSnapshot.savedAt}. */
+  readonly clock?: () => number;
+  /** How long to wait for another writer's lock, in ms (default 0: `session_locked` at once). */
+  readonly lockWaitMs?: number;
+}
+
+/** What {@link Session.loadAt} returns. */
+export interface LoadedAt {
+  /** The session before the run, bound to its store. */
+  readonly session: Session;
+  /** The entries an earlier execution of the run stored, which this one makes again. */
+  readonly recorded: readonly StoredEntry[];
 }
 
 /** Options of {@link Session.fork}. */
@@ -216,6 +238,42 @@ export class Session {
   }
 
   /**
+   * For durable execution (`agent-harness/restate`), where a run is executed again from its
+   * start on another worker after a crash: the session as it was before the run (its first `at`
+   * stored entries), holding the writer's lock, and writing only the entries past those already
+   * stored. The run executed again makes the stored entries `recorded` once more (the caller
+   * checks that it does); only what comes after them is appended. A new session is created.
+   */
+  static async loadAt(store: JournalStore, id: string, options: LoadAtOptions): Promise<LoadedAt> {
+    checkSessionId(id);
+    const meta = { ...options.meta, [JOURNAL_VERSION_META]: String(JOURNAL_VERSION) };
+    const writer = await store.openWriter(id, {
+      meta,
+      ...(options.lockWaitMs === undefined ? {} : { lockWaitMs: options.lockWaitMs }),
+    });
+    try {
+      const stored = writer.length === 0 ? { entries: [], warnings: [], meta } : await store.read(id);
+      const version = stored.meta[JOURNAL_VERSION_META];
+      if (version !== undefined) checkJournalVersion(Number(version));
+      const { at } = options;
+      if (stored.entries.length !== writer.length || !Number.isSafeInteger(at) || at < 0 || at > writer.length) {
+        throw new HarnessError(
+          'store_error',
+          `session '${id}' in ${store.location}: the run began at entry ${at}, but the store holds ${stored.entries.length} entries (its writer is at ${writer.length})`,
+        );
+      }
+      const session = Session.replay(stored.entries.slice(0, at), options.config ?? new Config(), {
+        clock: options.clock,
+      });
+      session.attach(store, id, writer, stored.warnings, writer.length);
+      return { session, recorded: stored.entries.slice(at) };
+    } catch (error) {
+      await writer.close();
+      throw error;
+    }
+  }
+
+  /**
    * A new session made of the first `at` entries of this one's journal (time travel: try another
    * answer from any earlier point), in this session's store under a new id unless told otherwise.
    * This session is untouched. Resolves once the fork is durable.
@@ -276,12 +334,18 @@ export class Session {
   }
 
   /** Binds a replayed session to its store's writer (its entries so far are the stored ones). */
-  private attach(store: JournalStore, id: string, writer: JournalWriter, warnings: readonly string[]): void {
+  private attach(
+    store: JournalStore,
+    id: string,
+    writer: JournalWriter,
+    warnings: readonly string[],
+    from = this.log.length,
+  ): void {
     const self = this as { -readonly [K in 'store' | 'id' | 'warnings']: Session[K] };
     self.store = store;
     self.id = id;
     self.warnings = Object.freeze([...warnings]);
-    this.writer = new SessionWriter(writer, this.log, this.log.length, { location: store.location, sessionId: id });
+    this.writer = new SessionWriter(writer, this.log, from, { location: store.location, sessionId: id });
   }
 
   /** The model's context so far: a frozen snapshot (its messages are frozen too). */

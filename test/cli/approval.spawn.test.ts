@@ -177,7 +177,7 @@ describe('agent-harness run: approval on a terminal', { timeout: 120_000 }, () =
     });
     await until(() => run.output().includes('[y]es / [n]o / [a]lways'), 'the prompt', SLOW);
     run.type('\x03');
-    expect(await run.done).toBe(1);
+    expect(await run.done, run.output()).toBe(1);
     const output = run.output();
     expect(output.split('[y]es / [n]o / [a]lways')).toHaveLength(2); // asked once, not about call_B
     expect(output).toContain('suspended');

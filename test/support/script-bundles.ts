@@ -25,6 +25,7 @@ export const SPAWNED_PROGRAMS: readonly string[] = [
   'test/subagents/support/crash-delegation.ts',
   'test/mcp/support/test-server.ts',
   'test/mcp/support/forgetful-client.ts',
+  'test/restate/support/worker-main.ts',
 ];
 
 const bundled = (path: string) => path.replace(/\.ts$/, '.mjs');

@@ -1,0 +1,20 @@
+/**
+ * `agent-harness/restate`: agents as Restate virtual objects, one per session, each model turn
+ * and tool call a durable step; workers that die are replaced and their runs go on. Needs the
+ * optional peer `@restatedev/restate-sdk`. On Node 20 it installs `Promise.withResolvers` (which
+ * the SDK needs) where it is missing. See docs/scale-out.md.
+ */
+import './restate/polyfill.js';
+
+export { type AgentObjectOptions, type AgentParts, agentObject, DEFAULT_SERVICE } from './restate/agent-object.js';
+export {
+  approveCall,
+  cancelRun,
+  denyCall,
+  type IngressTarget,
+  runOutcome,
+  runStatus,
+  submitRun,
+} from './restate/ingress-client.js';
+export type { Decision, RunOutcome, RunRequest, RunStatus } from './restate/protocol.js';
+export { registerDeployment, serveWorker, type Worker, type WorkerOptions } from './restate/worker.js';

@@ -1,0 +1,86 @@
+/**
+ * A worker process for the Restate tests: serves the agent's virtual object on PORT, with a
+ * stateless scripted model (its answer is a function of the conversation, as a real model's is,
+ * so any worker answers alike) and two tools: `effect` (not idempotent: each run appends a line
+ * to EFFECTS) and `look` (idempotent). Env: STORE, PORT, EFFECTS, TURNS (tool turns before the
+ * answer), MODEL_MS and TOOL_MS (how long each takes), ASK=1 (`effect` asks first),
+ * MAX_TURNS, DENY=1 (`effect` is denied by policy: this worker's code changed).
+ */
+import { appendFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { Message } from '../../../src/core/messages.js';
+import type { ModelClient } from '../../../src/core/model-client.js';
+import { Config, defineTool, StreamEvent, ToolRegistry } from '../../../src/index.js';
+import { serveWorker } from '../../../src/restate.js';
+import { openStore } from '../../../src/stores/open-store.js';
+
+const env = process.env;
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(new Error('aborted'));
+    });
+  });
+
+const turns = Number(env.TURNS ?? 2);
+const client: ModelClient = {
+  model: 'stateless-test-model',
+  async *chatCompletion(messages: readonly Message[], _tools, options = {}) {
+    await sleep(Number(env.MODEL_MS ?? 20), options.signal);
+    const done = messages.filter((message) => message.role === 'tool').length;
+    const tag = String(messages.find((message) => message.role === 'user')?.content ?? '');
+    if (done < turns) {
+      const n = done + 1;
+      yield StreamEvent.textDelta(`step ${n}. `);
+      yield StreamEvent.toolCallComplete({
+        callId: `call_${n}`,
+        name: n % 2 === 1 ? 'effect' : 'look',
+        arguments: { n, tag },
+      });
+      yield StreamEvent.messageComplete({ promptTokens: 10, completionTokens: 5, totalTokens: 15 }, 'tool_calls');
+      return;
+    }
+    yield StreamEvent.textDelta(`done after ${done} calls`);
+    yield StreamEvent.messageComplete({ promptTokens: 10, completionTokens: 5, totalTokens: 15 }, 'stop');
+  },
+};
+
+const effect = defineTool({
+  name: 'effect',
+  description: 'does something that must not happen twice',
+  kind: 'write',
+  schema: z.object({ n: z.number(), tag: z.string() }),
+  async execute({ params, signal }) {
+    appendFileSync(env.EFFECTS as string, `start ${params.tag} ${params.n} ${process.pid}\n`);
+    await sleep(Number(env.TOOL_MS ?? 20), signal);
+    appendFileSync(env.EFFECTS as string, `end ${params.tag} ${params.n} ${process.pid}\n`);
+    return `effect ${params.n} done`;
+  },
+});
+const look = defineTool({
+  name: 'look',
+  description: 'reads something',
+  kind: 'read',
+  idempotent: true,
+  schema: z.object({ n: z.number(), tag: z.string() }),
+  async execute({ params, signal }) {
+    await sleep(Number(env.TOOL_MS ?? 20), signal);
+    return `looked ${params.n}`;
+  },
+});
+
+const store = await openStore(env.STORE as string);
+const policy = env.DENY === '1' ? 'deny' : env.ASK === '1' ? 'ask' : 'allow';
+const config = new Config({
+  maxTurns: Number(env.MAX_TURNS ?? 20),
+  permissions: { effect: policy, look: 'allow' },
+});
+const worker = await serveWorker({
+  store,
+  port: Number(env.PORT),
+  lockWaitMs: 20_000,
+  agent: () => ({ config, client, tools: new ToolRegistry(config).register(effect, look) }),
+});
+process.stdout.write(`ready ${worker.url}\n`);
