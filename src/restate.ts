@@ -6,6 +6,7 @@
  */
 import './restate/polyfill.js';
 
+export { type InvocationStatus, invocationStatus, registerDeployment } from './restate/admin-client.js';
 export { type AgentObjectOptions, type AgentParts, agentObject, DEFAULT_SERVICE } from './restate/agent-object.js';
 export {
   approveCall,
@@ -17,4 +18,4 @@ export {
   submitRun,
 } from './restate/ingress-client.js';
 export type { Decision, RunOutcome, RunRequest, RunStatus } from './restate/protocol.js';
-export { registerDeployment, serveWorker, type Worker, type WorkerOptions } from './restate/worker.js';
+export { serveWorker, type Worker, type WorkerOptions } from './restate/worker.js';

@@ -204,17 +204,15 @@ async function runHandler(ctx: ObjectContext, input: RunRequest, options: AgentO
     tearDown();
     fail(error);
   });
+  // A divergence fails this execution, not the run: Restate keeps the run and tries again (the
+  // message is the invocation's last failure), so a worker with the code that started the run
+  // finishes it. A terminal error is not possible here: the recorded steps were not all replayed.
   try {
     const last = await Promise.race([drive(ctx, agent, steps, request.task), failed]);
     await session.close();
     ctx.clear(APPROVALS);
     ctx.clear(RUNNING);
     return outcome(sessionId, last, session.journal.length);
-  } catch (error) {
-    if (HarnessError.isInstance(error) && error.reason === 'invalid_journal') {
-      throw new restate.TerminalError(error.message, { errorCode: 409 });
-    }
-    throw error;
   } finally {
     checking.unsubscribe();
   }

@@ -1,9 +1,6 @@
 import { createServer, type Http2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import * as restate from '@restatedev/restate-sdk';
-import { HarnessError } from '../core/errors.js';
-import { excerpt, printableLine } from '../core/printable.js';
-import { redactPassword } from '../core/redact-url.js';
 import { type AgentObjectOptions, agentObject } from './agent-object.js';
 
 /** Options of {@link serveWorker}. */
@@ -51,39 +48,4 @@ export async function serveWorker(options: WorkerOptions): Promise<Worker> {
         server.close(() => resolve());
       }),
   };
-}
-
-/**
- * Registers `uri` (a worker, or the load balancer in front of several) with Restate's admin API
- * at `adminUrl`, so that Restate sends it the agent's invocations. Registering the same URI
- * again is harmless; `force` replaces a registration whose services changed.
- */
-export async function registerDeployment(
-  adminUrl: string,
-  uri: string,
-  options: { readonly force?: boolean } = {},
-): Promise<void> {
-  let response: Response;
-  const admin = adminUrl.replace(/\/$/, '');
-  try {
-    response = await fetch(`${admin}/deployments`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ uri, force: options.force ?? false }),
-    });
-  } catch (error) {
-    throw new HarnessError(
-      'restate_error',
-      `cannot reach Restate's admin API at ${redactPassword(admin)}: ${printableLine(String(error))}`,
-      {
-        cause: error,
-      },
-    );
-  }
-  if (!response.ok) {
-    throw new HarnessError(
-      'restate_error',
-      `Restate's admin API refused to register ${printableLine(uri)}: ${response.status} ${excerpt(printableLine(await response.text()), 500)}`,
-    );
-  }
 }

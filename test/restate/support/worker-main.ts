@@ -3,8 +3,9 @@
  * stateless scripted model (its answer is a function of the conversation, as a real model's is,
  * so any worker answers alike) and two tools: `effect` (not idempotent: each run appends a line
  * to EFFECTS) and `look` (idempotent). Env: STORE, PORT, EFFECTS, TURNS (tool turns before the
- * answer), MODEL_MS and TOOL_MS (how long each takes), ASK=1 (`effect` asks first),
- * MAX_TURNS, DENY=1 (`effect` is denied by policy: this worker's code changed).
+ * answer), MODEL_MS and TOOL_MS (how long each takes), MAX_TURNS, DENY=1 (`effect` is denied by
+ * policy: this worker's code changed). In a session whose id starts with `ask`, `effect` asks
+ * first; in one whose task starts with `slow`, each tool call takes a minute.
  */
 import { appendFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -25,6 +26,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 const turns = Number(env.TURNS ?? 2);
+const toolMs = (tag: string) => (tag.startsWith('slow') ? 60_000 : Number(env.TOOL_MS ?? 20));
 const client: ModelClient = {
   model: 'stateless-test-model',
   async *chatCompletion(messages: readonly Message[], _tools, options = {}) {
@@ -54,7 +56,10 @@ const effect = defineTool({
   schema: z.object({ n: z.number(), tag: z.string() }),
   async execute({ params, signal }) {
     appendFileSync(env.EFFECTS as string, `start ${params.tag} ${params.n} ${process.pid}\n`);
-    await sleep(Number(env.TOOL_MS ?? 20), signal);
+    signal.addEventListener('abort', () =>
+      appendFileSync(env.EFFECTS as string, `aborted ${params.tag} ${params.n}\n`),
+    );
+    await sleep(toolMs(params.tag), signal);
     appendFileSync(env.EFFECTS as string, `end ${params.tag} ${params.n} ${process.pid}\n`);
     return `effect ${params.n} done`;
   },
@@ -66,21 +71,24 @@ const look = defineTool({
   idempotent: true,
   schema: z.object({ n: z.number(), tag: z.string() }),
   async execute({ params, signal }) {
-    await sleep(Number(env.TOOL_MS ?? 20), signal);
+    await sleep(toolMs(params.tag), signal);
     return `looked ${params.n}`;
   },
 });
 
 const store = await openStore(env.STORE as string);
-const policy = env.DENY === '1' ? 'deny' : env.ASK === '1' ? 'ask' : 'allow';
-const config = new Config({
-  maxTurns: Number(env.MAX_TURNS ?? 20),
-  permissions: { effect: policy, look: 'allow' },
-});
+const configFor = (sessionId: string) =>
+  new Config({
+    maxTurns: Number(env.MAX_TURNS ?? 20),
+    permissions: { effect: env.DENY === '1' ? 'deny' : sessionId.startsWith('ask') ? 'ask' : 'allow', look: 'allow' },
+  });
 const worker = await serveWorker({
   store,
   port: Number(env.PORT),
   lockWaitMs: 20_000,
-  agent: () => ({ config, client, tools: new ToolRegistry(config).register(effect, look) }),
+  agent: (sessionId) => {
+    const config = configFor(sessionId);
+    return { config, client, tools: new ToolRegistry(config).register(effect, look) };
+  },
 });
 process.stdout.write(`ready ${worker.url}\n`);
