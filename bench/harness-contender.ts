@@ -19,8 +19,8 @@ export function sharedSetup(toolTurns: number): Shared {
 
 /** A new, idle agent with its own session. */
 export function newAgent(shared: Shared): Agent {
-  const session = new Session(shared.config, { client: shared.client, registry: shared.registry });
-  return new Agent(shared.config, { session });
+  const session = new Session(shared.config);
+  return new Agent(shared.config, { client: shared.client, tools: shared.registry, session });
 }
 
 /** Runs an agent to its end; returns the final answer and the turns it took. */

@@ -50,12 +50,10 @@ export async function measureStoreTurns(
   const oneRun = async (label: string): Promise<string | undefined> => {
     const store = stores.get(label);
     const id = `bench-${process.pid}-${serial++}`;
-    const session = new Session(shared.config, {
-      client: shared.client,
-      registry: shared.registry,
-      ...(store === undefined ? {} : { store, id }),
-    });
-    const { turns } = await runAgent(new Agent(shared.config, { session }));
+    const session = new Session(shared.config, store === undefined ? {} : { store, id });
+    const { turns } = await runAgent(
+      new Agent(shared.config, { client: shared.client, tools: shared.registry, session }),
+    );
     if (turns !== toolTurns + 1) throw new Error(`${label}: ${turns} turns`);
     await session.close();
     return store === undefined ? undefined : id;
@@ -91,7 +89,7 @@ export async function measureStoreTurns(
         const times: number[] = [];
         for (let i = 0; i < 5; i++) {
           const t = performance.now();
-          const loaded = await Session.load(store, id, { config: shared.config, registry: shared.registry });
+          const loaded = await Session.load(store, id, { config: shared.config });
           times.push(performance.now() - t);
           await loaded.close();
         }

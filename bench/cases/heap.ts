@@ -31,7 +31,7 @@ async function inFlightBytes(count: number): Promise<number> {
   collectGarbage();
   const before = process.memoryUsage().heapUsed;
   const runs = Array.from({ length: count }, () =>
-    runAgent(new Agent(config, { session: new Session(config, { client, registry }) })),
+    runAgent(new Agent(config, { client, tools: registry, session: new Session(config) })),
   );
   await new Promise((resolve) => setImmediate(resolve)); // the runs reach the gate in microtasks
   collectGarbage();
@@ -63,7 +63,6 @@ export async function heapCase(settings: BenchSettings): Promise<ResultRow[]> {
   };
   const client = new LeanClient(TOOL_TURNS);
   const config = new Config({ maxTurns: TOOL_TURNS + 1 });
-  const registry = new ToolRegistry(config).register(checkpointTool());
   const rows: ResultRow[] = [];
   const finishedHarness = summarise(await samplesOf(settings, finished));
   rows.push({
@@ -105,7 +104,7 @@ export async function heapCase(settings: BenchSettings): Promise<ResultRow[]> {
     case: '3 heap, idle session',
     impl: 'agent-harness',
     metric: 'bytes/session (Session only)',
-    summary: summarise(await samplesOf(settings, () => new Session(config, { client, registry }))),
+    summary: summarise(await samplesOf(settings, () => new Session(config))),
   });
   console.error(`  3 heap: ${finishedHarness.median.toFixed(0)} bytes per finished session`);
   return rows;

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/config.js';
 import { HarnessError } from '../core/errors.js';
-import type { ModelClient } from '../core/model-client.js';
 import { printableLine } from '../core/printable.js';
 import { Session } from '../session/session.js';
 import type { JournalStore } from '../stores/journal-store.js';
-import type { ToolRegistry } from '../tools/registry.js';
 import { UsageError } from './usage-error.js';
 
 /** A new session id: 12 random hex digits. */
@@ -24,11 +22,9 @@ export async function hasSession(store: JournalStore, id: string): Promise<boole
   }
 }
 
-/** What a run's session is made with. */
+/** What a run's session is made with (the agent holds the client and the tools). */
 export interface RunSessionParts {
   readonly config: Config;
-  readonly client: ModelClient;
-  readonly registry: ToolRegistry;
   /** Stored with a new session. */
   readonly meta: Readonly<Record<string, string>>;
 }
@@ -44,14 +40,12 @@ export async function openRunSession(
   task: string,
   parts: RunSessionParts,
 ): Promise<Session> {
-  const { config, client, registry, meta } = parts;
-  if (id !== undefined && (await hasSession(store, id))) {
-    return Session.load(store, id, { config, client, registry });
-  }
+  const { config, meta } = parts;
+  if (id !== undefined && (await hasSession(store, id))) return Session.load(store, id, { config });
   if (task === '') {
     throw new UsageError(
       `no session '${printableLine(id ?? '')}' in ${printableLine(store.location)} to resume; give a task to start one`,
     );
   }
-  return new Session(config, { client, registry, store, id: id ?? newSessionId(), meta });
+  return new Session(config, { store, id: id ?? newSessionId(), meta });
 }

@@ -151,7 +151,12 @@ export class Session {
    * own runs these.
    * @deprecated The agent holds its tools (`Agent.tools`); kept for one minor version.
    */
-  readonly registry: ToolRegistry;
+  get registry(): ToolRegistry {
+    this.givenRegistry ??= new ToolRegistry(this.config);
+    return this.givenRegistry;
+  }
+  /** Made on first read when none was given: a session whose agent holds the tools needs none. */
+  private givenRegistry: ToolRegistry | undefined;
   private readonly log = new JournalLog();
   private readonly state: SessionState;
   // Frozen copies handed out by the getters, made on first read after a change: a caller can
@@ -183,7 +188,7 @@ export class Session {
   constructor(config: Config, options: SessionOptions = {}) {
     this.config = config;
     this.client = options.client;
-    this.registry = options.registry ?? new ToolRegistry(config);
+    this.givenRegistry = options.registry;
     this.clock = options.clock ?? Date.now;
     this.state = initialState(config.systemPrompt);
     this.store = options.store;
@@ -289,7 +294,7 @@ export class Session {
     const store = options.store ?? this.store;
     const fork = Session.replay(this.log.slice(0, at), this.config, {
       client: this.client,
-      registry: this.registry,
+      registry: this.givenRegistry,
       clock: this.clock,
       ...(store === undefined ? {} : { store, id: options.id ?? randomUUID() }),
     });

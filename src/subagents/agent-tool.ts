@@ -13,7 +13,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { defineTool, type ToolInvocation, type ToolLike } from '../tools/tool.js';
 import { markChildAgent } from './child-agent.js';
 import { narrowPolicy } from './child-policy.js';
-import { type ChildSpec, openChildSession, resultOfEnd } from './child-session.js';
+import { openChildSession, resultOfEnd } from './child-session.js';
 
 /** Options of {@link agentTool}. */
 export interface AgentToolOptions {
@@ -33,6 +33,13 @@ export interface AgentToolOptions {
   readonly kind?: ToolKind;
   /** May run beside other safe calls of the parent's turn. Default false. */
   readonly concurrencySafe?: boolean;
+}
+
+/** What a child agent runs with: its configuration, its client and its tools. */
+interface ChildSpec {
+  readonly config: Config;
+  readonly client: ModelClient;
+  readonly registry: ToolRegistry | undefined;
 }
 
 /** The arguments the model calls an agent tool with. */
@@ -90,21 +97,18 @@ async function runChild(
       `agent_depth: agent '${name}' would run at depth ${depth}, deeper than maxAgentDepth ${run.maxAgentDepth}`,
     );
   // The child's policy is its own, narrowed by its parent's: it may never do what its parent may not.
-  const narrowed =
+  const config =
     run.permissions === undefined
-      ? spec
-      : {
-          ...spec,
-          config: spec.config.withPermissions(narrowPolicy(spec.config.permissions, run.permissions, spec.registry)),
-        };
-  const child = await openChildSession(narrowed, run.childSessionId, run.store, run.children);
+      ? spec.config
+      : spec.config.withPermissions(narrowPolicy(spec.config.permissions, run.permissions, spec.registry));
+  const child = await openChildSession(config, run.childSessionId, run.store, run.children);
   const { session } = child;
   try {
     if (child.kind === 'ended') {
       run.addUsage(session.totalUsage); // never counted: the parent journaled no result for it
       return child.result;
     }
-    return await runToEnd(name, child.kind, session, depth, invocation, run);
+    return await runToEnd(name, spec, child.kind, session, depth, invocation, run);
   } finally {
     await session.close();
   }
@@ -112,6 +116,7 @@ async function runChild(
 
 async function runToEnd(
   name: string,
+  spec: ChildSpec,
   kind: 'new' | 'interrupted',
   session: Session,
   depth: number,
@@ -126,7 +131,13 @@ async function runToEnd(
     else if (entry.type === 'tool_result' && entry.usage !== undefined) run.addUsage(entry.usage);
   });
   try {
-    const agent = new Agent(session.config, { session, depth, ...(run.spend ? { parentSpend: run.spend } : {}) });
+    const agent = new Agent(session.config, {
+      session,
+      client: spec.client,
+      ...(spec.registry ? { tools: spec.registry } : {}),
+      depth,
+      ...(run.spend ? { parentSpend: run.spend } : {}),
+    });
     run.adopt({ callId: invocation.callId, name, sessionId: session.id ?? '', depth, agent });
     // The child's `ask` reaches the parent's approver, as deep as agents nest.
     const relay = agent.events.subscribe((event) => {

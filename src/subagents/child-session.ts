@@ -1,19 +1,10 @@
 import type { Config } from '../config/config.js';
 import { HarnessError } from '../core/errors.js';
 import type { JournalEntry } from '../core/journal-entry.js';
-import type { ModelClient } from '../core/model-client.js';
 import { ToolResult } from '../core/tool-result.js';
 import type { ChildSessions } from '../session/child-sessions.js';
 import { Session } from '../session/session.js';
 import type { JournalStore } from '../stores/journal-store.js';
-import type { ToolRegistry } from '../tools/registry.js';
-
-/** What a child agent runs with. */
-export interface ChildSpec {
-  readonly config: Config;
-  readonly client: ModelClient;
-  readonly registry: ToolRegistry | undefined;
-}
 
 /**
  * A call's child session, as the call finds it: `new` (run the task), `interrupted` (a crash cut
@@ -37,30 +28,28 @@ export function resultOfEnd(entry: JournalEntry | undefined): ToolResult | undef
  * (`children`), or new, and kept by the parent from then on.
  */
 export async function openChildSession(
-  spec: ChildSpec,
+  config: Config,
   id: string,
   store: JournalStore | undefined,
   children: ChildSessions,
 ): Promise<ChildSession> {
-  const { config, client, registry } = spec;
-  if (store === undefined) return openKept(spec, id, children);
+  if (store === undefined) return openKept(config, id, children);
   let session: Session;
   try {
-    session = await Session.load(store, id, { config, client, registry });
+    session = await Session.load(store, id, { config });
   } catch (error) {
     if (!(HarnessError.isInstance(error) && error.reason === 'session_not_found')) throw error;
-    return { kind: 'new', session: new Session(config, { client, registry, store, id }) };
+    return { kind: 'new', session: new Session(config, { store, id }) };
   }
   return classify(session);
 }
 
 /** Opens child `id` from the journal its parent kept (a new session when there is none) and keeps it. */
-function openKept(spec: ChildSpec, id: string, children: ChildSessions): ChildSession {
-  const { config, client, registry } = spec;
+function openKept(config: Config, id: string, children: ChildSessions): ChildSession {
   const known = children.journals();
   const journal = known.get(id);
   // Its own children's journals go with it, so its own calls in doubt continue them in turn.
-  const options = { client, registry, id, children: children.descendants(id, known) };
+  const options = { id, children: children.descendants(id, known) };
   const session = journal === undefined ? new Session(config, options) : Session.replay(journal, config, options);
   children.keep(session);
   return classify(session);

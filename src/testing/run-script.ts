@@ -61,9 +61,9 @@ export async function runScript(
   const registry = new ToolRegistry(config);
   for (const tool of options.tools ?? []) registry.register(tool);
   const client = new ScriptedClient(isScript(turns) ? scriptedTurns(turns) : turns);
-  const session = new Session(config, { client, registry });
+  const session = new Session(config);
   const events$ = new EventBus(options.onSubscriberError ? { onSubscriberError: options.onSubscriberError } : {});
-  const agent = new Agent(config, { session, events: events$ });
+  const agent = new Agent(config, { client, tools: registry, session, events: events$ });
   const events: AgentEvent[] = [];
   const subscriberEvents: AgentEvent[] = [];
   agent.events.subscribe((event) => {

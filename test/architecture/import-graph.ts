@@ -131,3 +131,60 @@ export function folderGraph(edges: readonly ImportEdge[]): { cycles: string[][] 
   for (const folder of [...next.keys()].sort()) if (state.get(folder) === undefined) visit(folder);
   return { cycles };
 }
+
+/** The folders directly under `srcDir`. */
+export function sourceFolders(srcDir: string): string[] {
+  return readdirSync(srcDir)
+    .filter((name) => statSync(join(srcDir, name)).isDirectory())
+    .sort();
+}
+
+/**
+ * What is wrong with the folders' faces, as readable lines: a folder under `srcDir` (but those
+ * in `faceless`) without an `index.ts`, or a face statement that is not a named re-export
+ * (`export { … } from`, `export type { … } from`; no `export *`, no code of its own).
+ */
+export function faceProblems(srcDir: string, faceless: readonly string[] = []): string[] {
+  const repo = dirname(resolve(srcDir));
+  const folders = sourceFolders(srcDir).filter((folder) => !faceless.includes(folder));
+  return folders.flatMap((folder) => {
+    const face = join(resolve(srcDir), folder, 'index.ts');
+    let text: string;
+    try {
+      text = readFileSync(face, 'utf8');
+    } catch {
+      return [`${relative(repo, face)} is missing: the folder has no face`];
+    }
+    const source = ts.createSourceFile(face, text, ts.ScriptTarget.Latest, true);
+    return source.statements
+      .filter(
+        (statement) =>
+          !(
+            ts.isExportDeclaration(statement) &&
+            statement.moduleSpecifier !== undefined &&
+            statement.exportClause !== undefined &&
+            ts.isNamedExports(statement.exportClause)
+          ),
+      )
+      .map(
+        (statement) =>
+          `${relative(repo, face)}:${source.getLineAndCharacterOfPosition(statement.getStart()).line + 1} is not a named re-export: ${statement.getText().split('\n')[0]}`,
+      );
+  });
+}
+
+/**
+ * The imports of the entry files at the top of `src/` that reach into a folder past its face
+ * (`src/<folder>/index.ts`), as readable lines; `allowed` names, per entry file, the folders it
+ * may reach into.
+ */
+export function entryImportsPastFaces(
+  edges: readonly ImportEdge[],
+  allowed: ReadonlyMap<string, readonly string[]> = new Map(),
+): string[] {
+  return edges
+    .filter((edge) => edge.fromFolder === '' && edge.toFolder !== '')
+    .filter((edge) => edge.to !== `src/${edge.toFolder}/index.ts`)
+    .filter((edge) => !(allowed.get(edge.from) ?? []).includes(edge.toFolder))
+    .map((edge) => `${edge.from} imports ${edge.to}, past the face src/${edge.toFolder}/index.ts`);
+}

@@ -8,7 +8,6 @@ import { Config } from '../../config/config.js';
 import type { AgentEvent } from '../../core/agent-event.js';
 import { jsonLine } from '../../core/printable.js';
 import { collectToolTimings, type ToolTiming } from '../../inspector/tool-timings.js';
-import { Session } from '../../session/session.js';
 import { ReadFileTool } from '../../tools/read-file.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { DEMO_FILES, DEMO_TASK, demoScript } from '../demo-script.js';
@@ -65,8 +64,7 @@ export async function demoCommand(
     for (const [name, text] of Object.entries(DEMO_FILES)) writeFileSync(join(workspace, name), text);
     const config = new Config({ cwd: workspace, maxTurns: 4 });
     const registry = new ToolRegistry(config).register(new ReadFileTool(config));
-    const session = new Session(config, { client: new ScriptedClient(demoScript()), registry });
-    const agent = new Agent(config, { session });
+    const agent = new Agent(config, { client: new ScriptedClient(demoScript()), tools: registry });
     timing = collectToolTimings(agent.stream$);
     live = values.inspect ? await serveAgentLive(agent, 'demo (live)', serve, out, values.json, err) : undefined;
     const render = values.json ? (e: AgentEvent) => out.write(`${jsonLine(e)}\n`) : humanRenderer(out);

@@ -168,16 +168,14 @@ async function setUp(
   };
   const session =
     options.resume === undefined
-      ? await openRunSession(store, options.session, options.task, { config, client, registry, meta })
+      ? await openRunSession(store, options.session, options.task, { config, meta })
       : Session.replay(await readJournalFile(options.resume, { onWarning: warningLine(err) }), config, {
-          client,
-          registry,
           store,
           id: newSessionId(),
           meta,
         });
   await session.durable(); // a locked or unwritable store is refused before the first request
-  return { agent: new Agent(config, { session, toolSources: sources }), meta };
+  return { agent: new Agent(config, { client, tools: registry, session, toolSources: sources }), meta };
 }
 
 /** Signals that abort a run (and still save its journal). */

@@ -1,0 +1,90 @@
+import type { Config } from '../config/config.js';
+import { estimateContextTokens, estimateToolTokens } from '../context/token-estimate.js';
+import { IN_DOUBT_ERROR, ToolResult } from '../core/tool-result.js';
+import { MAIN_AGENT } from '../machines/agent-machine.js';
+import type { AgentMachineInput, PendingCalls } from '../machines/agent-machine-types.js';
+import type { Session } from '../session/session.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { type ApprovalMap, gatePending } from './approval-controls.js';
+import { invalidCallsSoFar } from './invalid-calls-so-far.js';
+import type { TreeSpend } from './tree-spend.js';
+
+/** What a run that owes no tool calls hands the machine. */
+const NOTHING_PENDING: PendingCalls = Object.freeze({ calls: Object.freeze([]), concurrencySafe: Object.freeze([]) });
+
+/** What one run's machine is started from, besides the agent's config and session. */
+export interface RunStartParts {
+  /** The tools of the agent in charge as the run starts. */
+  readonly tools: ToolRegistry;
+  /** True for `resume()`: the run goes on from the session's last one. */
+  readonly resuming: boolean;
+  /** Decisions given to `resume` on calls that wait for approval. */
+  readonly approvals: ApprovalMap;
+  /** What is wrong with the run's `output` schema, if anything: the run is refused with it. */
+  readonly outputProblem: string | undefined;
+  /** `RunOptions.outputRetries`, when given. */
+  readonly outputRetries: number | undefined;
+  /** Provider tokens per estimated token, as the agent's last run measured it. */
+  readonly tokenScale: number;
+  /** The run's live spend, for a sub-agent's run (the machine reads its ancestors' budgets). */
+  readonly tree: TreeSpend | undefined;
+}
+
+/**
+ * The machine's input for one run: the config's limits, the calls an interrupted run still
+ * owes (gated by the policy of now; a decision given to `resume` is journaled here), the agent
+ * in charge, and the context's size when the config limits it.
+ */
+export function runMachineInput(config: Config, session: Session, parts: RunStartParts): AgentMachineInput {
+  const { tools, outputProblem } = parts;
+  return {
+    budget: config.budget,
+    maxParallelTools: config.maxParallelTools,
+    maxInvalidToolCalls: config.maxInvalidToolCalls,
+    resume: gatePending(session, tools, owedCalls(session, tools), parts.approvals),
+    agent: session.activeAgent ?? MAIN_AGENT,
+    // A resumed run goes on with the invalid calls it had counted; a new run starts at none.
+    ...(parts.resuming ? { invalidCalls: invalidCallsSoFar(session.journal) } : {}),
+    ...(parts.outputRetries !== undefined ? { outputRetries: parts.outputRetries } : {}),
+    ...(outputProblem !== undefined ? { refusal: { reason: 'output_invalid', message: outputProblem } } : {}),
+    ...contextInput(config, session, tools, parts.tokenScale),
+    ...(parts.tree === undefined ? {} : { tree: parts.tree }),
+  };
+}
+
+/**
+ * The calls an interrupted run still owes, for the machine: a call that never started runs; one
+ * that started and has no result (in doubt) runs again only if its tool is idempotent, and is
+ * otherwise answered `Error: interrupted: …` (it may or may not have taken effect).
+ */
+function owedCalls(session: Session, tools: ToolRegistry): PendingCalls {
+  const calls = session.pendingToolCalls();
+  if (calls.length === 0) return NOTHING_PENDING; // the usual case: no arrays to make per run
+  const answers = calls.map((call) =>
+    session.toolCallStarted(call.callId) && !tools.isIdempotent(call.name)
+      ? ToolResult.error(IN_DOUBT_ERROR)
+      : undefined,
+  );
+  return {
+    calls,
+    concurrencySafe: calls.map((call) => tools.isConcurrencySafe(call.name)),
+    ...(answers.some((answer) => answer !== undefined) ? { answers } : {}),
+  };
+}
+
+/**
+ * The machine's context-size inputs: only when the config limits the context (estimating costs
+ * a pass over it). `tokenScale` is the provider's tokens per estimated token from the agent's
+ * last run, so a follow-up run's first request is measured as that provider counts.
+ */
+function contextInput(
+  config: Config,
+  session: Session,
+  tools: ToolRegistry,
+  tokenScale: number,
+): { contextLimit?: number; contextTokens?: number; tokenScale?: number } {
+  const limit = config.context?.maxTokens;
+  if (limit === undefined) return {};
+  const estimate = estimateContextTokens(session.messages) + estimateToolTokens(tools.definitions());
+  return { contextLimit: limit, contextTokens: Math.ceil(estimate * tokenScale), tokenScale };
+}

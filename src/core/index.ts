@@ -1,0 +1,73 @@
+/**
+ * The face of `core/` (row 1 of the layers in docs/architecture.md): the vocabulary every
+ * other folder speaks — messages, usage, stream and agent events, errors, stable JSON, tool results
+ * and kinds, journal entries, compaction and approval records, the `ModelClient` port.
+ * Other folders and the entry points import what they use of it from here; files inside the
+ * folder import each other directly.
+ */
+
+export type { AgentEventDataMap, BudgetKind, StopReason } from './agent-event.js';
+export { AgentEvent, AgentEventType, isTerminal, STOP_REASONS } from './agent-event.js';
+export type {
+  ApprovalDecision,
+  ApprovalRequestParams,
+  ApproveEvent,
+  DecisionParams,
+  DenyEvent,
+  Permission,
+  SuspendEvent,
+} from './approval-types.js';
+export { PERMISSIONS } from './approval-types.js';
+export type { BoundedTokenScale, Compaction, CompactionStrategy } from './compaction.js';
+export { keptFrom } from './compaction.js';
+export { debugLog } from './debug-log.js';
+export type { HarnessErrorReason } from './errors.js';
+export { errorMessage, HarnessError } from './errors.js';
+export type {
+  AgentEndEntry,
+  AgentErrorEntry,
+  ApprovalDecisionEntry,
+  ApprovalRequestEntry,
+  AssistantMessageEntry,
+  BudgetWarningEntry,
+  CompactionEntry,
+  HandoffEntry,
+  JournalEntry,
+  JournalEntryType,
+  ResetEntry,
+  ToolResultEntry,
+  ToolStartedEntry,
+  TransitionEntry,
+  TurnStartEntry,
+  UsageEntry,
+  UserMessageEntry,
+} from './journal-entry.js';
+export { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_ARGUMENTS, valueDeeperThan } from './json-depth.js';
+export { LazyAbort, withLazySignal } from './lazy-abort.js';
+export type {
+  AssistantMessage,
+  JsonObject,
+  JsonValue,
+  Message,
+  SystemMessage,
+  ToolCall,
+  ToolMessage,
+  ToolResultMessage,
+  UserMessage,
+} from './messages.js';
+export type { ChatCompletionOptions, ModelClient, ModelStream, RequestedOutput } from './model-client.js';
+export { monotonicNow } from './monotonic-now.js';
+export { excerpt, jsonLine, printable, printableLine } from './printable.js';
+export { isPromiseLike } from './promise-like.js';
+export { hasCredentials, redactPassword, redactUrl, storableUrl } from './redact-url.js';
+export { stableJson } from './stable-json.js';
+export type { FinishReason, StreamError, TextDelta, ToolCallDelta } from './stream-event.js';
+export { StreamEvent, StreamEventType, textOf } from './stream-event.js';
+export type { ToolException } from './tool-exception.js';
+export { exceptionOf, thrownResult, withException } from './tool-exception.js';
+export { ToolKind } from './tool-kind.js';
+export type { ToolDefinition } from './tool-params.js';
+export { describeIssues, parametersSchema, parseArguments } from './tool-params.js';
+export { abortedBeforeStart, ToolResult, toolMessageContent } from './tool-result.js';
+export type { TokenUsage } from './usage.js';
+export { addUsage, isTokenCount, tokenUsage, usageFromModel, ZERO_USAGE } from './usage.js';
