@@ -1,11 +1,9 @@
 // agent-harness/anthropic: the Anthropic model client.
-export type {
-  AnthropicClientOptions,
-  HttpClientOptions,
-  ModelErrorKind,
-  ModelErrorOptions,
-  RetryNotice,
-  RetryOptions,
-  Sleep,
-} from './adapters/index.js';
-export { ANTHROPIC_BASE_URL, AnthropicClient, ModelError } from './adapters/index.js';
+export type { AnthropicClientOptions } from './adapters/anthropic/anthropic-client.js';
+export { ANTHROPIC_BASE_URL, AnthropicClient } from './adapters/anthropic/anthropic-client.js';
+export type { HttpClientOptions } from './adapters/http/client-options.js';
+export type { ModelErrorKind, ModelErrorOptions } from './adapters/http/model-error.js';
+export { ModelError } from './adapters/http/model-error.js';
+export type { RetryOptions } from './adapters/http/retry-policy.js';
+export type { Sleep } from './adapters/http/sleep.js';
+export type { RetryNotice } from './adapters/http/with-retries.js';

@@ -1,12 +1,15 @@
 // agent-harness/diagram: the machine's diagram, generated from its definition.
+export { graphFromDefinition } from './diagram/definition-graph.js';
+export type { DiagramOptions, RanAgent } from './diagram/diagram-options.js';
+export { toDot } from './diagram/dot.js';
+export { toGraphJson } from './diagram/graph-json.js';
 export type {
   ChildMachineGraph,
-  DiagramOptions,
   GraphActor,
   GraphEdge,
   GraphState,
   MachineGraph,
   NestedMachine,
-  RanAgent,
-} from './diagram/index.js';
-export { eventLabel, graphFromDefinition, machineGraph, toDot, toGraphJson, toMermaid } from './diagram/index.js';
+} from './diagram/machine-graph.js';
+export { machineGraph } from './diagram/machine-graph.js';
+export { eventLabel, toMermaid } from './diagram/mermaid.js';

@@ -1,30 +1,19 @@
 // agent-harness/inspector: the local inspector page and its data feeds.
 
+export type { FollowListener } from './inspector/follow-agent.js';
+export { followAgent } from './inspector/follow-agent.js';
+export type { ForkedSession, ForkHandler } from './inspector/fork-route.js';
+export { FORK_TOKEN_HEADER } from './inspector/fork-route.js';
+export { InspectionFeed } from './inspector/inspection-feed.js';
+export type { InspectorFeedOptions, InspectorSnapshot, StepListener } from './inspector/inspector-feed.js';
+export { InspectorFeed } from './inspector/inspector-feed.js';
 export type {
-  FollowListener,
-  ForkedSession,
-  ForkHandler,
-  InspectorFeedOptions,
   InspectorServer,
   InspectorServerOptions,
-  InspectorSnapshot,
   InspectorSource,
-  ReadTimingsOptions,
   ServedSnapshot,
-  StepListener,
-  TimelineStep,
-  TimelineStepKind,
-  TimelineToolCall,
-  ToolCallStatus,
-  ToolTiming,
-} from './inspector/index.js';
-export {
-  FORK_TOKEN_HEADER,
-  followAgent,
-  InspectionFeed,
-  InspectorFeed,
-  readTimingFile,
-  startInspector,
-  timingPath,
-  writeTimingFile,
-} from './inspector/index.js';
+} from './inspector/inspector-server.js';
+export { startInspector } from './inspector/inspector-server.js';
+export type { TimelineStep, TimelineStepKind, TimelineToolCall, ToolCallStatus } from './inspector/timeline-step.js';
+export type { ReadTimingsOptions, ToolTiming } from './inspector/tool-timings.js';
+export { readTimingFile, timingPath, writeTimingFile } from './inspector/tool-timings.js';

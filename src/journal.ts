@@ -21,33 +21,23 @@ export type {
   TurnStartEntry,
   UsageEntry,
   UserMessageEntry,
-} from './core/index.js';
-export { stableJson } from './core/index.js';
+} from './core/journal-entry.js';
+export { stableJson } from './core/stable-json.js';
 export type {
   EventBusOptions,
   StreamRecord,
   Subscriber,
   SubscriberErrorHandler,
   Unsubscribe,
-} from './events/index.js';
-export { DEFAULT_STOP_GRACE_MS, SubscriberTimeoutError } from './events/index.js';
-export type {
-  AppendListener,
-  JournalHeader,
-  LogRecord,
-  PairingProblem,
-  ReadJournalOptions,
-  StoreFailureListener,
-  ToolCallInput,
-} from './session/index.js';
-export {
-  checkJournalVersion,
-  checkToolPairing,
-  JOURNAL_VERSION,
-  JOURNAL_VERSION_META,
-  parseJournal,
-  READABLE_JOURNAL_VERSIONS,
-  readJournalFile,
-  serializeJournal,
-  writeJournalFile,
-} from './session/index.js';
+} from './events/event-bus.js';
+export { DEFAULT_STOP_GRACE_MS } from './events/event-bus.js';
+export { SubscriberTimeoutError } from './events/subscriber-timeout-error.js';
+export type { JournalHeader, ReadJournalOptions } from './session/journal-file.js';
+export { parseJournal, readJournalFile, serializeJournal, writeJournalFile } from './session/journal-file.js';
+export type { AppendListener, LogRecord } from './session/journal-log.js';
+export type { PairingProblem } from './session/journal-pairing.js';
+export { checkToolPairing } from './session/journal-pairing.js';
+export { checkJournalVersion, JOURNAL_VERSION, READABLE_JOURNAL_VERSIONS } from './session/journal-version.js';
+export type { ToolCallInput } from './session/session.js';
+export { JOURNAL_VERSION_META } from './session/session.js';
+export type { StoreFailureListener } from './session/session-writer.js';

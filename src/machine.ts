@@ -5,24 +5,23 @@
  * types that the root leaves out.
  */
 
-export type { AgentEndWithOutput, ApprovalMap, MachineClock, ToolSource } from './agent/index.js';
-export { checkPolicyKeys, type PolicyKeyProblem, policyKeyProblem } from './agent/index.js';
+export type { AgentEndWithOutput, MachineClock, ToolSource } from './agent/agent.js';
+export type { ApprovalMap } from './agent/approval-controls.js';
+export { checkPolicyKeys, type PolicyKeyProblem, policyKeyProblem } from './agent/policy-keys.js';
 export {
   DEFAULT_MAX_AGENT_DEPTH,
   DEFAULT_MAX_INVALID_TOOL_CALLS,
   DEFAULT_MAX_PARALLEL_TOOLS,
   DEFAULT_MAX_TOOL_OUTPUT_CHARS,
   DEFAULT_MAX_TURNS,
-} from './config/index.js';
-export type {
-  FinishReason,
-  HarnessErrorReason,
-  RequestedOutput,
-  StreamError,
-  TextDelta,
-  ToolCallDelta,
-} from './core/index.js';
-export { errorMessage, STOP_REASONS, textOf } from './core/index.js';
+} from './config/config.js';
+export { STOP_REASONS } from './core/agent-event.js';
+export type { HarnessErrorReason } from './core/errors.js';
+export { errorMessage } from './core/errors.js';
+export type { RequestedOutput } from './core/model-client.js';
+export type { FinishReason, StreamError, TextDelta, ToolCallDelta } from './core/stream-event.js';
+export { textOf } from './core/stream-event.js';
+export { agentMachine, MAIN_AGENT } from './machines/agent-machine.js';
 export type {
   AbortEvent,
   AgentContext,
@@ -40,8 +39,6 @@ export type {
   HandoffEvent,
   HandoffParams,
   InternalErrorEvent,
-  InvalidCallCount,
-  InvalidCalls,
   ModelErrorEvent,
   ModelRequestParams,
   ModelTurn,
@@ -57,5 +54,7 @@ export type {
   ToolResultParams,
   ToolSettledEvent,
   TreeBudget,
-} from './machines/index.js';
-export { agentMachine, DEFAULT_OUTPUT_RETRIES, invalidCallError, MAIN_AGENT } from './machines/index.js';
+} from './machines/agent-machine-types.js';
+export type { InvalidCallCount, InvalidCalls } from './machines/invalid-calls.js';
+export { invalidCallError } from './machines/invalid-calls.js';
+export { DEFAULT_OUTPUT_RETRIES } from './machines/output-rules.js';

@@ -3,7 +3,7 @@
  * `ranAgents`, the agents a saved run used (from `src/diagram/`, a higher layer).
  */
 
-export { ranAgents } from './diagram/index.js';
+export { ranAgents } from './diagram/ran-agents.js';
 export type {
   AgentToolOptions,
   ChildAgentRun,

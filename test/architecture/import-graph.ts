@@ -172,19 +172,3 @@ export function faceProblems(srcDir: string, faceless: readonly string[] = []): 
       );
   });
 }
-
-/**
- * The imports of the entry files at the top of `src/` that reach into a folder past its face
- * (`src/<folder>/index.ts`), as readable lines; `allowed` names, per entry file, the folders it
- * may reach into.
- */
-export function entryImportsPastFaces(
-  edges: readonly ImportEdge[],
-  allowed: ReadonlyMap<string, readonly string[]> = new Map(),
-): string[] {
-  return edges
-    .filter((edge) => edge.fromFolder === '' && edge.toFolder !== '')
-    .filter((edge) => edge.to !== `src/${edge.toFolder}/index.ts`)
-    .filter((edge) => !(allowed.get(edge.from) ?? []).includes(edge.toFolder))
-    .map((edge) => `${edge.from} imports ${edge.to}, past the face src/${edge.toFolder}/index.ts`);
-}

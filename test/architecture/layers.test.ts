@@ -3,21 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  entryImportsPastFaces,
-  faceProblems,
-  folderGraph,
-  layerViolations,
-  readLayerTable,
-  sourceImports,
-} from './import-graph.js';
+import { faceProblems, folderGraph, layerViolations, readLayerTable, sourceImports } from './import-graph.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const table = readLayerTable(readFileSync(`${repo}docs/architecture.md`, 'utf8'));
 const imports = sourceImports(`${repo}src`);
-// The root reaches into stores/ and mcp/ for single modules: their faces reach the optional
-// drivers' and SDK's types, and the root's declarations must check without them installed.
-const pastFaces = new Map([['src/index.ts', ['mcp', 'stores']]]);
 // The command: nothing imports it, and its entry is package.json's `bin` (cli/bin.ts).
 const faceless = ['cli'];
 
@@ -56,25 +46,6 @@ describe('the faces of the folders of src/', () => {
   it('gives every folder under src/ but cli/ an index.ts of named re-exports only', () => {
     expect(faceProblems(`${repo}src`, faceless)).toEqual([]);
     expect(imports.filter((edge) => faceless.includes(edge.toFolder) && edge.fromFolder !== edge.toFolder)).toEqual([]);
-  });
-
-  it('has the entry files at the top of src/ import each folder through its face', () => {
-    expect(entryImportsPastFaces(imports, pastFaces)).toEqual([]);
-  });
-
-  it('reports a planted entry import past a face, unless that folder is allowed', () => {
-    const past = {
-      from: 'src/openai.ts',
-      to: 'src/adapters/openai/openai-client.ts',
-      fromFolder: '',
-      toFolder: 'adapters',
-      typeOnly: false,
-    };
-    expect(entryImportsPastFaces([past])).toEqual([
-      'src/openai.ts imports src/adapters/openai/openai-client.ts, past the face src/adapters/index.ts',
-    ]);
-    expect(entryImportsPastFaces([past], new Map([['src/openai.ts', ['adapters']]]))).toEqual([]);
-    expect(entryImportsPastFaces([{ ...past, to: 'src/adapters/index.ts' }])).toEqual([]);
   });
 
   it('reports a planted folder without a face, and a face with a star export or code of its own', () => {
