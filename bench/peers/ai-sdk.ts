@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { type Contender, expectComplete } from '../contender.js';
 import { callIdOf, checkpointOutput, FINAL_ANSWER, PROMPT } from '../workload.js';
 
-const USAGE = {
+/** The usage every scripted step reports (5 + 2 tokens, as the harness's). */
+export const USAGE = {
   inputTokens: { total: 5, noCache: 5, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 2, text: 2, reasoning: undefined },
 };
@@ -61,7 +62,7 @@ function resultFor(step: number, toolTurns: number): LanguageModelV3GenerateResu
 }
 
 /** The step of a request: one more than the tool results in its prompt. */
-function stepOf(options: LanguageModelV3CallOptions): number {
+export function stepOf(options: LanguageModelV3CallOptions): number {
   let results = 0;
   for (const message of options.prompt) if (message.role === 'tool') results++;
   return results + 1;

@@ -1,0 +1,100 @@
+import type { CapacityResult } from './capacity.js';
+
+/** The targets issue 30 sets for one worker process. */
+export const CAPACITY_TARGETS = {
+  /** The event loop's p99 lag, ms. */
+  lagP99Ms: 20,
+  /** RSS per in-flight session, bytes. */
+  bytesPerSession: 20 * 1024,
+  /** The peer's CPU per turn over the harness's. */
+  peerCpuRatio: 3,
+} as const;
+
+/** Derived per-session and per-turn figures of one result. */
+export interface CapacityFigures {
+  readonly rssPerSessionBytes: number;
+  readonly heapPerSessionBytes: number;
+  readonly cpuPerTurnUs: number;
+}
+
+/** RSS and heap growth per in-flight session, CPU per turn. */
+export function capacityFigures(result: CapacityResult): CapacityFigures {
+  return {
+    rssPerSessionBytes: result.rssGrowthBytes / result.peakInFlight,
+    heapPerSessionBytes: result.heapGrowthBytes / result.peakInFlight,
+    cpuPerTurnUs: (1000 * result.cpuMs) / result.turns,
+  };
+}
+
+function number(value: number, digits = 1): string {
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** `≤ 20 ✅`, or `≤ 20 ❌ (1.5× over)` / `≥ 3 ❌ (0.8×)` when missed. */
+export function verdict(value: number, target: number, atMost: boolean, unit: string): string {
+  const bound = `${atMost ? '≤' : '≥'} ${target}${unit}`;
+  if (atMost ? value <= target : value >= target) return `${bound} ✅`;
+  return `${bound} ❌ (${number(value / target, 2)}× ${atMost ? 'the target' : 'of the target'})`;
+}
+
+/**
+ * The section's markdown table: one column per contender, the target beside the harness's
+ * figure (the peer ratio, when a peer ran, in its own row).
+ */
+export function capacityTable(harness: CapacityResult, peer?: CapacityResult): string {
+  const contenders = peer === undefined ? [harness] : [harness, peer];
+  const figures = contenders.map(capacityFigures);
+  const own = figures[0] as CapacityFigures;
+  const lines = [
+    `| measure | ${contenders.map((c) => c.contender).join(' | ')} | target |`,
+    `| --- | ${contenders.map(() => '---:').join(' | ')} | --- |`,
+  ];
+  const row = (measure: string, cells: string[], target = ''): void => {
+    lines.push(`| ${measure} | ${cells.join(' | ')} | ${target} |`);
+  };
+  row(
+    'sessions in flight at once',
+    contenders.map((c) => c.peakInFlight.toLocaleString('en-US')),
+  );
+  row(
+    'model turns',
+    contenders.map((c) => c.turns.toLocaleString('en-US')),
+  );
+  row(
+    'wall s',
+    contenders.map((c) => number(c.wallMs / 1000, 2)),
+  );
+  const kb = own.rssPerSessionBytes / 1024;
+  row(
+    'RSS per in-flight session, KB',
+    figures.map((f) => number(f.rssPerSessionBytes / 1024)),
+    verdict(kb, CAPACITY_TARGETS.bytesPerSession / 1024, true, ' KB'),
+  );
+  row(
+    'heapUsed per in-flight session, KB',
+    figures.map((f) => number(f.heapPerSessionBytes / 1024)),
+  );
+  row(
+    'event-loop lag p99, ms',
+    contenders.map((c) => number(c.lag.p99)),
+    verdict(harness.lag.p99, CAPACITY_TARGETS.lagP99Ms, true, ' ms'),
+  );
+  row(
+    'event-loop lag p50 / max, ms',
+    contenders.map((c) => `${number(c.lag.p50)} / ${number(c.lag.max)}`),
+  );
+  row(
+    'CPU per turn, µs',
+    figures.map((f) => number(f.cpuPerTurnUs)),
+  );
+  const theirs = figures[1];
+  if (theirs !== undefined) {
+    const ratio = theirs.cpuPerTurnUs / own.cpuPerTurnUs;
+    row(
+      'peer CPU per turn / harness',
+      ['', `${number(ratio, 2)}×`],
+      verdict(ratio, CAPACITY_TARGETS.peerCpuRatio, false, '×'),
+    );
+  }
+  return lines.join('\n');
+}

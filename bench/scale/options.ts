@@ -1,0 +1,79 @@
+/** What `npm run bench:scale` was asked for. */
+export interface ScaleOptions {
+  /** Concurrent in-flight sessions per contender. */
+  readonly sessions: number;
+  readonly seed: number;
+  /** Tool turns per session before the final answer. */
+  readonly toolTurns: number;
+  /** Text deltas per answer. */
+  readonly deltas: number;
+  /** Whether to run the peer beside the harness. */
+  readonly peer: boolean;
+}
+
+/** The brief's load: 10,000 sessions of three tool turns and an answer, 50 deltas each. */
+export const DEFAULT_SCALE_OPTIONS: ScaleOptions = {
+  sessions: 10_000,
+  seed: 1,
+  toolTurns: 3,
+  deltas: 50,
+  peer: true,
+};
+
+const NUMERIC = { sessions: 'sessions', seed: 'seed', 'tool-turns': 'toolTurns', deltas: 'deltas' } as const;
+
+function flagValue(args: readonly string[], name: string): string | undefined {
+  const flag = `--${name}`;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === flag) {
+      const next = args[i + 1];
+      if (next === undefined) throw new Error(`bench:scale: ${flag} needs a value`);
+      return next;
+    }
+    if (arg.startsWith(`${flag}=`)) return arg.slice(flag.length + 1);
+  }
+  return undefined;
+}
+
+function wholeNumber(name: string, text: string, min: number): number {
+  const value = Number(text.replace(/_/g, ''));
+  if (!Number.isInteger(value) || value < min)
+    throw new Error(`bench:scale: --${name} must be a whole number ≥ ${min}, got ${text}`);
+  return value;
+}
+
+/**
+ * Reads `--sessions N` (or the `SCALE_SESSIONS` environment variable), `--seed N`,
+ * `--tool-turns N`, `--deltas N` and `--no-peer`, in `--name N` or `--name=N` form; the rest
+ * default to {@link DEFAULT_SCALE_OPTIONS}.
+ */
+export function parseScaleOptions(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): ScaleOptions {
+  const options: { -readonly [K in keyof ScaleOptions]: ScaleOptions[K] } = { ...DEFAULT_SCALE_OPTIONS };
+  if (env.SCALE_SESSIONS !== undefined && env.SCALE_SESSIONS !== '') {
+    options.sessions = wholeNumber('sessions', env.SCALE_SESSIONS, 1);
+  }
+  for (const [name, key] of Object.entries(NUMERIC) as [
+    keyof typeof NUMERIC,
+    (typeof NUMERIC)[keyof typeof NUMERIC],
+  ][]) {
+    const text = flagValue(args, name);
+    if (text !== undefined) options[key] = wholeNumber(name, text, key === 'sessions' || key === 'deltas' ? 1 : 0);
+  }
+  if (args.includes('--no-peer')) options.peer = false;
+  return options;
+}
+
+/** The options as the flags that {@link parseScaleOptions} reads back. */
+export function scaleFlags(options: ScaleOptions): string[] {
+  return [
+    `--sessions=${options.sessions}`,
+    `--seed=${options.seed}`,
+    `--tool-turns=${options.toolTurns}`,
+    `--deltas=${options.deltas}`,
+    ...(options.peer ? [] : ['--no-peer']),
+  ];
+}
