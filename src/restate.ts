@@ -7,7 +7,7 @@
 import './restate/polyfill.js';
 
 export { type InvocationStatus, invocationStatus, registerDeployment } from './restate/admin-client.js';
-export { type AgentObjectOptions, type AgentParts, agentObject, DEFAULT_SERVICE } from './restate/agent-object.js';
+export { type AgentObjectOptions, type AgentParts, agentObject } from './restate/agent-object.js';
 export {
   approveCall,
   cancelRun,
@@ -17,5 +17,11 @@ export {
   runStatus,
   submitRun,
 } from './restate/ingress-client.js';
-export type { Decision, RunOutcome, RunRequest, RunStatus } from './restate/protocol.js';
+export {
+  DEFAULT_SERVICE,
+  type Decision,
+  type RunOutcome,
+  type RunRequest,
+  type RunStatus,
+} from './restate/protocol.js';
 export { serveWorker, type Worker, type WorkerOptions } from './restate/worker.js';

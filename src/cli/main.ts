@@ -9,6 +9,9 @@ import { RESUME_HELP, resumeCommand } from './commands/resume.js';
 import { RUN_HELP, runCommand } from './commands/run.js';
 import { SESSIONS_HELP, sessionsCommand } from './commands/sessions.js';
 import type { Output } from './render-human.js';
+import { APPROVE_HELP, approveCommand, DENY_HELP, denyCommand } from './restate/decide-command.js';
+import { RESTATE_RUN_HELP, restateRunCommand } from './restate/run-command.js';
+import { WORKER_HELP, workerCommand } from './restate/worker-command.js';
 
 /** A CLI command: parses its own arguments, returns the exit code. `err` takes warnings. */
 export type Command = (argv: readonly string[], out: Output, signal?: AbortSignal, err?: Output) => Promise<number>;
@@ -27,15 +30,24 @@ const USAGE_REASONS = new Set([
 /** Exit code for bad usage. */
 export const EXIT_USAGE = 2;
 
+/** `run`, or with `--restate URL` the same run submitted to Restate's workers. */
+const runOrSubmit: Command = (argv, out, signal, err) =>
+  argv.some((arg) => arg === '--restate' || arg.startsWith('--restate='))
+    ? restateRunCommand(argv, out, signal, err)
+    : runCommand(argv, out, signal, err);
+
 const COMMANDS: Record<string, { run: Command; help: string }> = {
   demo: { run: demoCommand, help: DEMO_HELP },
-  run: { run: runCommand, help: RUN_HELP },
+  run: { run: runOrSubmit, help: RUN_HELP.replace('\nKeys come from', `${RESTATE_RUN_HELP}\n\nKeys come from`) },
   resume: { run: resumeCommand, help: RESUME_HELP },
   sessions: { run: sessionsCommand, help: SESSIONS_HELP },
   fork: { run: forkCommand, help: FORK_HELP },
   graph: { run: graphCommand, help: GRAPH_HELP },
   inspect: { run: inspectCommand, help: INSPECT_HELP },
   mcp: { run: mcpCommand, help: MCP_COMMAND_HELP },
+  worker: { run: workerCommand, help: WORKER_HELP },
+  approve: { run: approveCommand, help: APPROVE_HELP },
+  deny: { run: denyCommand, help: DENY_HELP },
 };
 
 const HELP = `Usage: agent-harness <command> [options]
@@ -50,6 +62,9 @@ Commands:
   graph    print the machine diagram (Mermaid, Graphviz DOT or JSON)
   inspect  serve a local inspector page for a saved journal or a stored session (time travel)
   mcp      list the tools of MCP servers (mcp list --mcp "CMD ARGS")
+  worker   serve agent sessions for Restate: runs outlive their workers (worker --restate URL)
+  approve  approve a call that waits in a run on Restate (approve ID CALL --restate URL)
+  deny     deny a call that waits in a run on Restate (deny ID CALL --restate URL)
 
 Run 'agent-harness <command> --help' for a command's options.
 Exit codes: 0 final answer, 1 agent error, 2 bad usage.

@@ -13,11 +13,8 @@ import { DurableClient } from './durable-client.js';
 import { DurableSteps } from './durable-steps.js';
 import { DurableTools } from './durable-tools.js';
 import { ensurePromiseWithResolvers } from './polyfill.js';
-import type { Decision, RunOutcome, RunRequest } from './protocol.js';
+import { DEFAULT_SERVICE, type Decision, type RunOutcome, type RunRequest } from './protocol.js';
 import { STEP_BOUNDARY_TIMERS, StepClock } from './step-clock.js';
-
-/** The default name of the agent's virtual object on Restate. */
-export const DEFAULT_SERVICE = 'agent';
 
 /** What a worker needs to run a session's agent: the same for every execution of a run. */
 export interface AgentParts {

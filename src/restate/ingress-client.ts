@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { HarnessError } from '../core/errors.js';
 import { excerpt, printableLine } from '../core/printable.js';
 import { redactPassword } from '../core/redact-url.js';
-import { DEFAULT_SERVICE } from './agent-object.js';
-import type { Decision, RunOutcome, RunStatus } from './protocol.js';
+import { DEFAULT_SERVICE, type Decision, type RunOutcome, type RunStatus } from './protocol.js';
 
 /** Where the agent's virtual object is reached: Restate's ingress URL and the object's name. */
 export interface IngressTarget {
@@ -29,6 +28,7 @@ async function call<T>(
   path: string,
   body?: unknown,
   headers: Record<string, string> = {},
+  signal?: AbortSignal,
 ): Promise<T> {
   const { url } = base(target);
   let response: Response;
@@ -37,6 +37,7 @@ async function call<T>(
       method: body === undefined ? 'GET' : 'POST',
       headers: { 'content-type': 'application/json', ...headers },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(signal === undefined ? {} : { signal }),
     });
   } catch (error) {
     throw new HarnessError(
@@ -86,9 +87,19 @@ export async function submitRun(
   return sent.invocationId;
 }
 
-/** Waits for the run `invocationId` to end and returns how it ended. */
-export function runOutcome(target: IngressTarget | string, invocationId: string): Promise<RunOutcome> {
-  return call<RunOutcome>(target, `/restate/invocation/${encodeURIComponent(invocationId)}/attach`);
+/** Waits for the run `invocationId` to end and returns how it ended; `signal` stops waiting (not the run). */
+export function runOutcome(
+  target: IngressTarget | string,
+  invocationId: string,
+  options: { readonly signal?: AbortSignal } = {},
+): Promise<RunOutcome> {
+  return call<RunOutcome>(
+    target,
+    `/restate/invocation/${encodeURIComponent(invocationId)}/attach`,
+    undefined,
+    {},
+    options.signal,
+  );
 }
 
 /** Approves a call of session `sessionId` that waits for a decision. */

@@ -1,5 +1,8 @@
 /** The wire shapes of the agent's Restate handlers (JSON over Restate's ingress). */
 
+/** The default name of the agent's virtual object on Restate. */
+export const DEFAULT_SERVICE = 'agent';
+
 /** Input of `run`. */
 export interface RunRequest {
   /** The new user message; `""` finishes the session's interrupted run (SPEC §8). */
