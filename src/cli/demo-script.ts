@@ -1,4 +1,5 @@
 import type { ScriptedTurn } from '../adapters/scripted-client.js';
+import type { ModelClient } from '../core/model-client.js';
 import { StreamEvent } from '../core/stream-event.js';
 import { tokenUsage } from '../core/usage.js';
 
@@ -32,4 +33,21 @@ export function demoScript(): ScriptedTurn[] {
       return [...chunks(answer), StreamEvent.messageComplete(tokenUsage(118, 24), 'stop')];
     },
   ];
+}
+
+/**
+ * The demo's model for `worker --demo`: the same script, but each request is answered by the
+ * turn its conversation has reached (the number of assistant messages in it), not by how many
+ * requests this process saw, so any worker answers any execution of a run alike.
+ */
+export function demoClient(): ModelClient {
+  const turns = demoScript();
+  return {
+    model: 'demo-script',
+    async *chatCompletion(messages, tools = []) {
+      const turn = turns[Math.min(messages.filter((message) => message.role === 'assistant').length, turns.length - 1)];
+      const events = typeof turn === 'function' ? await turn(messages, tools) : (turn ?? []);
+      yield* events;
+    },
+  };
 }

@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DevServer as RestateServer, startDevServer as startRestateServer } from '../../src/restate/dev-server.js';
 import { type FakeServer, startFakeServer } from '../adapters/support/fake-server.js';
 import { textAnswer, toolCallsAnswer } from '../cli/support/approval-sse.js';
 import { type CliProcess, spawnCli, until } from '../cli/support/spawn-cli.js';
 import { freePort } from '../support/free-port.js';
-import { type RestateServer, startRestateServer } from '../support/restate-server.js';
 
 /** What the CLI processes may take on a loaded machine. */
 const SLOW = 60_000;

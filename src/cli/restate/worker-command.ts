@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MODEL_PRICES, PriceTable } from '../../adapters/prices.js';
 import { Config } from '../../config/config.js';
@@ -8,6 +10,7 @@ import { loadOptional } from '../../stores/load-optional.js';
 import { ReadFileTool } from '../../tools/read-file.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { workspaceTools } from '../../tools/workspace/index.js';
+import { DEMO_FILES, demoClient } from '../demo-script.js';
 import { type Env, makeClient } from '../make-client.js';
 import { joinNegativeValues, positiveDecimal, positiveInteger } from '../numeric-flags.js';
 import { parseDuration } from '../parse-duration.js';
@@ -31,6 +34,7 @@ Options:
   --advertise URL  register this URL instead of the worker's own: the load balancer in front of
                    several workers (they form one deployment)
   --no-register    do not register (another worker or an operator registers the balancer)
+  --demo           the demo's scripted model and files (offline, no key): see 'npm run demo:restate'
 ${STORE_HELP}
                    Every worker of a deployment must use the same store (postgres:// across
                    machines, sqlite: on one): inspect, fork and resume read it
@@ -49,6 +53,7 @@ const FLAGS = {
   host: { type: 'string', default: '127.0.0.1' },
   advertise: { type: 'string' },
   'no-register': { type: 'boolean', default: false },
+  demo: { type: 'boolean', default: false },
   store: { type: 'string' },
   provider: { type: 'string' },
   model: { type: 'string' },
@@ -89,7 +94,7 @@ export function createWorkerCommand(deps: WorkerDeps = {}) {
     const env = deps.env ?? process.env;
     const chosen = provider(values.provider);
     const model = values.model ?? DEFAULT_MODELS[chosen];
-    const cwd = resolve(values.cwd ?? '.');
+    const cwd = values.demo && values.cwd === undefined ? demoWorkspace() : resolve(values.cwd ?? '.');
     const tools = values.tools ?? 'read';
     if (tools !== 'read' && tools !== 'workspace')
       throw new UsageError(`--tools must be one of read, workspace, got '${tools}'`);
@@ -111,7 +116,9 @@ export function createWorkerCommand(deps: WorkerDeps = {}) {
         ...rates,
       },
     });
-    const client = makeClient({ provider: chosen, model, baseURL: values['base-url'] }, env);
+    const client = values.demo
+      ? demoClient()
+      : makeClient({ provider: chosen, model, baseURL: values['base-url'] }, env);
     const registry = new ToolRegistry(config).register(
       ...(tools === 'workspace' ? workspaceTools(config) : [new ReadFileTool(config)]),
     );
@@ -139,6 +146,13 @@ export function createWorkerCommand(deps: WorkerDeps = {}) {
       await journals.close();
     }
   };
+}
+
+/** A temporary folder holding the demo's files. */
+function demoWorkspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-harness-demo-'));
+  for (const [name, text] of Object.entries(DEMO_FILES)) writeFileSync(join(dir, name), text);
+  return dir;
 }
 
 /** Resolves on Ctrl-C, SIGTERM or the caller's signal. */

@@ -2,9 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  type DevServer as RestateServer,
+  startDevServer as startRestateServer,
+} from '../../../src/restate/dev-server.js';
 import { registerDeployment } from '../../../src/restate.js';
 import { freePort } from '../../support/free-port.js';
-import { type RestateServer, startRestateServer } from '../../support/restate-server.js';
 import { nodeArgs, ROOT } from '../../support/script-bundles.js';
 import { startTcpBalancer, type TcpBalancer } from '../../support/tcp-balancer.js';
 

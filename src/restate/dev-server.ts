@@ -1,13 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port.js';
+import { HarnessError } from '../core/errors.js';
 
-/** A real `restate-server` on 127.0.0.1 for tests: its own ports, base folder, no telemetry. */
-export interface RestateServer {
+/** A local `restate-server` on 127.0.0.1: its own ports and base folder, telemetry off. */
+export interface DevServer {
+  /** Where runs are submitted (`submitRun`, `run --restate`). */
   readonly ingressUrl: string;
+  /** Where workers register (`registerDeployment`, `worker --restate`). */
   readonly adminUrl: string;
   /** What it printed (for a failing test's message). */
   log(): string;
@@ -18,13 +21,42 @@ export interface RestateServer {
 }
 
 /** The server binary that `@restatedev/restate-server` installs for this platform. */
-export function restateServerBinary(): string {
+function serverBinary(): string {
   const require = createRequire(import.meta.url);
-  return require.resolve(`@restatedev/restate-server-${process.platform}-${process.arch}/bin/restate-server`);
+  const name = `@restatedev/restate-server-${process.platform}-${process.arch}`;
+  try {
+    return require.resolve(`${name}/bin/restate-server`);
+  } catch (error) {
+    throw new HarnessError(
+      'missing_dependency',
+      `a local Restate server needs the package '@restatedev/restate-server' (with ${name}); run: npm i -D @restatedev/restate-server`,
+      { cause: error },
+    );
+  }
 }
 
-/** Starts a single-node Restate server and waits until its admin API and ingress answer. */
-export async function startRestateServer(): Promise<RestateServer> {
+/** A TCP port free on 127.0.0.1 right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/**
+ * Starts a single-node Restate server for development and tests, from the npm package
+ * `@restatedev/restate-server` (offline, telemetry off), on free 127.0.0.1 ports in a new
+ * temporary folder, and waits until its admin API and ingress answer. Not for production: run
+ * the server (or a cluster) as its docs say.
+ */
+export async function startDevServer(): Promise<DevServer> {
+  const binary = serverBinary();
   const dir = mkdtempSync(join(tmpdir(), 'agent-harness-restate-'));
   const [ingress, admin, fabric] = [await freePort(), await freePort(), await freePort()];
   const env = {
@@ -40,7 +72,7 @@ export async function startRestateServer(): Promise<RestateServer> {
     RESTATE_INGRESS__BIND_ADDRESS: `127.0.0.1:${ingress}`,
     RESTATE_BIND_ADDRESS: `127.0.0.1:${fabric}`,
     RESTATE_ADVERTISED_ADDRESS: `http://127.0.0.1:${fabric}`,
-    // Retry a lost execution soon: a test kills workers on purpose.
+    // Retry a lost execution soon (50 ms, then up to 1 s apart) instead of the default 0.5 s-1 min.
     RESTATE_DEFAULT_RETRY_POLICY__INITIAL_INTERVAL: '50ms',
     RESTATE_DEFAULT_RETRY_POLICY__MAX_INTERVAL: '1s',
     RESTATE_DEFAULT_RETRY_POLICY__MAX_ATTEMPTS: '1000',
@@ -48,7 +80,7 @@ export async function startRestateServer(): Promise<RestateServer> {
   let output = '';
   let child: ChildProcess;
   const start = async (): Promise<void> => {
-    child = spawn(restateServerBinary(), ['--base-dir', dir, '--node-name', 'n1', '--no-logo'], {
+    child = spawn(binary, ['--base-dir', dir, '--node-name', 'n1', '--no-logo'], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -60,7 +92,8 @@ export async function startRestateServer(): Promise<RestateServer> {
     });
     const deadline = Date.now() + 60_000;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`restate-server exited (${child.exitCode}):\n${output}`);
+      if (child.exitCode !== null)
+        throw new HarnessError('restate_error', `restate-server exited (${child.exitCode}):\n${output}`);
       const up = await Promise.all([
         fetch(`http://127.0.0.1:${admin}/health`).then(
           (r) => r.ok,
@@ -72,7 +105,10 @@ export async function startRestateServer(): Promise<RestateServer> {
         ),
       ]);
       if (up.every(Boolean)) return;
-      if (Date.now() > deadline) throw new Error(`restate-server did not come up in 60 s:\n${output}`);
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new HarnessError('restate_error', `restate-server did not come up in 60 s:\n${output}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
