@@ -9,6 +9,7 @@ import './restate/polyfill.js';
 export { type InvocationStatus, invocationStatus, registerDeployment } from './restate/admin-client.js';
 export { type AgentObjectOptions, type AgentParts, agentObject } from './restate/agent-object.js';
 export { type DevServer, startDevServer } from './restate/dev-server.js';
+export type { StepTiming } from './restate/durable-steps.js';
 export {
   approveCall,
   cancelRun,

@@ -10,7 +10,7 @@ import { Session } from '../session/session.js';
 import type { JournalStore, StoredEntry } from '../stores/journal-store.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { DurableClient } from './durable-client.js';
-import { DurableSteps } from './durable-steps.js';
+import { DurableSteps, type StepTiming } from './durable-steps.js';
 import { DurableTools } from './durable-tools.js';
 import { ensurePromiseWithResolvers } from './polyfill.js';
 import { DEFAULT_SERVICE, type Decision, type RunOutcome, type RunRequest } from './protocol.js';
@@ -42,6 +42,8 @@ export interface AgentObjectOptions {
    * up on (a worker cut off, not dead), in ms. 30 000 by default.
    */
   readonly lockWaitMs?: number;
+  /** Called after each durable step with how long it took (metrics; `bench:scale` uses it). */
+  readonly onStep?: (timing: StepTiming) => void;
 }
 
 /** The state keys the run handler keeps in Restate, for the shared handlers. */
@@ -162,14 +164,20 @@ async function runHandler(ctx: ObjectContext, input: RunRequest, options: AgentO
     void session?.close().catch(() => {});
     agent?.abort('this execution of the run ended');
   };
-  const steps = new DurableSteps(ctx, clock, sessionId, {
-    cancelled: () => agent?.abort('cancelled through Restate'),
-    ended: tearDown,
-    diverged: (error) => {
-      tearDown();
-      fail(error);
+  const steps = new DurableSteps(
+    ctx,
+    clock,
+    sessionId,
+    {
+      cancelled: () => agent?.abort('cancelled through Restate'),
+      ended: tearDown,
+      diverged: (error) => {
+        tearDown();
+        fail(error);
+      },
     },
-  });
+    options.onStep,
+  );
   ctx.request().attemptCompletedSignal.addEventListener('abort', tearDown, { once: true });
 
   const at = await steps.run('begin', () => storedLength(options.store, sessionId));

@@ -12,6 +12,16 @@ export interface StepRecord<T> {
   readonly value: T;
 }
 
+/** How long one durable step took, for metrics (`AgentObjectOptions.onStep`). */
+export interface StepTiming {
+  /** The step's name (`#3 tool call_1`). */
+  readonly step: string;
+  /** From asking for the step to having its recorded value, in ms. */
+  readonly ms: number;
+  /** How long its action ran in this execution, in ms; absent when its value was recorded before. */
+  readonly actionMs?: number;
+}
+
 /** One promise waited on, with how to hand its outcome to its caller. */
 interface Waiting {
   readonly promise: RestatePromise<unknown>;
@@ -44,6 +54,7 @@ export class DurableSteps {
     private readonly clock: StepClock,
     private readonly sessionId: string,
     private readonly listener: StepsListener,
+    private readonly onStep?: (timing: StepTiming) => void,
   ) {}
 
   /**
@@ -54,8 +65,16 @@ export class DurableSteps {
   run<T>(label: string, action: () => Promise<T> | T): Promise<T> {
     this.#count += 1;
     const step = `#${this.#count} ${label}`;
-    const recorded = this.ctx.run<StepRecord<T>>(step, async () => ({ step, value: await action(), at: Date.now() }));
+    const asked = performance.now();
+    let actionMs: number | undefined;
+    const recorded = this.ctx.run<StepRecord<T>>(step, async () => {
+      const started = performance.now();
+      const value = await action();
+      actionMs = performance.now() - started;
+      return { step, value, at: Date.now() };
+    });
     return this.wait(recorded).then((record) => {
+      this.onStep?.({ step, ms: performance.now() - asked, ...(actionMs === undefined ? {} : { actionMs }) });
       if (record.step !== step) {
         const error = new HarnessError(
           'invalid_journal',

@@ -3,6 +3,7 @@
 export { type InvocationStatus, invocationStatus, registerDeployment } from './admin-client.js';
 export { type AgentObjectOptions, type AgentParts, agentObject } from './agent-object.js';
 export { type DevServer, startDevServer } from './dev-server.js';
+export type { StepTiming } from './durable-steps.js';
 export {
   approveCall,
   cancelRun,
