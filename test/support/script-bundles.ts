@@ -48,6 +48,9 @@ export async function bundlePrograms(folder: string): Promise<void> {
     target: 'node20',
     logLevel: 'silent',
   });
+  // esbuild keeps its service process (and the pipes to it) until told to stop: vitest's main
+  // process would then wait for it at exit.
+  await esbuild.stop();
   for (const program of SPAWNED_PROGRAMS) {
     const assets = join(folder, dirname(program), 'assets');
     mkdirSync(dirname(assets), { recursive: true });
