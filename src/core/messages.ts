@@ -44,6 +44,42 @@ export interface UserMessage {
   readonly author?: 'harness';
 }
 
+/**
+ * The model's reasoning in one turn, as its provider returned it (SPEC §15). Journaled with its
+ * message and sent back unchanged, only to `provider`, and never apart from the message's tool
+ * calls. What a provider needs back is opaque to the loop: `signature` (Anthropic thinking),
+ * `encrypted` (OpenAI `reasoning.encrypted_content`).
+ */
+export interface ReasoningPart {
+  /** Always `'reasoning'`. */
+  readonly type: 'reasoning';
+  /** The provider that made it (`openai`, `anthropic`, …): the only one it is sent back to. */
+  readonly provider: string;
+  /** The reasoning text, when the provider shows it (Anthropic `thinking`). */
+  readonly text?: string;
+  /** A summary of the reasoning, when the provider gives one (OpenAI reasoning summaries). */
+  readonly summary?: string;
+  /** Anthropic's signature of the thinking block. */
+  readonly signature?: string;
+  /** OpenAI's encrypted reasoning content (`include: ['reasoning.encrypted_content']`). */
+  readonly encrypted?: string;
+  /** The provider's id of the item (OpenAI `rs_…`). */
+  readonly id?: string;
+}
+
+/** Reasoning the provider hid (Anthropic `redacted_thinking`): sent back as it came, to it only. */
+export interface RedactedReasoningPart {
+  /** Always `'redacted_reasoning'`. */
+  readonly type: 'redacted_reasoning';
+  /** The provider that made it. */
+  readonly provider: string;
+  /** The opaque data. */
+  readonly data: string;
+}
+
+/** One part of a turn's reasoning. */
+export type ReasoningContent = ReasoningPart | RedactedReasoningPart;
+
 /** A model turn: its text and the tool calls it asked for. */
 export interface AssistantMessage {
   /** Always `'assistant'`. */
@@ -52,6 +88,8 @@ export interface AssistantMessage {
   readonly content: string;
   /** Present, and non-empty, only when the turn asked for tools. */
   readonly toolCalls?: readonly ToolCall[];
+  /** The turn's reasoning, in the order the provider returned it; present only when there was some. */
+  readonly reasoning?: readonly ReasoningContent[];
 }
 
 /** A tool observation. Tool output only ever appears in this role, verbatim. */

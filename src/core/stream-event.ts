@@ -1,4 +1,4 @@
-import type { ToolCall } from './messages.js';
+import type { ReasoningContent, ToolCall } from './messages.js';
 import type { TokenUsage } from './usage.js';
 
 /** Kinds of chunk a model client yields. */
@@ -7,6 +7,8 @@ export const StreamEventType = {
   TOOL_CALL_BEGIN: 'tool_call_begin',
   TOOL_CALL_DELTA: 'tool_call_delta',
   TOOL_CALL_COMPLETE: 'tool_call_complete',
+  REASONING_DELTA: 'reasoning_delta',
+  REASONING_COMPLETE: 'reasoning_complete',
   MESSAGE_COMPLETE: 'message_complete',
   ERROR: 'error',
 } as const;
@@ -56,6 +58,10 @@ export interface StreamEvent {
   readonly textDelta?: TextDelta | string;
   /** With `tool_call_complete` (and, partially, the begin/delta hints). */
   readonly toolCall?: ToolCall;
+  /** With `reasoning_delta`: a piece of the reasoning text or summary, as it streams (not journaled). */
+  readonly reasoningDelta?: string;
+  /** With `reasoning_complete`: one finished reasoning part, journaled with the turn's message. */
+  readonly reasoning?: ReasoningContent;
   /** With `tool_call_delta`: a piece of a call's arguments. */
   readonly toolCallDelta?: ToolCallDelta;
   /** With `message_complete`, when the provider reported usage. */
@@ -75,6 +81,14 @@ export const StreamEvent = {
   /** A piece of a tool call's arguments, as it streams. */
   toolCallDelta(delta: ToolCallDelta): StreamEvent {
     return { type: StreamEventType.TOOL_CALL_DELTA, toolCallDelta: delta };
+  },
+  /** A piece of reasoning text or summary, as it streams. */
+  reasoningDelta(content: string): StreamEvent {
+    return { type: StreamEventType.REASONING_DELTA, reasoningDelta: content };
+  },
+  /** One finished reasoning part (its signature or encrypted content included). */
+  reasoningComplete(reasoning: ReasoningContent): StreamEvent {
+    return { type: StreamEventType.REASONING_COMPLETE, reasoning };
   },
   /** A fully streamed tool call. */
   toolCallComplete(toolCall: ToolCall): StreamEvent {

@@ -8,6 +8,12 @@ export interface TokenUsage {
   readonly completionTokens: number;
   /** `promptTokens + completionTokens`, as the provider reported it. */
   readonly totalTokens: number;
+  /** Of `promptTokens`, those read from the provider's prompt cache (charged at the cached rate). */
+  readonly cachedPromptTokens?: number;
+  /** Of `promptTokens`, those written to the prompt cache (Anthropic; charged at the cache-write rate). */
+  readonly cacheWriteTokens?: number;
+  /** Of `completionTokens`, those spent reasoning. */
+  readonly reasoningTokens?: number;
 }
 
 /** Usage of nothing: the identity of {@link addUsage}. */
@@ -29,11 +35,22 @@ export function tokenUsage(
 
 /** Exact sum of two usages (token counts are integers, so no rounding happens). */
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return {
+  const sum: { -readonly [K in keyof TokenUsage]: TokenUsage[K] } = {
     promptTokens: a.promptTokens + b.promptTokens,
     completionTokens: a.completionTokens + b.completionTokens,
     totalTokens: a.totalTokens + b.totalTokens,
   };
+  // The detail counts only when either side has them: old journals fold as before.
+  if (a.cachedPromptTokens !== undefined || b.cachedPromptTokens !== undefined) {
+    sum.cachedPromptTokens = (a.cachedPromptTokens ?? 0) + (b.cachedPromptTokens ?? 0);
+  }
+  if (a.cacheWriteTokens !== undefined || b.cacheWriteTokens !== undefined) {
+    sum.cacheWriteTokens = (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0);
+  }
+  if (a.reasoningTokens !== undefined || b.reasoningTokens !== undefined) {
+    sum.reasoningTokens = (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0);
+  }
+  return sum;
 }
 
 const USAGE_KEYS = ['promptTokens', 'completionTokens', 'totalTokens'] as const;
@@ -57,6 +74,7 @@ export function isTokenCount(value: unknown): value is number {
 export function usageFromModel(reported: unknown): TokenUsage {
   const raw = (typeof reported === 'object' && reported !== null ? reported : {}) as Record<string, unknown>;
   if (isTokenCount(raw.promptTokens) && isTokenCount(raw.completionTokens) && isTokenCount(raw.totalTokens)) {
+    checkDetails(raw);
     return raw as unknown as TokenUsage; // the usual shape: taken as it is
   }
   const count = (key: (typeof USAGE_KEYS)[number]): unknown => raw[key] ?? raw[SNAKE_CASE[key]];
@@ -74,5 +92,29 @@ export function usageFromModel(reported: unknown): TokenUsage {
       );
     }
   }
-  return usage as TokenUsage;
+  const details = Object.fromEntries(
+    DETAIL_KEYS.map((key) => [key, raw[key] ?? raw[DETAIL_SNAKE_CASE[key]]]).filter(([, value]) => value !== undefined),
+  );
+  checkDetails(details);
+  return { ...usage, ...details } as TokenUsage;
+}
+
+/** The optional counts of {@link TokenUsage}. */
+const DETAIL_KEYS = ['cachedPromptTokens', 'cacheWriteTokens', 'reasoningTokens'] as const;
+const DETAIL_SNAKE_CASE = {
+  cachedPromptTokens: 'cached_prompt_tokens',
+  cacheWriteTokens: 'cache_write_tokens',
+  reasoningTokens: 'reasoning_tokens',
+};
+
+function checkDetails(raw: Record<string, unknown>): void {
+  for (const key of DETAIL_KEYS) {
+    const value = raw[key];
+    if (value !== undefined && !isTokenCount(value)) {
+      throw new HarnessError(
+        'model_error',
+        `the model reported invalid usage: ${key} must be a non-negative integer, got ${String(value)}`,
+      );
+    }
+  }
 }
