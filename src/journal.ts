@@ -22,6 +22,7 @@ export type {
   UsageEntry,
   UserMessageEntry,
 } from './core/journal-entry.js';
+export type { ReasoningContent, ReasoningPart, RedactedReasoningPart } from './core/messages.js';
 export { stableJson } from './core/stable-json.js';
 export type {
   EventBusOptions,

@@ -42,7 +42,7 @@ export function provideAgentMachine() {
       recordModelTurn: ({ system }, { turn }) => {
         const { session } = depsOf(system);
         session.trackUsage(turn.usage);
-        if (turn.toolCalls.length > 0) session.addAssistantMessage(turn.text, turn.toolCalls);
+        if (turn.toolCalls.length > 0) session.addAssistantMessage(turn.text, turn.toolCalls, turn.reasoning);
       },
       recordResult: ({ system }, { call, result, usage }) => {
         const { session } = depsOf(system);
@@ -69,7 +69,7 @@ export function provideAgentMachine() {
       rejectOutput: ({ system }, { turn, problem }) => {
         const { session } = depsOf(system);
         session.trackUsage(turn.usage);
-        session.addAssistantMessage(turn.text, []);
+        session.addAssistantMessage(turn.text, [], turn.reasoning);
         session.addHarnessMessage(outputRetryMessage(problem));
       },
       compactContext: ({ self, system }, params) => compactContext(self, system, params),
@@ -103,7 +103,7 @@ export function provideAgentMachine() {
         run.finished = true;
         const response = context.response ?? '';
         const output = context.output as JsonValue | undefined;
-        session.recordEnd(response, output);
+        session.recordEnd(response, output, run.lastReasoning);
         const end = { response, usage: session.totalUsage, turnCount: session.turnCount };
         run.post(AgentEvent.agentEnd(output === undefined ? end : { ...end, output }));
         deps.bus.hurry(); // as for an error: a stuck subscriber must not keep the run from ending

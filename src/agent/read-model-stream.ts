@@ -1,7 +1,8 @@
 import { HarnessError } from '../core/errors.js';
 import { MAX_JSON_DEPTH, TOO_DEEP_ARGUMENTS, valueDeeperThan } from '../core/json-depth.js';
-import type { ToolCall } from '../core/messages.js';
+import type { ReasoningContent, ToolCall } from '../core/messages.js';
 import { isPromiseLike } from '../core/promise-like.js';
+import { reasoningPart } from '../core/reasoning.js';
 import { type FinishReason, type StreamEvent, type ToolCallDelta, textOf } from '../core/stream-event.js';
 import { usageFromModel, ZERO_USAGE } from '../core/usage.js';
 import type { StreamedTurn } from '../machines/model-turn.js';
@@ -63,6 +64,8 @@ class TurnReader {
    * the flat string (bench:scale, heap per finished turn).
    */
   private pieces: string[] | undefined;
+  /** The turn's reasoning parts, in order; made on the first one (most turns have none). */
+  private reasoning: ReasoningContent[] | undefined;
   complete = false;
   private readonly toolCalls: ToolCall[] = [];
   private usage = ZERO_USAGE;
@@ -72,7 +75,7 @@ class TurnReader {
    * Takes one event; returns its text delta, or its tool-call delta, when it has one. Throws on
    * an `error` event.
    */
-  read(event: StreamEvent): string | ToolCallDelta | undefined {
+  read(event: StreamEvent): string | ToolCallDelta | ReasoningDelta | undefined {
     if (event.type === 'text_delta') {
       const delta = textOf(event.textDelta);
       if (delta === '') return undefined;
@@ -82,6 +85,14 @@ class TurnReader {
       return delta;
     }
     if (event.type === 'tool_call_delta') return toolCallDelta(event.toolCallDelta);
+    if (event.type === 'reasoning_delta') {
+      const content = event.reasoningDelta;
+      return typeof content === 'string' && content !== '' ? { reasoning: content } : undefined;
+    }
+    if (event.type === 'reasoning_complete') {
+      (this.reasoning ??= []).push(checkReasoning(event.reasoning));
+      return undefined;
+    }
     if (event.type === 'tool_call_complete') {
       this.toolCalls.push(checkToolCall(event.toolCall, this.toolCalls));
     } else if (event.type === 'message_complete') {
@@ -95,10 +106,24 @@ class TurnReader {
   }
 
   turn(): StreamedTurn {
-    const { toolCalls, usage, finishReason } = this;
+    const { toolCalls, usage, finishReason, reasoning } = this;
     const text = this.pieces === undefined ? this.text : this.pieces.join('');
-    return finishReason === undefined ? { text, toolCalls, usage } : { text, toolCalls, usage, finishReason };
+    const turn: StreamedTurn =
+      finishReason === undefined ? { text, toolCalls, usage } : { text, toolCalls, usage, finishReason };
+    return reasoning === undefined ? turn : { ...turn, reasoning: Object.freeze(reasoning) };
   }
+}
+
+/** A piece of reasoning as {@link TurnReader.read} hands it on. */
+interface ReasoningDelta {
+  readonly reasoning: string;
+}
+
+/** A reasoning part as journaled; a malformed one is the client's fault (the turn is discarded). */
+function checkReasoning(raw: unknown): ReasoningContent {
+  const part = reasoningPart(raw);
+  if (typeof part === 'string') throw new HarnessError('model_error', `the model sent a bad reasoning part: ${part}`);
+  return part;
 }
 
 /** A well-formed, non-empty tool-call delta, else undefined (a hint: a bad one is skipped, not fatal). */
@@ -122,10 +147,15 @@ export async function readModelStream(
   events: AsyncIterable<StreamEvent> | Iterable<StreamEvent>,
   onText: (delta: string) => Promise<void>,
   onToolDelta: (delta: ToolCallDelta) => Promise<void> = async () => {},
+  onReasoning: (delta: string) => Promise<void> = async () => {},
 ): Promise<StreamedTurn> {
   const reader = new TurnReader();
-  const onDelta = (delta: string | ToolCallDelta): Promise<void> =>
-    typeof delta === 'string' ? onText(delta) : onToolDelta(delta);
+  const onDelta = (delta: string | ToolCallDelta | ReasoningDelta): Promise<void> =>
+    typeof delta === 'string'
+      ? onText(delta)
+      : 'reasoning' in delta
+        ? onReasoning(delta.reasoning)
+        : onToolDelta(delta);
   if (isSyncIterable(events)) {
     // A client that has the whole turn at hand (a script, a cache): no promise per event. An
     // element that is a promise is awaited, as `for await` would.

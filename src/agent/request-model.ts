@@ -11,6 +11,7 @@ import type { AgentMachineEvent, ModelTurn } from '../machines/agent-machine-typ
 import { callPermissions } from './call-permissions.js';
 import { checkOutput } from './output-check.js';
 import { readModelStream } from './read-model-stream.js';
+import { reasoningFor } from './reasoning-filter.js';
 import { activeRun, depsOf, type MachineDeps, type RunHandle } from './run-handle.js';
 
 function throwIfAborted(abort: LazyAbort): void {
@@ -69,7 +70,7 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   const tools = toolsWithheld ? undefined : registry.definitions();
   // A copy of the frozen messages: a client may keep or change what it was sent. It costs one
   // pointer per message (cost per turn: bench/cases/turn-cost.ts).
-  const messages = session.messagesForRequest();
+  const messages = reasoningFor(session.messagesForRequest(), client.provider);
   // An `async chatCompletion` returns a promise of the stream: await it, so that its rejection
   // is this request's failure (a model_error with its message), never an unhandled rejection.
   // The estimate of what is sent is taken before sending: a client may empty or change the copy.
@@ -78,7 +79,7 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   const output = run.output;
   const requested = client.chatCompletion(messages, tools, run.requestOptions);
   const events = isPromiseLike(requested) ? await requested : requested;
-  const { text, toolCalls, usage, finishReason } = await readModelStream(
+  const { text, toolCalls, usage, finishReason, reasoning } = await readModelStream(
     events,
     (delta) => {
       throwIfAborted(abort);
@@ -88,7 +89,12 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
       throwIfAborted(abort);
       return run.emit(AgentEvent.toolCallDelta(delta));
     },
+    (delta) => {
+      throwIfAborted(abort);
+      return run.emit(AgentEvent.reasoningDelta(delta));
+    },
   );
+  run.lastReasoning = reasoning;
   throwIfAborted(abort);
   if (text !== '') await run.emit(AgentEvent.textComplete(text));
   const concurrencySafe = toolCalls.map((call) => registry.isConcurrencySafe(call.name));
@@ -98,13 +104,14 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   const outputCheck = output !== undefined && toolCalls.length === 0 ? checkOutput(text, output.schema) : undefined;
   const context =
     session.config.context === undefined ? undefined : measureContext(sentTokens, { text, toolCalls, usage });
-  if (permissions !== undefined || outputCheck !== undefined || context !== undefined) {
+  if (permissions !== undefined || outputCheck !== undefined || context !== undefined || reasoning !== undefined) {
     return {
       text,
       toolCalls,
       usage,
       concurrencySafe,
       elapsedMs,
+      ...(reasoning !== undefined ? { reasoning } : {}),
       ...(permissions !== undefined ? { permissions } : {}),
       ...(outputCheck !== undefined ? { outputCheck } : {}),
       ...context,

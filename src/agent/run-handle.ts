@@ -1,6 +1,7 @@
 import type { Actor, AnyActorLogic } from 'xstate';
 import type { AgentEvent } from '../core/agent-event.js';
 import type { LazyAbort } from '../core/lazy-abort.js';
+import type { ReasoningContent } from '../core/messages.js';
 import type { ChatCompletionOptions, ModelClient } from '../core/model-client.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { AgentStateName } from '../machines/agent-machine-types.js';
@@ -48,6 +49,8 @@ export interface RunHandle {
   readonly output?: RunOutput;
   /** What the run and its sub-agents spent so far, charged as each request reports its usage. */
   readonly spend: TreeSpend;
+  /** The last turn's reasoning parts: the final answer's, journaled with it when the run ends. */
+  lastReasoning?: readonly ReasoningContent[] | undefined;
 }
 
 /** What the provided implementations need. */

@@ -7,6 +7,7 @@ export const AgentEventType = {
   AGENT_START: 'agent_start',
   TEXT_DELTA: 'text_delta',
   TEXT_COMPLETE: 'text_complete',
+  REASONING_DELTA: 'reasoning_delta',
   TOOL_CALL_DELTA: 'tool_call_delta',
   TOOL_CALL_START: 'tool_call_start',
   TOOL_CALL_COMPLETE: 'tool_call_complete',
@@ -55,6 +56,11 @@ export interface AgentEventDataMap {
   text_delta: { readonly content: string };
   /** The model's whole text of one turn. */
   text_complete: { readonly content: string };
+  /**
+   * A piece of the model's reasoning (its text or summary), as it streams; not journaled: the
+   * finished parts join the turn's assistant entry.
+   */
+  reasoning_delta: { readonly content: string };
   /**
    * A piece of a tool call's arguments, as the model streams them (not journaled, like
    * `text_delta`); the pieces of one call, joined, are its arguments' JSON text.
@@ -132,6 +138,7 @@ export const AgentEvent = {
     make('agent_start', resumed ? { input, resumed: true } : { input }),
   textDelta: (content: string): AgentEvent<'text_delta'> => make('text_delta', { content }),
   textComplete: (content: string): AgentEvent<'text_complete'> => make('text_complete', { content }),
+  reasoningDelta: (content: string): AgentEvent<'reasoning_delta'> => make('reasoning_delta', { content }),
   toolCallDelta: (delta: AgentEventDataMap['tool_call_delta']): AgentEvent<'tool_call_delta'> =>
     make('tool_call_delta', { callId: delta.callId, name: delta.name, argumentsDelta: delta.argumentsDelta }),
   toolCallStart: (call: ToolCall): AgentEvent<'tool_call_start'> =>

@@ -1,6 +1,6 @@
 import type { StopReason } from './agent-event.js';
 import type { Compaction } from './compaction.js';
-import type { JsonValue, ToolCall } from './messages.js';
+import type { JsonValue, ReasoningContent, ToolCall } from './messages.js';
 import type { TokenUsage } from './usage.js';
 
 /** A model request began (one turn = one request). */
@@ -20,6 +20,8 @@ export interface AssistantMessageEntry {
   readonly type: 'assistant_message';
   readonly content: string;
   readonly toolCalls?: readonly ToolCall[];
+  /** The turn's reasoning parts, as the provider returned them (journal version 5). */
+  readonly reasoning?: readonly ReasoningContent[];
 }
 
 /**
@@ -92,6 +94,8 @@ export interface AgentEndEntry {
   readonly response: string;
   /** The parsed structured answer, when the run asked for one (JSON). */
   readonly output?: JsonValue;
+  /** The final turn's reasoning parts (journal version 5). */
+  readonly reasoning?: readonly ReasoningContent[];
 }
 
 /** A run ended without a final answer. */

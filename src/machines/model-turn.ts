@@ -1,5 +1,5 @@
 import type { Permission } from '../core/approval-types.js';
-import type { ToolCall } from '../core/messages.js';
+import type { ReasoningContent, ToolCall } from '../core/messages.js';
 import type { FinishReason } from '../core/stream-event.js';
 import type { TokenUsage } from '../core/usage.js';
 
@@ -18,6 +18,8 @@ export interface ModelTurn {
   readonly permissions?: readonly Permission[];
   readonly usage: TokenUsage;
   readonly finishReason?: FinishReason;
+  /** The turn's reasoning parts, journaled with its message; absent when it had none. */
+  readonly reasoning?: readonly ReasoningContent[];
   /** Milliseconds since the run started, when the turn completed. */
   readonly elapsedMs: number;
   /** A final answer of a run that asked for structured output: what checking it found. */

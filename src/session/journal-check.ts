@@ -2,8 +2,9 @@ import { COMPACTION_STRATEGIES } from '../config/context-options.js';
 import { STOP_REASONS } from '../core/agent-event.js';
 import type { BoundedTokenScale } from '../core/compaction.js';
 import { HarnessError } from '../core/errors.js';
-import type { JournalEntry } from '../core/journal-entry.js';
-import type { JsonValue, Message, ToolCall } from '../core/messages.js';
+import type { AgentEndEntry, AssistantMessageEntry, JournalEntry } from '../core/journal-entry.js';
+import type { JsonValue, Message, ReasoningContent, ToolCall } from '../core/messages.js';
+import { reasoningPart } from '../core/reasoning.js';
 import { isTokenCount, type TokenUsage } from '../core/usage.js';
 
 type Fields = Record<string, unknown>;
@@ -30,11 +31,29 @@ function count(value: unknown, key: string, index: number): number {
 function usageOf(value: unknown, index: number): TokenUsage {
   if (typeof value !== 'object' || value === null) fail(index, `'usage' must be an object`);
   const u = value as Fields;
-  return {
+  const usage: { -readonly [K in keyof TokenUsage]: TokenUsage[K] } = {
     promptTokens: count(u.promptTokens, 'usage.promptTokens', index),
     completionTokens: count(u.completionTokens, 'usage.completionTokens', index),
     totalTokens: count(u.totalTokens, 'usage.totalTokens', index),
   };
+  // The detail counts of journal version 5, when the provider reported them.
+  for (const key of ['cachedPromptTokens', 'cacheWriteTokens', 'reasoningTokens'] as const) {
+    if (u[key] !== undefined) usage[key] = count(u[key], `usage.${key}`, index);
+  }
+  return usage;
+}
+
+/** The `reasoning` of an entry: a non-empty array of reasoning parts (journal version 5). */
+export function reasoningOf(value: unknown, index: number): readonly ReasoningContent[] {
+  if (!Array.isArray(value) || value.length === 0)
+    fail(index, `'reasoning' must be a non-empty array of reasoning parts`);
+  return Object.freeze(
+    value.map((raw: unknown, i) => {
+      const part = reasoningPart(raw);
+      if (typeof part === 'string') fail(index, `reasoning[${i}]: ${part}`);
+      return part;
+    }),
+  );
 }
 
 function toolCallsOf(value: unknown, index: number): ToolCall[] {
@@ -136,8 +155,11 @@ export function checkEntry(raw: unknown, index: number): JournalEntry {
         : { type: 'user_message', content: text(entry, 'content', index) };
     case 'assistant_message': {
       const content = text(entry, 'content', index);
-      if (entry.toolCalls === undefined) return { type: 'assistant_message', content };
-      return { type: 'assistant_message', content, toolCalls: toolCallsOf(entry.toolCalls, index) };
+      const message: AssistantMessageEntry =
+        entry.toolCalls === undefined
+          ? { type: 'assistant_message', content }
+          : { type: 'assistant_message', content, toolCalls: toolCallsOf(entry.toolCalls, index) };
+      return entry.reasoning === undefined ? message : { ...message, reasoning: reasoningOf(entry.reasoning, index) };
     }
     case 'tool_started': {
       const callId = text(entry, 'callId', index);
@@ -180,10 +202,13 @@ export function checkEntry(raw: unknown, index: number): JournalEntry {
         to: text(entry, 'to', index),
         event: text(entry, 'event', index),
       };
-    case 'agent_end':
-      return entry.output === undefined
-        ? { type: 'agent_end', response: text(entry, 'response', index) }
-        : { type: 'agent_end', response: text(entry, 'response', index), output: jsonValue(entry.output, index) };
+    case 'agent_end': {
+      const end: AgentEndEntry =
+        entry.output === undefined
+          ? { type: 'agent_end', response: text(entry, 'response', index) }
+          : { type: 'agent_end', response: text(entry, 'response', index), output: jsonValue(entry.output, index) };
+      return entry.reasoning === undefined ? end : { ...end, reasoning: reasoningOf(entry.reasoning, index) };
+    }
     case 'agent_error': {
       const reason = text(entry, 'reason', index);
       if (!KNOWN_STOP_REASONS.has(reason)) fail(index, `unknown stop reason '${reason}'`);

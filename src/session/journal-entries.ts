@@ -66,7 +66,9 @@ function shareTransition(from: string, to: string, event: string, entry: Journal
   byEvent.set(event, entry);
 }
 
-/** A usage checked (whole token counts), frozen with exactly its three counts. */
+const DETAIL_KEYS = ['cachedPromptTokens', 'cacheWriteTokens', 'reasoningTokens'] as const;
+
+/** A usage checked (whole token counts), frozen with its three counts and the details it has. */
 export function checkUsage(usage: TokenUsage): TokenUsage {
   for (const key of ['promptTokens', 'completionTokens', 'totalTokens'] as const) {
     const value = usage[key];
@@ -76,11 +78,20 @@ export function checkUsage(usage: TokenUsage): TokenUsage {
   }
   // A frozen usage of exactly these keys (the adapters' and the scripted client's) is kept as it is.
   if (Object.isFrozen(usage) && hasOnlyUsageKeys(usage)) return usage;
-  return Object.freeze({
+  const checked: { -readonly [K in keyof TokenUsage]: TokenUsage[K] } = {
     promptTokens: usage.promptTokens,
     completionTokens: usage.completionTokens,
     totalTokens: usage.totalTokens,
-  });
+  };
+  for (const key of DETAIL_KEYS) {
+    const value = usage[key];
+    if (value === undefined) continue;
+    if (!isTokenCount(value)) {
+      throw new HarnessError('invalid_argument', `usage.${key} must be a non-negative integer, got ${String(value)}`);
+    }
+    checked[key] = value;
+  }
+  return Object.freeze(checked);
 }
 
 function hasOnlyUsageKeys(usage: TokenUsage): boolean {

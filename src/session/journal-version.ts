@@ -1,16 +1,18 @@
 import { HarnessError } from '../core/errors.js';
 
 /** The journal format this library writes. */
-export const JOURNAL_VERSION = 4;
+export const JOURNAL_VERSION = 5;
 
 /**
  * Versions this library reads. Old versions stay here forever. Version 2 added the write-ahead
  * `tool_started` entry and journals each tool result as its call settles; version 3 added the
  * approval entries (`approval_request`, `approval_decision`) and the stop reason `suspended`;
  * version 4 added the `compaction` entry and the stop reason `context_overflow`, and sub-agents
- * and handoffs (`tool_started.childSessionId`, `tool_result.usage`, the `handoff` entry).
+ * and handoffs (`tool_started.childSessionId`, `tool_result.usage`, the `handoff` entry); version 5
+ * added reasoning parts (`reasoning` on `assistant_message` and `agent_end`) and the optional
+ * cached, cache-write and reasoning token counts of usage.
  */
-export const READABLE_JOURNAL_VERSIONS: readonly number[] = [1, 2, 3, 4];
+export const READABLE_JOURNAL_VERSIONS: readonly number[] = [1, 2, 3, 4, 5];
 
 /** Throws `unsupported_journal_version` unless `version` is readable. */
 export function checkJournalVersion(version: unknown): number {

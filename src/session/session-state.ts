@@ -1,7 +1,7 @@
 import type { ApprovalDecision } from '../core/approval-types.js';
 import { HarnessError } from '../core/errors.js';
 import type { CompactionEntry, JournalEntry } from '../core/journal-entry.js';
-import type { Message, ToolCall } from '../core/messages.js';
+import type { Message, ReasoningContent, ToolCall } from '../core/messages.js';
 import { stableJson } from '../core/stable-json.js';
 import { addUsage, type TokenUsage, ZERO_USAGE } from '../core/usage.js';
 
@@ -12,6 +12,8 @@ export interface SessionState {
   totalUsage: TokenUsage;
   /** The last final answer, until the next message carries it into `messages`. */
   pendingAnswer: string | undefined;
+  /** The reasoning of the pending answer's turn, joining its message with it. */
+  pendingReasoning: readonly ReasoningContent[] | undefined;
   /** The tool calls of the last assistant turn, while the context has not moved past it. */
   openCalls: readonly ToolCall[] | undefined;
   /** Index in `openCalls` of the next call whose result joins `messages`. */
@@ -33,6 +35,7 @@ export function initialState(systemPrompt: string | undefined): SessionState {
     turnCount: 0,
     totalUsage: ZERO_USAGE,
     pendingAnswer: undefined,
+    pendingReasoning: undefined,
     openCalls: undefined,
     nextResult: 0,
     heldResults: undefined,
@@ -52,8 +55,16 @@ function handOff(state: SessionState, to: string, instructions: string): void {
 
 function push(state: SessionState, message: Message): void {
   if (state.pendingAnswer !== undefined) {
-    state.messages.push(Object.freeze({ role: 'assistant', content: state.pendingAnswer }));
+    const reasoning = state.pendingReasoning;
+    state.messages.push(
+      Object.freeze(
+        reasoning === undefined
+          ? { role: 'assistant', content: state.pendingAnswer }
+          : { role: 'assistant', content: state.pendingAnswer, reasoning },
+      ),
+    );
     state.pendingAnswer = undefined;
+    state.pendingReasoning = undefined;
   }
   state.messages.push(Object.freeze(message));
 }
@@ -188,10 +199,20 @@ export function applyEntry(state: SessionState, entry: JournalEntry, systemPromp
     case 'assistant_message':
       closeTurn(state);
       if (entry.toolCalls && entry.toolCalls.length > 0) {
-        push(state, { role: 'assistant', content: entry.content, toolCalls: entry.toolCalls });
+        push(
+          state,
+          entry.reasoning === undefined
+            ? { role: 'assistant', content: entry.content, toolCalls: entry.toolCalls }
+            : { role: 'assistant', content: entry.content, toolCalls: entry.toolCalls, reasoning: entry.reasoning },
+        );
         state.openCalls = entry.toolCalls;
       } else {
-        push(state, { role: 'assistant', content: entry.content });
+        push(
+          state,
+          entry.reasoning === undefined
+            ? { role: 'assistant', content: entry.content }
+            : { role: 'assistant', content: entry.content, reasoning: entry.reasoning },
+        );
       }
       return;
     case 'tool_started':
@@ -222,6 +243,7 @@ export function applyEntry(state: SessionState, entry: JournalEntry, systemPromp
     case 'agent_end':
       closeTurn(state);
       state.pendingAnswer = entry.response;
+      state.pendingReasoning = entry.reasoning;
       return;
     case 'compaction':
       compact(state, entry);

@@ -5,15 +5,16 @@ import type { StopReason } from '../core/agent-event.js';
 import type { ApprovalDecision } from '../core/approval-types.js';
 import type { Compaction } from '../core/compaction.js';
 import { HarnessError } from '../core/errors.js';
-import type { JournalEntry } from '../core/journal-entry.js';
-import type { JsonValue, Message, ToolCall, ToolResultMessage } from '../core/messages.js';
+import type { AgentEndEntry, AssistantMessageEntry, JournalEntry } from '../core/journal-entry.js';
+import type { JsonValue, Message, ReasoningContent, ToolCall, ToolResultMessage } from '../core/messages.js';
 import type { ModelClient } from '../core/model-client.js';
+import { isCheckedReasoning } from '../core/reasoning.js';
 import type { TokenUsage } from '../core/usage.js';
 import type { JournalStore, JournalWriter, StoredEntry } from '../stores/journal-store.js';
 import { checkSessionId } from '../stores/session-id.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { type ChildJournals, ChildSessions } from './child-sessions.js';
-import { checkEntry } from './journal-check.js';
+import { checkEntry, reasoningOf } from './journal-check.js';
 import {
   checkUsage,
   requireText,
@@ -493,15 +494,18 @@ export class Session {
   addAssistantMessage(
     content: string,
     toolCalls: readonly ToolCallInput[] | { readonly toolCalls?: readonly ToolCallInput[] } = [],
+    reasoning?: readonly ReasoningContent[],
   ): void {
     const text = requireText(content, 'content');
     const list = Array.isArray(toolCalls) ? toolCalls : ((toolCalls as { toolCalls?: unknown }).toolCalls ?? []);
     if (!Array.isArray(list)) throw new HarnessError('invalid_argument', 'toolCalls must be an array of tool calls');
     const calls = (list as readonly ToolCallInput[]).map(toToolCall);
-    this.append(
+    const entry: AssistantMessageEntry =
       calls.length > 0
         ? { type: 'assistant_message', content: text, toolCalls: Object.freeze(calls) }
-        : { type: 'assistant_message', content: text },
+        : { type: 'assistant_message', content: text };
+    this.append(
+      reasoning === undefined || reasoning.length === 0 ? entry : { ...entry, reasoning: checkedReasoning(reasoning) },
     );
   }
 
@@ -585,8 +589,12 @@ export class Session {
   }
 
   /** Records a run's final answer. */
-  recordEnd(response: string, output?: JsonValue): void {
-    this.append(output === undefined ? { type: 'agent_end', response } : { type: 'agent_end', response, output });
+  recordEnd(response: string, output?: JsonValue, reasoning?: readonly ReasoningContent[]): void {
+    const entry: AgentEndEntry =
+      output === undefined ? { type: 'agent_end', response } : { type: 'agent_end', response, output };
+    this.append(
+      reasoning === undefined || reasoning.length === 0 ? entry : { ...entry, reasoning: checkedReasoning(reasoning) },
+    );
     this.log.trim();
   }
 
@@ -705,4 +713,17 @@ async function openNew(
     );
   }
   return writer;
+}
+
+/** Reasoning parts as a session journals them: checked and frozen (`invalid_argument` otherwise). */
+function checkedReasoning(reasoning: readonly ReasoningContent[]): readonly ReasoningContent[] {
+  if (Object.isFrozen(reasoning) && reasoning.every(isCheckedReasoning)) return reasoning;
+  try {
+    return reasoningOf(reasoning, 0);
+  } catch (error) {
+    throw new HarnessError(
+      'invalid_argument',
+      `reasoning: ${(error as Error).message.replace(/^journal entry 0: /, '')}`,
+    );
+  }
 }

@@ -11,6 +11,8 @@ export type { LoopInvariantOptions } from './invariants/loop-invariants.js';
 export { assertLoopInvariants, checkLoopInvariants } from './invariants/loop-invariants.js';
 export type { LoopRule, LoopViolation } from './invariants/loop-violation.js';
 export { LoopInvariantError } from './invariants/loop-violation.js';
+export type { SentRequest } from './invariants/reasoning-integrity.js';
+export { assertReasoningIntegrity, checkReasoningIntegrity } from './invariants/reasoning-integrity.js';
 export type { AlphabetOptions, ExploredEvent } from './model-check/alphabet.js';
 export { boundaryUsages } from './model-check/boundary-usages.js';
 export type { BudgetTally } from './model-check/budget-oracle.js';
