@@ -20,6 +20,10 @@ export interface BudgetOptions {
   readonly inputRatePer1k?: number;
   /** Price of 1,000 completion tokens. Default 0.002. */
   readonly outputRatePer1k?: number;
+  /** Price of 1,000 prompt tokens read from the provider's cache. Default: `inputRatePer1k`. */
+  readonly cachedInputRatePer1k?: number;
+  /** Price of 1,000 prompt tokens written to the provider's cache. Default: `inputRatePer1k`. */
+  readonly cacheWriteRatePer1k?: number;
   /**
    * Fraction (0..1] of any budget after which the agent warns once and asks for a final answer
    * with tools withheld. Off when absent.
@@ -43,6 +47,8 @@ export const BUDGET_KEYS = [
   'maxWallClockMs',
   'inputRatePer1k',
   'outputRatePer1k',
+  'cachedInputRatePer1k',
+  'cacheWriteRatePer1k',
   'softLimitRatio',
 ] as const;
 
@@ -93,6 +99,10 @@ export class Budget {
   readonly inputRatePer1k: number;
   /** Price of 1,000 completion tokens. */
   readonly outputRatePer1k: number;
+  /** Price of 1,000 cached prompt tokens (`inputRatePer1k` unless given). */
+  readonly cachedInputRatePer1k: number;
+  /** Price of 1,000 prompt tokens written to the cache (`inputRatePer1k` unless given). */
+  readonly cacheWriteRatePer1k: number;
   /** Soft limit as a fraction of any budget; off when undefined. */
   readonly softLimitRatio: number | undefined;
 
@@ -114,6 +124,8 @@ export class Budget {
       );
     this.inputRatePer1k = rate(options.inputRatePer1k, 'inputRatePer1k', 0.001);
     this.outputRatePer1k = rate(options.outputRatePer1k, 'outputRatePer1k', 0.002);
+    this.cachedInputRatePer1k = rate(options.cachedInputRatePer1k, 'cachedInputRatePer1k', this.inputRatePer1k);
+    this.cacheWriteRatePer1k = rate(options.cacheWriteRatePer1k, 'cacheWriteRatePer1k', this.inputRatePer1k);
     const soft = options.softLimitRatio;
     if (soft !== undefined && !(typeof soft === 'number' && soft > 0 && soft <= 1)) {
       throw new HarnessError('invalid_config', `budget.softLimitRatio must be in (0, 1], got ${String(soft)}`);
@@ -123,7 +135,21 @@ export class Budget {
 
   /** The cost of some usage at this budget's rates. */
   usageCost(usage: TokenUsage): number {
-    return (usage.promptTokens * this.inputRatePer1k + usage.completionTokens * this.outputRatePer1k) / 1000;
+    const { cachedPromptTokens: cached, cacheWriteTokens: written } = usage;
+    if (cached === undefined && written === undefined) {
+      return (usage.promptTokens * this.inputRatePer1k + usage.completionTokens * this.outputRatePer1k) / 1000;
+    }
+    // Prompt totals include the tokens read from and written to the cache: each part at its rate.
+    const read = cached ?? 0;
+    const write = written ?? 0;
+    const plain = Math.max(0, usage.promptTokens - read - write);
+    return (
+      (plain * this.inputRatePer1k +
+        read * this.cachedInputRatePer1k +
+        write * this.cacheWriteRatePer1k +
+        usage.completionTokens * this.outputRatePer1k) /
+      1000
+    );
   }
 
   /** The first hard limit reached, in the order turns, cost, tokens, time; or null. */
@@ -162,6 +188,8 @@ export class Budget {
       inputRatePer1k: this.inputRatePer1k,
       outputRatePer1k: this.outputRatePer1k,
     };
+    if (this.cachedInputRatePer1k !== this.inputRatePer1k) out.cachedInputRatePer1k = this.cachedInputRatePer1k;
+    if (this.cacheWriteRatePer1k !== this.inputRatePer1k) out.cacheWriteRatePer1k = this.cacheWriteRatePer1k;
     if (this.maxTurns !== undefined) out.maxTurns = this.maxTurns;
     if (this.maxCost !== undefined) out.maxCost = this.maxCost;
     if (this.maxTotalTokens !== undefined) out.maxTotalTokens = this.maxTotalTokens;

@@ -9,7 +9,7 @@ describe('PriceTable', () => {
 
   it('turns per-million prices into per-1k budget rates', () => {
     const rates = new PriceTable().budgetRates('gpt-4.1-mini');
-    expect(rates).toEqual({ inputRatePer1k: 0.0004, outputRatePer1k: 0.0016 });
+    expect(rates).toEqual({ inputRatePer1k: 0.0004, outputRatePer1k: 0.0016, cachedInputRatePer1k: 0.0001 });
     const budget = new Budget({ ...rates, maxCost: 0.01 });
     expect(budget.usageCost({ promptTokens: 1_000_000, completionTokens: 1_000_000, totalTokens: 2_000_000 })).toBe(2);
   });
