@@ -36,12 +36,12 @@ function next<T extends WorkerMessage['type']>(child: ChildProcess, type: T): Pr
 }
 
 // The SDK logs two INFO lines per invocation by default: WARN keeps their cost out of the figures.
-function startWorker(options: ScaleOptions): { child: ChildProcess; ready: Promise<number> } {
+function startWorker(options: ScaleOptions, streams: number): { child: ChildProcess; ready: Promise<number> } {
   const script = fileURLToPath(new URL('restate-worker.js', import.meta.url));
   const execArgv = process.execArgv.includes('--expose-gc') ? process.execArgv : [...process.execArgv, '--expose-gc'];
   const child = fork(script, scaleFlags(options), {
     execArgv,
-    env: { RESTATE_LOGGING: 'WARN', ...process.env, PORT: '0' },
+    env: { RESTATE_LOGGING: 'WARN', ...process.env, PORT: '0', MAX_STREAMS: String(streams) },
     stdio: 'inherit',
   });
   return { child, ready: next(child, 'ready').then((message) => message.port) };
@@ -55,8 +55,11 @@ function exited(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Starts a Restate server (`startDevServer`) and `count` workers behind one balancer. */
-export async function startBenchCluster(count: number, options: ScaleOptions): Promise<BenchCluster> {
+/**
+ * Starts a Restate server (`startDevServer`) and `count` workers behind one balancer, each
+ * taking at most `streams` concurrent invocations per HTTP/2 connection.
+ */
+export async function startBenchCluster(count: number, options: ScaleOptions, streams: number): Promise<BenchCluster> {
   const server: DevServer = await startDevServer();
   const children: ChildProcess[] = [];
   let balancer: TcpBalancer | undefined;
@@ -66,7 +69,7 @@ export async function startBenchCluster(count: number, options: ScaleOptions): P
     await server.stop();
   };
   try {
-    const started = Array.from({ length: count }, () => startWorker(options));
+    const started = Array.from({ length: count }, () => startWorker(options, streams));
     children.push(...started.map((worker) => worker.child));
     const ports = await Promise.all(started.map((worker) => worker.ready));
     balancer = await startTcpBalancer(() => ports);

@@ -7,8 +7,16 @@ import { type RestateFigures, restateFigures, restateTable } from './restate-tab
 import type { ScaleWorkload } from './scale-workload.js';
 import type { SectionReport } from './section.js';
 
-/** Bare invocations timed alone, one after another, before the load. */
-const BARE_ALONE_INVOCATIONS = 10;
+/** Bare invocations, and runs one at a time, timed with nothing else running, before the load. */
+const ALONE_INVOCATIONS = 10;
+
+/**
+ * Invocations per HTTP/2 connection a worker takes: Restate balances over its connections, and
+ * the TCP balancer spreads connections over workers, so connections must be several per worker.
+ */
+export function streamsPerConnection(inFlightPerWorker: number): number {
+  return Math.max(1, Math.ceil(inFlightPerWorker / 5));
+}
 
 async function measureWorkers(
   workers: number,
@@ -18,14 +26,20 @@ async function measureWorkers(
 ): Promise<RestateFigures> {
   const inFlight = workers * restate.inFlightPerWorker;
   console.error(`restate: ${workers} worker(s), ${inFlight} runs in flight, ${restate.runs} runs`);
-  const cluster = await startBenchCluster(workers, options);
+  const cluster = await startBenchCluster(workers, options, streamsPerConnection(restate.inFlightPerWorker));
+  const bare = (): Promise<void> => bareInvocation(cluster.ingressUrl, restate.bareSteps);
   try {
     // Warm-up: as many runs as are in flight, and some bare invocations, unmeasured.
     await driveRuns(cluster.ingressUrl, workload, { first: restate.runs, runs: inFlight, inFlight });
-    for (let i = 0; i < BARE_ALONE_INVOCATIONS; i++) await bareInvocation(cluster.ingressUrl, restate.bareSteps);
+    for (let i = 0; i < ALONE_INVOCATIONS; i++) await bare();
     await cluster.baseline();
-    for (let i = 0; i < BARE_ALONE_INVOCATIONS; i++) await bareInvocation(cluster.ingressUrl, restate.bareSteps);
-    const bareAloneMs = (await cluster.reports()).flatMap((report) => report.bareStepMs);
+    for (let i = 0; i < ALONE_INVOCATIONS; i++) await bare();
+    await driveRuns(cluster.ingressUrl, workload, {
+      first: restate.runs + inFlight,
+      runs: ALONE_INVOCATIONS,
+      inFlight: 1,
+    });
+    const alone = await cluster.reports();
     await cluster.baseline();
     const load = driveRuns(cluster.ingressUrl, workload, { first: 0, runs: restate.runs, inFlight });
     await bareUntil(cluster.ingressUrl, restate.bareSteps, workers, load);
@@ -36,7 +50,8 @@ async function measureWorkers(
       turnsPerRun: workload.toolTurns + 1,
       load: await load,
       reports,
-      bareAloneMs,
+      bareAloneMs: alone.flatMap((report) => report.bareStepMs),
+      stepAloneMs: alone.flatMap((report) => report.stepOverheadMs),
     });
   } finally {
     await cluster.stop();

@@ -17,6 +17,8 @@ export interface RestateRaw {
   readonly reports: readonly WorkerReport[];
   /** Bare `ctx.run` steps timed with nothing else running, ms. */
   readonly bareAloneMs: readonly number[];
+  /** The agent's step overheads with one run at a time and nothing else running, ms. */
+  readonly stepAloneMs: readonly number[];
 }
 
 /** The figures of one worker count. */
@@ -38,10 +40,14 @@ export interface RestateFigures {
   readonly bareP99Ms: number;
   readonly bareAloneP50Ms: number;
   readonly bareAloneP99Ms: number;
-  /** stepP50Ms / bareP50Ms. */
+  readonly stepAloneP50Ms: number;
+  readonly stepAloneP99Ms: number;
+  /** stepP50Ms / bareP50Ms: the target's ratio. */
   readonly stepRatio: number;
-  /** RSS growth per in-flight run, per worker (bytes), in worker order. */
-  readonly rssPerRunBytes: readonly number[];
+  /** stepAloneP50Ms / bareAloneP50Ms. */
+  readonly stepAloneRatio: number;
+  /** RSS growth per in-flight run, per worker (bytes; null: no run was in flight on it), in worker order. */
+  readonly rssPerRunBytes: readonly (number | null)[];
   /** All workers' CPU ÷ model turns, µs. */
   readonly workerCpuPerTurnUs: number;
   /** Agent executions each worker ran. */
@@ -73,8 +79,11 @@ export function restateFigures(raw: RestateRaw): RestateFigures {
     bareP99Ms: quantile(bare, 0.99),
     bareAloneP50Ms: quantile(raw.bareAloneMs, 0.5),
     bareAloneP99Ms: quantile(raw.bareAloneMs, 0.99),
+    stepAloneP50Ms: quantile(raw.stepAloneMs, 0.5),
+    stepAloneP99Ms: quantile(raw.stepAloneMs, 0.99),
     stepRatio: stepP50Ms / bareP50Ms,
-    rssPerRunBytes: raw.reports.flatMap((report) => rssPerInFlight(report) ?? []),
+    stepAloneRatio: quantile(raw.stepAloneMs, 0.5) / quantile(raw.bareAloneMs, 0.5),
+    rssPerRunBytes: raw.reports.map((report) => rssPerInFlight(report) ?? null),
     workerCpuPerTurnUs: (1000 * raw.reports.reduce((sum, report) => sum + report.cpuMs, 0)) / turns,
     executions: raw.reports.map((report) => report.executions),
     replayedSteps: raw.reports.reduce((sum, report) => sum + report.replayedSteps, 0),
@@ -108,8 +117,12 @@ export function restateTable(all: readonly RestateFigures[]): string {
     'harness p50 / bare p50',
     (f) => `${fixed(f.stepRatio, 2)}×: ${verdict(f.stepRatio, RESTATE_STEP_RATIO_TARGET, true, '×')}`,
   );
-  row('bare `ctx.run` alone p50 / p99, ms', (f) => pair(f.bareAloneP50Ms, f.bareAloneP99Ms, 2));
-  row('RSS per in-flight run, KB (per worker)', (f) => f.rssPerRunBytes.map((b) => fixed(b / 1024, 0)).join(' / '));
+  row('alone: harness step overhead p50 / p99, ms', (f) => pair(f.stepAloneP50Ms, f.stepAloneP99Ms, 2));
+  row('alone: bare `ctx.run` p50 / p99, ms', (f) => pair(f.bareAloneP50Ms, f.bareAloneP99Ms, 2));
+  row('alone: harness p50 / bare p50', (f) => `${fixed(f.stepAloneRatio, 2)}×`);
+  row('RSS per in-flight run, KB (per worker)', (f) =>
+    f.rssPerRunBytes.map((b) => (b === null ? '–' : fixed(b / 1024, 0))).join(' / '),
+  );
   row('worker CPU per turn, µs (all workers)', (f) => fixed(f.workerCpuPerTurnUs, 0));
   row('executions per worker', (f) => f.executions.join(' / '));
   return lines.join('\n');

@@ -24,7 +24,7 @@ function sessionNumber(sessionId: string): number {
 /**
  * A worker process of the Restate section of `bench:scale`, forked with an IPC channel: serves
  * the agent's virtual object on the scale workload (a `memory:` store that forgets finished
- * sessions) and the bare service, on PORT. Says `ready`; on `baseline` collects garbage, takes
+ * sessions) and the bare service, on PORT, at most MAX_STREAMS invocations per connection. Says `ready`; on `baseline` collects garbage, takes
  * its idle RSS and starts measuring; on `report` sends what it measured since.
  */
 async function main(): Promise<void> {
@@ -70,17 +70,23 @@ async function main(): Promise<void> {
     if (rss > peakRss) peakRss = rss;
   };
   const agentPath = `/invoke/${DEFAULT_SERVICE}/run`;
-  const server = createServer((request: Http2ServerRequest, response: Http2ServerResponse) => {
-    if (request.url.startsWith(agentPath)) {
-      inFlight++;
-      if (inFlight > peakInFlight) {
-        peakInFlight = inFlight;
-        sample();
+  // Restate opens another HTTP/2 connection when one is full: with a low limit its invocations
+  // spread over the connections, and so over the workers behind the balancer.
+  const streams = Number(process.env.MAX_STREAMS ?? 0);
+  const server = createServer(
+    streams > 0 ? { settings: { maxConcurrentStreams: streams } } : {},
+    (request: Http2ServerRequest, response: Http2ServerResponse) => {
+      if (request.url.startsWith(agentPath)) {
+        inFlight++;
+        if (inFlight > peakInFlight) {
+          peakInFlight = inFlight;
+          sample();
+        }
+        response.once('close', () => inFlight--);
       }
-      response.once('close', () => inFlight--);
-    }
-    handler(request, response);
-  });
+      handler(request, response);
+    },
+  );
   await new Promise<void>((resolve) => server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', resolve));
   let sampler: NodeJS.Timeout | undefined;
   let cpu = process.cpuUsage();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ForgettingStore } from '../../bench/scale/forgetting-store.js';
 import { selectedSections } from '../../bench/scale/options.js';
 import { DEFAULT_RESTATE_OPTIONS, parseRestateOptions } from '../../bench/scale/restate-options.js';
+import { streamsPerConnection } from '../../bench/scale/restate-section.js';
 import { type RestateRaw, restateFigures, restateTable } from '../../bench/scale/restate-table.js';
 import { rssPerInFlight, stepOverheads, type WorkerReport } from '../../bench/scale/restate-worker-report.js';
 
@@ -96,6 +97,7 @@ describe('restateFigures and restateTable', () => {
     load: { runs: 1000, wallMs: 8000, runMs: [100, 200, 300] },
     reports: Array.from({ length: workers }, () => report({ bareStepMs: bare })),
     bareAloneMs: [1, 1, 2],
+    stepAloneMs: [3, 3, 4],
   });
 
   it('pools the workers’ steps, and gives throughput, the step ratio, CPU per turn and RSS per worker', () => {
@@ -111,6 +113,8 @@ describe('restateFigures and restateTable', () => {
       stepRatio: 2,
       runP50Ms: 200,
       bareAloneP50Ms: 1,
+      stepAloneP50Ms: 3,
+      stepAloneRatio: 3,
       workerCpuPerTurnUs: 1000,
       executions: [500, 500],
       replayedSteps: 0,
@@ -125,6 +129,14 @@ describe('restateFigures and restateTable', () => {
     expect(table).toContain('| harness p50 / bare p50 | 2.00×: ≤ 2× ✅ | 4.00×: ≤ 2× ❌ (2.00× the target) |');
     expect(table).toContain('| RSS per in-flight run, KB (per worker) | 205 | 205 / 205 |');
     expect(table).toContain('| executions per worker | 500 | 500 / 500 |');
+    expect(table).toContain('| alone: harness p50 / bare p50 | 3.00× | 3.00× |');
+  });
+
+  it('marks a worker that had no run in flight instead of dividing by zero', () => {
+    const idle = { ...raw(2, [1]), reports: [report(), report({ peakInFlight: 0, executions: 0 })] };
+    const figures = restateFigures(idle);
+    expect(figures.rssPerRunBytes).toEqual([(10 * 1024 * 1024) / 50, null]);
+    expect(restateTable([figures])).toContain('| RSS per in-flight run, KB (per worker) | 205 / – |');
   });
 });
 
@@ -148,5 +160,12 @@ describe('ForgettingStore', () => {
     await expect(store.openWriter('s1')).rejects.toMatchObject({ reason: 'session_locked' });
     await store.close();
     expect(store.size).toBe(0);
+  });
+});
+
+describe('streamsPerConnection', () => {
+  it('lets a worker take a fifth of its runs per connection, at least one', () => {
+    expect(streamsPerConnection(50)).toBe(10);
+    expect(streamsPerConnection(3)).toBe(1);
   });
 });
