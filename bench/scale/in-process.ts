@@ -5,13 +5,7 @@ import { benchDir } from '../support/bench-dir.js';
 import type { CapacityResult } from './capacity.js';
 import { capacityTable } from './capacity-table.js';
 import { type ScaleOptions, scaleFlags } from './options.js';
-
-/** What a section of `bench:scale` hands back: its markdown and its raw results. */
-export interface SectionReport {
-  readonly title: string;
-  readonly markdown: string;
-  readonly results: readonly CapacityResult[];
-}
+import type { SectionReport } from './section.js';
 
 /** Runs one contender in a child process of the same node and flags; resolves with its result. */
 function runChild(key: string, options: ScaleOptions): Promise<CapacityResult> {
@@ -52,7 +46,7 @@ export async function inProcessCapacity(options: ScaleOptions): Promise<SectionR
     peer = await runChild('ai-generate-text', options);
   }
   return {
-    title: 'In-process capacity',
+    title: `In-process capacity, ${options.sessions} sessions`,
     markdown: capacityTable(harness, peer),
     results: peer === undefined ? [harness] : [harness, peer],
   };

@@ -22,7 +22,8 @@ export const DEFAULT_SCALE_OPTIONS: ScaleOptions = {
 
 const NUMERIC = { sessions: 'sessions', seed: 'seed', 'tool-turns': 'toolTurns', deltas: 'deltas' } as const;
 
-function flagValue(args: readonly string[], name: string): string | undefined {
+/** The value of `--name V` or `--name=V` in `args`, if given. */
+export function flagValue(args: readonly string[], name: string): string | undefined {
   const flag = `--${name}`;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
@@ -36,7 +37,8 @@ function flagValue(args: readonly string[], name: string): string | undefined {
   return undefined;
 }
 
-function wholeNumber(name: string, text: string, min: number): number {
+/** `text` as a whole number ≥ `min` (`_` separators allowed); throws naming `--name` otherwise. */
+export function wholeNumber(name: string, text: string, min: number): number {
   const value = Number(text.replace(/_/g, ''));
   if (!Number.isInteger(value) || value < min)
     throw new Error(`bench:scale: --${name} must be a whole number ≥ ${min}, got ${text}`);
@@ -76,4 +78,18 @@ export function scaleFlags(options: ScaleOptions): string[] {
     `--deltas=${options.deltas}`,
     ...(options.peer ? [] : ['--no-peer']),
   ];
+}
+
+/**
+ * The sections `--only NAME[,NAME]` picks, in `all`'s order (every one without the flag);
+ * throws on a name not in `all`.
+ */
+export function selectedSections(args: readonly string[], all: readonly string[]): string[] {
+  const only = flagValue(args, 'only');
+  if (only === undefined) return [...all];
+  const picked = only.split(',').map((name) => name.trim());
+  const unknown = picked.filter((name) => !all.includes(name));
+  if (unknown.length > 0)
+    throw new Error(`bench:scale: unknown section ${unknown.join(', ')} (sections: ${all.join(', ')})`);
+  return all.filter((name) => picked.includes(name));
 }

@@ -16,3 +16,15 @@ export function summarise(samples: readonly number[]): Summary {
     sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
   return { median, min: sorted[0] as number, max: sorted[sorted.length - 1] as number, samples: [...samples] };
 }
+
+/**
+ * The `q`-quantile (0 ≤ q ≤ 1) of samples by the nearest-rank method: the smallest sample with
+ * at least a fraction `q` of the samples at or below it. Throws on an empty set.
+ */
+export function quantile(samples: readonly number[], q: number): number {
+  if (samples.length === 0) throw new Error('quantile: no samples');
+  if (!(q >= 0 && q <= 1)) throw new Error(`quantile: q must be in [0, 1], got ${q}`);
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil(q * sorted.length));
+  return sorted[rank - 1] as number;
+}

@@ -21,7 +21,7 @@ export async function startTcpBalancer(backends: () => readonly number[]): Promi
       return;
     }
     const port = ports[next++ % ports.length] as number;
-    const upstream = createConnection({ host: '127.0.0.1', port });
+    const upstream = createConnection({ host: '127.0.0.1', port, noDelay: true });
     let connected = false;
     upstream.once('connect', () => {
       connected = true;
@@ -40,7 +40,8 @@ export async function startTcpBalancer(backends: () => readonly number[]): Promi
       else connect(client, tries + 1);
     });
   };
-  const server = createServer({ pauseOnConnect: true }, (client) => {
+  // No Nagle on either leg: small HTTP/2 frames would otherwise wait for the peer's delayed ACK.
+  const server = createServer({ pauseOnConnect: true, noDelay: true }, (client) => {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
     connect(client, 0);
