@@ -17,6 +17,18 @@ async function printedBy(file: string): Promise<string[]> {
 }
 
 describe('examples/', () => {
+  it('reasoning.ts journals the reasoning parts and sends each back with its turn', async () => {
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    let lines: string[];
+    try {
+      lines = await printedBy('reasoning.ts');
+    } finally {
+      write.mockRestore();
+    }
+    expect(lines).toContain('reasoning parts journaled: 2; usage: [object Object]');
+    expect(lines).toContain('reasoning integrity: every part went back with its turn, unchanged');
+  });
+
   it('custom-tools.ts runs both tools in one turn and prints the answer with its usage', async () => {
     const lines = await printedBy('custom-tools.ts');
     expect(lines).toContain('  weather -> Lyon: 18 °C, light rain');
