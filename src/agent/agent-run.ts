@@ -168,7 +168,7 @@ export class AgentRuns {
       queue,
       closing: undefined,
       modelAbort,
-      requestOptions: requestOptions(modelAbort, output?.request),
+      requestOptions: requestOptions(modelAbort, output?.request, this.setup.session.id),
       announced: new Set(),
       startedAt: this.setup.now(),
       // A resumed run's pending calls run with the tools of the agent in charge now.

@@ -19,8 +19,15 @@ function throwIfAborted(abort: LazyAbort): void {
 }
 
 /** A request's options: its signal is made when the client reads it (a scripted client never does). */
-export function requestOptions(abort: LazyAbort, output: ChatCompletionOptions['output']): ChatCompletionOptions {
-  return withLazySignal(output === undefined ? {} : { output }, abort);
+export function requestOptions(
+  abort: LazyAbort,
+  output: ChatCompletionOptions['output'],
+  sessionId?: string,
+): ChatCompletionOptions {
+  const options: { output?: ChatCompletionOptions['output']; sessionId?: string } = {};
+  if (output !== undefined) options.output = output;
+  if (sessionId !== undefined) options.sessionId = sessionId;
+  return withLazySignal(options, abort);
 }
 
 /**

@@ -12,6 +12,11 @@ export interface ChatCompletionOptions {
    * has one; a client that ignores it still works (the agent validates the text and asks again).
    */
   readonly output?: RequestedOutput;
+  /**
+   * The stored session the request belongs to, when it has an id: a stable key a client may give
+   * the provider's prompt cache (OpenAI `prompt_cache_key`), so a session's requests share it.
+   */
+  readonly sessionId?: string;
 }
 
 /** The shape of a structured final answer, as sent to the model. */
