@@ -16,6 +16,12 @@ export const CONVERSATION_ID = 'gen_ai.conversation.id';
 export const INPUT_TOKENS = 'gen_ai.usage.input_tokens';
 /** Completion tokens of a request (or a run, on `invoke_agent`). */
 export const OUTPUT_TOKENS = 'gen_ai.usage.output_tokens';
+/** Of the input tokens, those read from the provider's prompt cache (when it reported them). */
+export const CACHE_READ_TOKENS = 'gen_ai.usage.cache_read.input_tokens';
+/** Of the input tokens, those written to the prompt cache (when it reported them). */
+export const CACHE_WRITE_TOKENS = 'gen_ai.usage.cache_creation.input_tokens';
+/** Of the output tokens, those spent reasoning (when the provider reported them). */
+export const REASONING_TOKENS = 'gen_ai.usage.reasoning.output_tokens';
 /** Why the model stopped, as a one-element array. */
 export const FINISH_REASONS = 'gen_ai.response.finish_reasons';
 /** The tool's name. */

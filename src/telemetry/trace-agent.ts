@@ -301,7 +301,14 @@ function fail(span: Span, reason: string, message: string): void {
 }
 
 function usageAttributes(usage: TokenUsage): Record<string, number> {
-  return { [attr.INPUT_TOKENS]: usage.promptTokens, [attr.OUTPUT_TOKENS]: usage.completionTokens };
+  const attributes: Record<string, number> = {
+    [attr.INPUT_TOKENS]: usage.promptTokens,
+    [attr.OUTPUT_TOKENS]: usage.completionTokens,
+  };
+  if (usage.cachedPromptTokens !== undefined) attributes[attr.CACHE_READ_TOKENS] = usage.cachedPromptTokens;
+  if (usage.cacheWriteTokens !== undefined) attributes[attr.CACHE_WRITE_TOKENS] = usage.cacheWriteTokens;
+  if (usage.reasoningTokens !== undefined) attributes[attr.REASONING_TOKENS] = usage.reasoningTokens;
+  return attributes;
 }
 
 function jsonText(value: unknown): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { TokenUsage } from '../../src/core/usage.js';
 import {
   Agent,
   type AgentEvent,
@@ -63,6 +64,6 @@ export function toolTurn(callId: string, name: string, args: Record<string, unkn
 }
 
 /** A turn that answers with text. */
-export function textTurn(text: string, u = usage(5, 2)) {
+export function textTurn(text: string, u: TokenUsage = usage(5, 2)) {
   return [StreamEvent.textDelta(text), StreamEvent.messageComplete(u)];
 }

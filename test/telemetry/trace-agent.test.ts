@@ -49,6 +49,27 @@ function twoCallRun() {
 }
 
 describe('traceAgent: spans from the stream', () => {
+  it('records cached, cache-write and reasoning token counts when the provider reported them', async () => {
+    const client = new ScriptedClient([
+      textTurn('thought it through', {
+        ...usage(100, 40),
+        cachedPromptTokens: 64,
+        cacheWriteTokens: 8,
+        reasoningTokens: 30,
+      }),
+    ]);
+    const { agent } = makeAgent(client, [], { maxTurns: 2 });
+    const stop = traceAgent(agent, { tracer, model: 'o-test', provider: 'openai' });
+    await collect(agent.run('go'));
+    stop();
+    expect(named('chat')[0]?.attributes).toMatchObject({
+      'gen_ai.usage.cache_read.input_tokens': 64,
+      'gen_ai.usage.cache_creation.input_tokens': 8,
+      'gen_ai.usage.reasoning.output_tokens': 30,
+    });
+    expect(named('invoke_agent')[0]?.attributes).toMatchObject({ 'gen_ai.usage.reasoning.output_tokens': 30 });
+  });
+
   it('gives one invoke_agent span per run, a chat span per request and an execute_tool span per call, nested', async () => {
     const { agent } = twoCallRun();
     const stop = traceAgent(agent, { tracer, agentName: 'helper', model: 'gpt-test', provider: 'openai' });
