@@ -96,10 +96,16 @@ function messagesOf(value: unknown, index: number): Message[] {
         return { role: 'system', content };
       case 'user':
         return message.author === 'harness' ? { role: 'user', content, author: 'harness' } : { role: 'user', content };
-      case 'assistant':
-        return message.toolCalls === undefined
-          ? { role: 'assistant', content }
-          : { role: 'assistant', content, toolCalls: toolCallsOf(message.toolCalls, index) };
+      case 'assistant': {
+        const assistant: Message =
+          message.toolCalls === undefined
+            ? { role: 'assistant', content }
+            : { role: 'assistant', content, toolCalls: toolCallsOf(message.toolCalls, index) };
+        // An elided turn keeps its reasoning: a compaction never separates a part from its turn.
+        return message.reasoning === undefined
+          ? assistant
+          : { ...assistant, reasoning: reasoningOf(message.reasoning, index) };
+      }
       case 'tool':
         return { role: 'tool', callId: text(message, 'callId', index), content };
       default:
