@@ -8,9 +8,13 @@ import type { AnthropicUsage } from './anthropic-types.js';
 export interface AnthropicUsageTotals {
   /** Input tokens neither read from nor written to the cache. */
   input: number;
+  /** Output tokens, thinking included. */
   output: number;
+  /** Input tokens read from the cache, when reported. */
   cacheRead?: number;
+  /** Input tokens written to the cache, when reported. */
   cacheWrite?: number;
+  /** Of the output, tokens spent thinking, when reported. */
   thinking?: number;
 }
 
