@@ -8,9 +8,11 @@ import { loadSdk } from '../http/load-sdk.js';
 import { requestTimeout } from '../http/request-timeout.js';
 import type { SdkErrorClasses } from '../http/sdk-errors.js';
 import { streamRequest } from '../http/stream-request.js';
+import { type AnthropicCacheOptions, placeCacheBreakpoints } from './cache-breakpoints.js';
 import { toAnthropicPrompt } from './convert-messages.js';
 import { mapAnthropicStream } from './map-stream.js';
 import { toAnthropicTools, withAnswerTool } from './prepare-tools.js';
+import { type AnthropicThinking, betaHeaderWith, maxTokensWith, toThinkingParam } from './thinking-options.js';
 
 /** Anthropic's own endpoint, the default base URL. */
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -20,8 +22,18 @@ export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
 
 /** Options of {@link AnthropicClient}. */
 export interface AnthropicClientOptions extends HttpClientOptions {
-  /** `max_tokens` of each turn. Default 4096. */
+  /** `max_tokens` of each turn. Default 4096, plus the thinking budget when there is one. */
   readonly maxTokens?: number;
+  /**
+   * Extended thinking: `{ budgetTokens }` (at least 1024), or `{ type: 'adaptive' }`. Off by
+   * default. The turn's thinking blocks come back as reasoning parts of its message.
+   */
+  readonly thinking?: AnthropicThinking;
+  /**
+   * Prompt-cache breakpoints: on the last tool, the system prompt and the last message by
+   * default; `false` places none.
+   */
+  readonly cache?: false | AnthropicCacheOptions;
 }
 
 type AnthropicSdk = typeof import('@anthropic-ai/sdk');
@@ -68,6 +80,8 @@ export class AnthropicClient implements ModelClient {
   ): AsyncGenerator<StreamEvent> {
     const { client, errors } = await this.load();
     const body = this.body(messages, tools, options.output);
+    const beta = betaHeaderWith(this.options.headers, this.options.thinking);
+    const headers = beta === undefined ? {} : { headers: { 'anthropic-beta': beta } };
     yield* streamRequest({
       provider: 'anthropic',
       endpoint: this.baseURL,
@@ -76,7 +90,8 @@ export class AnthropicClient implements ModelClient {
       retry: this.options.retry,
       onRetry: this.options.onRetry,
       signal: options.signal,
-      open: (signal) => client.messages.create(body, { signal, timeout: this.timeoutMs, maxRetries: 0 }).withResponse(),
+      open: (signal) =>
+        client.messages.create(body, { signal, timeout: this.timeoutMs, maxRetries: 0, ...headers }).withResponse(),
       map: (events, where) => mapAnthropicStream(events, where, options.output?.name),
     });
   }
@@ -86,17 +101,21 @@ export class AnthropicClient implements ModelClient {
     tools: readonly ToolDefinition[] | undefined,
     output: RequestedOutput | undefined,
   ) {
-    const prompt = toAnthropicPrompt(messages);
+    const { temperature, thinking, cache } = this.options;
     const wireTools = withAnswerTool(toAnthropicTools(tools), output);
-    const { temperature } = this.options;
+    const prompt = { ...toAnthropicPrompt(messages), tools: wireTools?.tools };
+    const cached = cache === false ? prompt : placeCacheBreakpoints(prompt, cache);
+    // With thinking on, the API takes no forced tool choice: the answer tool is only offered.
+    const toolChoice = thinking === undefined ? wireTools?.toolChoice : undefined;
     return {
       model: this.model,
-      max_tokens: this.options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
-      messages: prompt.messages,
+      max_tokens: maxTokensWith(this.options.maxTokens, DEFAULT_ANTHROPIC_MAX_TOKENS, thinking),
+      messages: cached.messages,
       stream: true as const,
-      ...(prompt.system !== undefined ? { system: prompt.system } : {}),
-      ...(wireTools ? { tools: wireTools.tools } : {}),
-      ...(wireTools?.toolChoice ? { tool_choice: wireTools.toolChoice } : {}),
+      ...(cached.system !== undefined ? { system: cached.system } : {}),
+      ...(cached.tools ? { tools: cached.tools } : {}),
+      ...(toolChoice ? { tool_choice: toolChoice } : {}),
+      ...(thinking !== undefined ? { thinking: toThinkingParam(thinking) } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
     };
   }

@@ -6,6 +6,7 @@ export const anthropicUsage = z.object({
   output_tokens: z.number().int().nonnegative().nullish(),
   cache_creation_input_tokens: z.number().int().nonnegative().nullish(),
   cache_read_input_tokens: z.number().int().nonnegative().nullish(),
+  output_tokens_details: z.object({ thinking_tokens: z.number().int().nonnegative().nullish() }).nullish(),
 });
 
 const contentBlock = z.object({
@@ -14,12 +15,17 @@ const contentBlock = z.object({
   id: z.string().optional(),
   name: z.string().optional(),
   input: z.unknown().optional(),
+  thinking: z.string().optional(),
+  signature: z.string().optional(),
+  data: z.string().optional(),
 });
 
 const delta = z.object({
   type: z.string(),
   text: z.string().optional(),
   partial_json: z.string().optional(),
+  thinking: z.string().optional(),
+  signature: z.string().optional(),
 });
 
 /** One event of a streamed Message. Unknown event types pass (the API adds them over time). */
@@ -42,11 +48,37 @@ export type AnthropicStreamEvent = z.infer<typeof anthropicStreamEvent>;
 /** Validated usage. */
 export type AnthropicUsage = z.infer<typeof anthropicUsage>;
 
-/** A content block we send. */
-export type AnthropicContentBlock =
+/** A prompt-cache breakpoint: the prefix up to and including the block carrying it is cached. */
+export interface AnthropicCacheControl {
+  type: 'ephemeral';
+  ttl?: '5m' | '1h';
+}
+
+/** A thinking block sent back as it came (its signature included). */
+export interface AnthropicThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature: string;
+}
+
+/** A redacted thinking block sent back as it came. */
+export interface AnthropicRedactedThinkingBlock {
+  type: 'redacted_thinking';
+  data: string;
+}
+
+/** A content block that may carry a cache breakpoint (thinking blocks may not). */
+export type AnthropicCacheableBlock = (
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean };
+  | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean }
+) & { cache_control?: AnthropicCacheControl };
+
+/** A content block we send. */
+export type AnthropicContentBlock = AnthropicCacheableBlock | AnthropicThinkingBlock | AnthropicRedactedThinkingBlock;
+
+/** The system prompt as a list of text blocks, the form that can carry a cache breakpoint. */
+export type AnthropicSystemBlock = { type: 'text'; text: string; cache_control?: AnthropicCacheControl };
 
 /** A message as the Messages API takes it: roles alternate, system is separate. */
 export interface AnthropicMessage {
@@ -59,4 +91,5 @@ export interface AnthropicTool {
   name: string;
   description: string;
   input_schema: { type: 'object'; [key: string]: unknown };
+  cache_control?: AnthropicCacheControl;
 }

@@ -1,6 +1,7 @@
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../core/json-depth.js';
 import type { Message, ToolCall } from '../../core/messages.js';
 import type { AnthropicContentBlock, AnthropicMessage } from './anthropic-types.js';
+import { toThinkingBlocks } from './convert-reasoning.js';
 
 /** What the Messages API takes: the system prompt apart, and alternating user/assistant turns. */
 export interface AnthropicPrompt {
@@ -39,15 +40,17 @@ function blocksOf(message: Exclude<Message, { role: 'system' }>): AnthropicConte
     const uses = (message.toolCalls ?? []).map(
       (call): AnthropicContentBlock => ({ type: 'tool_use', id: call.callId, name: call.name, input: toolInput(call) }),
     );
-    return [...text, ...uses];
+    // Thinking first, then text, then tool use: the order the API checks in a tool loop.
+    return [...toThinkingBlocks(message.reasoning), ...text, ...uses];
   }
   return text;
 }
 
 /**
  * Our messages as a Messages API prompt: system messages lifted out (joined), `tool` messages
- * as `tool_result` blocks of a user turn, and consecutive same-role messages merged into one
- * turn (so several results, and a harness note after them, share one user turn, results first).
+ * as `tool_result` blocks of a user turn, an assistant message's own reasoning parts as its
+ * first blocks, and consecutive same-role messages merged into one turn (so several results,
+ * and a harness note after them, share one user turn, results first).
  */
 export function toAnthropicPrompt(messages: readonly Message[]): AnthropicPrompt {
   const system: string[] = [];

@@ -5,6 +5,7 @@ import { parseJsonArguments } from '../http/parse-json-arguments.js';
 import { type AnthropicStreamEvent, anthropicStreamEvent } from './anthropic-types.js';
 import { type AnthropicUsageTotals, convertAnthropicUsage, foldAnthropicUsage } from './convert-usage.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
+import { ThinkingBlocks } from './thinking-blocks.js';
 
 const KNOWN = new Set(anthropicStreamEvent.options.map((option) => option.shape.type.value));
 
@@ -33,12 +34,14 @@ function completeToolUse(use: PartialToolUse): ToolCall {
 }
 
 /**
- * Maps Messages API stream events onto ours: text deltas and pieces of tool-call arguments
- * (`tool_call_delta`, from `input_json_delta`) as they come, each `tool_use` block
- * whole once its `input_json_delta` fragments are in (at `content_block_stop`), and
- * `message_complete` at `message_stop` with usage from `message_start`/`message_delta`.
- * Thinking blocks, pings and unknown events are skipped. A stream that ends before
- * `message_stop` is a failure: the turn is incomplete. `where` names the endpoint in errors.
+ * Maps Messages API stream events onto ours: text deltas, thinking deltas (`reasoning_delta`)
+ * and pieces of tool-call arguments (`tool_call_delta`, from `input_json_delta`) as they come;
+ * at each block's `content_block_stop`, a `tool_use` block whole once its `input_json_delta`
+ * fragments are in, and a `thinking` block (its signature included) or a `redacted_thinking`
+ * block as a `reasoning_complete`, so parts and calls keep the order the model gave them in;
+ * and `message_complete` at `message_stop` with usage from `message_start`/`message_delta`.
+ * Pings and unknown events are skipped. A stream that ends before `message_stop` is a failure:
+ * the turn is incomplete. `where` names the endpoint in errors.
  */
 export async function* mapAnthropicStream(
   events: AsyncIterable<unknown>,
@@ -51,6 +54,7 @@ export async function* mapAnthropicStream(
   const totals: AnthropicUsageTotals = { input: 0, output: 0 };
   let reported = false;
   const uses = new Map<number, PartialToolUse>();
+  const thinking = new ThinkingBlocks();
   let finish: FinishReason | undefined;
   let stopped = false;
   for await (const raw of events) {
@@ -68,6 +72,11 @@ export async function* mapAnthropicStream(
         break;
       case 'content_block_start': {
         const block = event.content_block;
+        if (thinking.start(event.index, block)) {
+          const piece = thinking.addText(event.index, block.thinking ?? '');
+          if (piece !== undefined) yield StreamEvent.reasoningDelta(piece);
+          break;
+        }
         if (block.type === 'text' && block.text) yield StreamEvent.textDelta(block.text);
         if (block.type === 'tool_use' && answerTool !== undefined && block.name === answerTool) {
           answers.set(event.index, { json: '', input: block.input });
@@ -80,6 +89,12 @@ export async function* mapAnthropicStream(
       case 'content_block_delta': {
         const { delta } = event;
         if (delta.type === 'text_delta' && delta.text) yield StreamEvent.textDelta(delta.text);
+        if (delta.type === 'thinking_delta') {
+          const piece = thinking.addText(event.index, delta.thinking ?? '');
+          if (piece !== undefined) yield StreamEvent.reasoningDelta(piece);
+        }
+        if (delta.type === 'signature_delta' && delta.signature !== undefined)
+          thinking.sign(event.index, delta.signature);
         const answer = answers.get(event.index);
         if (delta.type === 'input_json_delta' && answer && delta.partial_json) {
           answer.json += delta.partial_json;
@@ -93,6 +108,8 @@ export async function* mapAnthropicStream(
         break;
       }
       case 'content_block_stop': {
+        const part = thinking.stop(event.index);
+        if (part !== undefined) yield StreamEvent.reasoningComplete(part);
         const answer = answers.get(event.index);
         answers.delete(event.index);
         // An input given whole at the block's start, with no deltas, is the answer as is.

@@ -56,12 +56,18 @@ describe('an agent on the Anthropic client', () => {
     ]);
     const events = await collect(agent.run('What is in the folder?'));
     expect(events.at(-1)).toMatchObject({ type: 'agent_end', data: { turnCount: 2 } });
-    expect(session.totalUsage).toEqual({ promptTokens: 597, completionTokens: 104, totalTokens: 701 });
+    expect(session.totalUsage).toEqual({
+      promptTokens: 597,
+      completionTokens: 104,
+      totalTokens: 701,
+      cachedPromptTokens: 100,
+      cacheWriteTokens: 0,
+    });
     const second = server?.requests[1]?.body as {
-      system: string;
+      system: { text: string }[];
       messages: { role: string; content: { type: string }[] }[];
     };
-    expect(second.system).toBe('Be brief.');
+    expect(second.system.map((block) => block.text)).toEqual(['Be brief.']);
     expect(second.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(second.messages[2]?.content.map((block) => block.type)).toEqual(['tool_result', 'tool_result']);
   });

@@ -57,7 +57,7 @@ describe('AnthropicClient requests', () => {
   });
 
   it('lifts the system prompt and merges consecutive tool results into one user turn', async () => {
-    const { body } = await request([readFile]);
+    const { body } = await request([readFile], { cache: false });
     expect(body).toMatchObject({ system: 'Be brief.' });
     expect((body as { messages: unknown }).messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'What is in app.py?' }] },
@@ -86,7 +86,7 @@ describe('AnthropicClient requests', () => {
   });
 
   it('sends tools with their JSON Schema as input_schema', async () => {
-    const { body } = await request([readFile]);
+    const { body } = await request([readFile], { cache: false });
     expect((body as { tools: unknown }).tools).toEqual([
       { name: 'read_file', description: 'Read a file.', input_schema: readFile.parameters },
     ]);

@@ -25,7 +25,10 @@ describe('AnthropicClient streaming', () => {
       const text = events.filter((e) => e.type === 'text_delta').map((e) => textOf(e.textDelta));
       expect(text.join('')).toBe('Café au lait costs 3 €; 日本語 ✓');
       expect(events.at(-1)).toEqual(
-        StreamEvent.messageComplete({ promptTokens: 25, completionTokens: 15, totalTokens: 40 }, 'stop'),
+        StreamEvent.messageComplete(
+          { promptTokens: 25, completionTokens: 15, totalTokens: 40, cachedPromptTokens: 0, cacheWriteTokens: 0 },
+          'stop',
+        ),
       );
       await server?.close();
     }
@@ -44,7 +47,10 @@ describe('AnthropicClient streaming', () => {
       piece('toolu_02B', '{"path":'),
       piece('toolu_02B', ' "notes.md"}'),
       StreamEvent.toolCallComplete({ callId: 'toolu_02B', name: 'read_file', arguments: { path: 'notes.md' } }),
-      StreamEvent.messageComplete({ promptTokens: 572, completionTokens: 89, totalTokens: 661 }, 'tool_calls'),
+      StreamEvent.messageComplete(
+        { promptTokens: 572, completionTokens: 89, totalTokens: 661, cachedPromptTokens: 100, cacheWriteTokens: 0 },
+        'tool_calls',
+      ),
     ]);
   });
 
@@ -58,10 +64,18 @@ describe('AnthropicClient streaming', () => {
     expect(events.at(-1)?.finishReason).toBe('length');
   });
 
-  it('skips thinking blocks', async () => {
+  it('streams a thinking block as reasoning deltas, then one reasoning part with its signature, before the text', async () => {
     const events = await drain((await serve('thinking.sse')).chatCompletion(user));
-    expect(events.map((e) => e.type)).toEqual(['text_delta', 'message_complete']);
-    expect(textOf(events[0]?.textDelta)).toBe('Hello!');
+    expect(events.slice(0, 3)).toEqual([
+      StreamEvent.reasoningDelta('The user wants a greeting.'),
+      StreamEvent.reasoningComplete({
+        type: 'reasoning',
+        provider: 'anthropic',
+        text: 'The user wants a greeting.',
+        signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds',
+      }),
+      StreamEvent.textDelta('Hello!'),
+    ]);
   });
 
   it('skips event types it does not know, and refuses a known one of the wrong shape', async () => {

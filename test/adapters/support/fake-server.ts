@@ -54,8 +54,14 @@ async function respond(res: ServerResponse, answer: FakeResponse): Promise<void>
   else if (!answer.hang) res.end();
 }
 
-/** Starts a server that answers the n-th request with `answers[n]` (the last one repeats). */
-export async function startFakeServer(answers: readonly FakeResponse[]): Promise<FakeServer> {
+/** Chooses the answer to the n-th request (0-based) from the request itself, as a real server would. */
+export type FakeResponder = (request: ReceivedRequest, n: number) => FakeResponse;
+
+/**
+ * Starts a server that answers the n-th request with `answers[n]` (the last one repeats), or with
+ * what `answers` returns for it.
+ */
+export async function startFakeServer(answers: readonly FakeResponse[] | FakeResponder): Promise<FakeServer> {
   const requests: ReceivedRequest[] = [];
   const gone: Promise<void>[] = [];
   const server = createServer((req, res) => {
@@ -71,13 +77,17 @@ export async function startFakeServer(answers: readonly FakeResponse[]): Promise
       raw += piece;
     });
     req.on('end', () => {
-      requests.push({
+      const request: ReceivedRequest = {
         method: req.method ?? '',
         url: req.url ?? '',
         headers: req.headers,
         body: raw ? JSON.parse(raw) : undefined,
-      });
-      const answer = answers[Math.min(n, answers.length - 1)] ?? { status: 500 };
+      };
+      requests.push(request);
+      const answer =
+        typeof answers === 'function'
+          ? answers(request, n)
+          : (answers[Math.min(n, answers.length - 1)] ?? { status: 500 });
       void respond(res, answer);
     });
   });
