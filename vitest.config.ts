@@ -66,6 +66,8 @@ export default defineConfig({
   },
   test: {
     testTimeout: 20_000,
+    // Hooks start browsers, servers and clusters: on a loaded machine that takes more than vitest's 10 s.
+    hookTimeout: 60_000,
     // Vitest leaves one core to itself by default; it mostly waits, and on two cores that halves the run.
     maxWorkers: availableParallelism(),
     // The CLI's sessions go to a throwaway store unless a test names one (never the checkout's .agent-harness/).
