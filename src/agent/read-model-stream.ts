@@ -90,7 +90,9 @@ class TurnReader {
       return typeof content === 'string' && content !== '' ? { reasoning: content } : undefined;
     }
     if (event.type === 'reasoning_complete') {
-      (this.reasoning ??= []).push(checkReasoning(event.reasoning));
+      const part = checkReasoning(event.reasoning);
+      if (this.reasoning === undefined) this.reasoning = [part];
+      else this.reasoning.push(part);
       return undefined;
     }
     if (event.type === 'tool_call_complete') {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunOutcome, runOutcome, submitRun } from '../../src/restate.js';
+import { prng } from '../stores/support/prng.js';
 import { type Cluster, startCluster, type WorkerProcess } from './support/cluster.js';
 import { checkEffects, storedJournal } from './support/journal-checks.js';
 
@@ -16,18 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await cluster?.stop();
 });
-
-/** A small seeded generator (mulberry32): the seed is in the test's name, to run a round again. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([
@@ -47,7 +36,7 @@ describe('agent-harness/restate: workers killed at random instants', () => {
   it(`kill -9 the worker running two runs, ${ROUNDS} times (seed ${SEED}): another worker finishes every run, no effect runs twice`, {
     timeout: ROUNDS * 30_000,
   }, async () => {
-    const next = random(SEED);
+    const next = prng(SEED);
     let executedAgain = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const tags = [`r${round}a`, `r${round}b`];
