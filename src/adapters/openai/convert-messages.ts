@@ -1,7 +1,8 @@
 import type { Message, ToolCall } from '../../core/messages.js';
 import type { OpenAIMessage } from './openai-types.js';
 
-function wireArguments(call: ToolCall): string {
+/** A call's arguments as the JSON text OpenAI's APIs take (raw text passes as it is). */
+export function wireArguments(call: ToolCall): string {
   return typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
 }
 

@@ -1,3 +1,4 @@
+import { HarnessError } from '../../core/errors.js';
 import type { Message } from '../../core/messages.js';
 import type { ChatCompletionOptions, ModelClient, RequestedOutput } from '../../core/model-client.js';
 import type { StreamEvent } from '../../core/stream-event.js';
@@ -7,20 +8,50 @@ import { resolveEndpoint } from '../http/endpoint.js';
 import { loadSdk } from '../http/load-sdk.js';
 import { requestTimeout } from '../http/request-timeout.js';
 import type { SdkErrorClasses } from '../http/sdk-errors.js';
-import { streamRequest } from '../http/stream-request.js';
+import { type StreamRequest, streamRequest } from '../http/stream-request.js';
 import { toOpenAIMessages } from './convert-messages.js';
 import { mapOpenAIStream } from './map-stream.js';
 import { toOpenAIResponseFormat, toOpenAITools } from './prepare-tools.js';
+import { isOpenAIReasoningModel } from './reasoning-models.js';
+import { mapResponsesStream } from './responses-map-stream.js';
+import { responsesBody } from './responses-request.js';
+import type { OpenAIReasoningEffort, OpenAIReasoningSummary } from './responses-types.js';
 
 /** OpenAI's own endpoint, the default base URL. */
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
+/** Which OpenAI API a client speaks: Chat Completions or Responses. */
+export type OpenAIApi = 'chat' | 'responses';
+
 /** Options of {@link OpenAIClient}. */
 export interface OpenAIClientOptions extends HttpClientOptions {
-  /** Ask for usage in the last chunk (`stream_options.include_usage`). Default true; turn off for servers that refuse it. */
+  /**
+   * `responses` (the Responses API) or `chat` (Chat Completions). Default `responses` for
+   * OpenAI's own endpoint, `chat` for any other base URL (compatible servers speak Chat Completions).
+   */
+  readonly api?: OpenAIApi;
+  /** Ask for usage in the last chunk (`stream_options.include_usage`). Default true; turn off for servers that refuse it. Chat Completions only. */
   readonly includeUsage?: boolean;
-  /** `max_completion_tokens`, when set. */
+  /** `max_completion_tokens` (Chat Completions) or `max_output_tokens` (Responses), when set. */
   readonly maxTokens?: number;
+  /** `reasoning_effort` (Chat Completions) or `reasoning.effort` (Responses), when set. */
+  readonly reasoningEffort?: OpenAIReasoningEffort;
+  /** `reasoning.summary`, when set: the model streams a summary of its reasoning. Responses only. */
+  readonly reasoningSummary?: OpenAIReasoningSummary;
+  /**
+   * Whether the model reasons, so that the Responses client asks for its reasoning items'
+   * encrypted content (other models refuse the request). Default: guessed from the model name
+   * (o-series, `gpt-5…`), or true when `reasoningEffort` or `reasoningSummary` is set.
+   */
+  readonly reasoningModel?: boolean;
+  /** `prompt_cache_key`, when set: requests with the same key share OpenAI's prompt cache (a session id fits). */
+  readonly promptCacheKey?: string;
+}
+
+function chooseApi(api: unknown, baseURL: string): OpenAIApi {
+  if (api === undefined) return baseURL === OPENAI_BASE_URL ? 'responses' : 'chat';
+  if (api === 'chat' || api === 'responses') return api;
+  throw new HarnessError('invalid_config', `OpenAIClient: api must be 'chat' or 'responses', got ${String(api)}`);
 }
 
 type OpenAISdk = typeof import('openai');
@@ -31,9 +62,10 @@ interface Loaded {
 }
 
 /**
- * A {@link ModelClient} for the Chat Completions API with streaming, on the official `openai`
- * SDK (an optional peer dependency, loaded on first use). Retries are ours (the SDK's are off)
- * so that backoff is injectable and `Retry-After` is honoured the same way for every provider.
+ * A {@link ModelClient} for OpenAI's Responses API or the Chat Completions API (see
+ * {@link OpenAIClientOptions.api}) with streaming, on the official `openai` SDK (an optional peer
+ * dependency, loaded on first use). Retries are ours (the SDK's are off) so that backoff is
+ * injectable and `Retry-After` is honoured the same way for every provider.
  */
 export class OpenAIClient implements ModelClient {
   /** The model requests ask for. */
@@ -42,6 +74,8 @@ export class OpenAIClient implements ModelClient {
   readonly provider = 'openai';
   /** Where requests go. */
   readonly baseURL: string;
+  /** The API requests use. */
+  readonly api: OpenAIApi;
   private readonly options: OpenAIClientOptions;
   private readonly apiKey: string;
   private readonly timeoutMs: number;
@@ -57,6 +91,7 @@ export class OpenAIClient implements ModelClient {
     this.options = options;
     this.model = endpoint.model;
     this.baseURL = endpoint.baseURL;
+    this.api = chooseApi(options.api, endpoint.baseURL);
     this.apiKey = endpoint.apiKey;
     this.timeoutMs = requestTimeout(options.timeoutMs);
   }
@@ -67,29 +102,47 @@ export class OpenAIClient implements ModelClient {
     options: ChatCompletionOptions = {},
   ): AsyncGenerator<StreamEvent> {
     const { client, errors } = await this.load();
-    const { timeoutMs } = this;
-    const body = this.body(messages, tools, options.output);
     yield* streamRequest({
       provider: 'openai',
       endpoint: this.baseURL,
       errors,
-      timeoutMs,
+      timeoutMs: this.timeoutMs,
       retry: this.options.retry,
       onRetry: this.options.onRetry,
       signal: options.signal,
-      open: (signal) =>
-        client.chat.completions.create(body, { signal, timeout: timeoutMs, maxRetries: 0 }).withResponse(),
-      map: mapOpenAIStream,
+      ...this.exchange(client, messages, tools, options.output),
     });
   }
 
-  private body(
+  /** How a request of this client's API is sent, and how its stream reads. */
+  private exchange(
+    client: Loaded['client'],
+    messages: readonly Message[],
+    tools: readonly ToolDefinition[] | undefined,
+    output: RequestedOutput | undefined,
+  ): Pick<StreamRequest, 'open' | 'map'> {
+    const sdkOptions = (signal: AbortSignal) => ({ signal, timeout: this.timeoutMs, maxRetries: 0 });
+    if (this.api === 'responses') {
+      const body = responsesBody(this.responsesSettings(), messages, tools, output);
+      return {
+        open: (signal) => client.responses.create(body, sdkOptions(signal)).withResponse(),
+        map: mapResponsesStream,
+      };
+    }
+    const body = this.chatBody(messages, tools, output);
+    return {
+      open: (signal) => client.chat.completions.create(body, sdkOptions(signal)).withResponse(),
+      map: mapOpenAIStream,
+    };
+  }
+
+  private chatBody(
     messages: readonly Message[],
     tools: readonly ToolDefinition[] | undefined,
     output: RequestedOutput | undefined,
   ) {
     const wireTools = toOpenAITools(tools);
-    const { includeUsage = true, maxTokens, temperature } = this.options;
+    const { includeUsage = true, maxTokens, temperature, reasoningEffort, promptCacheKey } = this.options;
     return {
       model: this.model,
       messages: toOpenAIMessages(messages),
@@ -99,6 +152,22 @@ export class OpenAIClient implements ModelClient {
       ...(output ? { response_format: toOpenAIResponseFormat(output) } : {}),
       ...(maxTokens !== undefined ? { max_completion_tokens: maxTokens } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
+      ...(reasoningEffort !== undefined ? { reasoning_effort: reasoningEffort } : {}),
+      ...(promptCacheKey !== undefined ? { prompt_cache_key: promptCacheKey } : {}),
+    };
+  }
+
+  private responsesSettings() {
+    const { reasoningEffort, reasoningSummary, reasoningModel, promptCacheKey, maxTokens, temperature } = this.options;
+    const asked = reasoningEffort !== undefined || reasoningSummary !== undefined;
+    return {
+      model: this.model,
+      reasoningModel: reasoningModel ?? (asked || isOpenAIReasoningModel(this.model)),
+      reasoningEffort,
+      reasoningSummary,
+      promptCacheKey,
+      maxTokens,
+      temperature,
     };
   }
 

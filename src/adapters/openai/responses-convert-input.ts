@@ -1,0 +1,65 @@
+import type { AssistantMessage, Message, ReasoningContent, ReasoningPart } from '../../core/messages.js';
+import { wireArguments } from './convert-messages.js';
+import type { ResponsesInputItem, ResponsesReasoningInput } from './responses-types.js';
+
+/** The provider name reasoning parts of this API carry; parts of any other are never sent. */
+export const RESPONSES_PROVIDER = 'openai';
+
+/** What the Responses API takes: the system prompt as `instructions`, the rest as `input` items. */
+export interface ResponsesPrompt {
+  readonly instructions: string | undefined;
+  readonly input: ResponsesInputItem[];
+}
+
+/** A part this API made and can take back: ours, with the item id it was returned under. */
+function isOwnReasoning(part: ReasoningContent): part is ReasoningPart & { id: string } {
+  return part.type === 'reasoning' && part.provider === RESPONSES_PROVIDER && typeof part.id === 'string';
+}
+
+function reasoningItem(part: ReasoningPart & { id: string }): ResponsesReasoningInput {
+  return {
+    type: 'reasoning',
+    id: part.id,
+    summary: part.summary === undefined ? [] : [{ type: 'summary_text', text: part.summary }],
+    ...(part.encrypted !== undefined ? { encrypted_content: part.encrypted } : {}),
+    ...(part.text !== undefined ? { content: [{ type: 'reasoning_text', text: part.text }] } : {}),
+  };
+}
+
+/** A turn's items in the order the API returned them: reasoning, then text, then its calls. */
+function assistantItems(message: AssistantMessage): ResponsesInputItem[] {
+  const items: ResponsesInputItem[] = (message.reasoning ?? []).filter(isOwnReasoning).map(reasoningItem);
+  if (message.content !== '') items.push({ role: 'assistant', content: message.content });
+  for (const call of message.toolCalls ?? []) {
+    items.push({ type: 'function_call', call_id: call.callId, name: call.name, arguments: wireArguments(call) });
+  }
+  return items;
+}
+
+/**
+ * Our messages as a Responses API prompt: system messages lifted into `instructions` (joined by
+ * a blank line), each assistant turn as its reasoning items (OpenAI's own only, with their
+ * encrypted content), its text and its `function_call` items, and tool results as
+ * `function_call_output` items.
+ */
+export function toResponsesPrompt(messages: readonly Message[]): ResponsesPrompt {
+  const system: string[] = [];
+  const input: ResponsesInputItem[] = [];
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+        system.push(message.content);
+        break;
+      case 'user':
+        input.push({ role: 'user', content: message.content });
+        break;
+      case 'assistant':
+        input.push(...assistantItems(message));
+        break;
+      case 'tool':
+        input.push({ type: 'function_call_output', call_id: message.callId, output: message.content });
+        break;
+    }
+  }
+  return { instructions: system.length === 0 ? undefined : system.join('\n\n'), input };
+}
