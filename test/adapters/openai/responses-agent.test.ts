@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OpenAIClient } from '../../../src/adapters/openai/openai-client.js';
+import type { ReasoningContent } from '../../../src/core/messages.js';
 import { Agent, Config, type ModelClient, ReadFileTool, Session, ToolRegistry } from '../../../src/index.js';
 import { collect } from '../../support/fixtures.js';
 import { tempWorkspace } from '../../support/workspace.js';
@@ -79,12 +80,12 @@ describe('an agent on the Responses API with a reasoning model', () => {
     });
     expect(third[4]).toMatchObject({ id: 'rs_B', encrypted_content: 'gAAAAA-enc-B' });
     expect(third[3]).toMatchObject({ call_id: 'call_A', output: expect.stringContaining('return a + b') });
-    const assistant = session.messages.filter((m) => m.role === 'assistant');
-    expect(assistant.map((m) => m.reasoning?.map((part) => part.type === 'reasoning' && part.id))).toEqual([
-      ['rs_A'],
-      ['rs_B'],
-      ['rs_C'],
-    ]);
+    const ids = (parts: readonly ReasoningContent[] | undefined) =>
+      parts?.map((part) => (part.type === 'reasoning' ? part.id : part.type));
+    const turnsWithTools = session.messages.filter((m) => m.role === 'assistant');
+    expect(turnsWithTools.map((m) => ids(m.reasoning))).toEqual([['rs_A'], ['rs_B']]);
+    const end = session.journal.find((entry) => entry.type === 'agent_end');
+    expect(ids(end?.type === 'agent_end' ? end.reasoning : undefined)).toEqual(['rs_C']);
     expect(session.totalUsage).toMatchObject({
       promptTokens: 1560,
       completionTokens: 190,
