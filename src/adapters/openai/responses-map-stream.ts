@@ -24,7 +24,6 @@ const QUIET = new Set([
   'response.output_text.done',
   'response.output_text.annotation.added',
   'response.refusal.done',
-  'response.reasoning_summary_part.added',
   'response.reasoning_summary_part.done',
   'response.reasoning_summary_text.done',
   'response.reasoning_text.done',
@@ -112,7 +111,7 @@ class Calls {
 /**
  * Maps Responses API stream events onto ours: text (and refusal) deltas, reasoning summary and
  * reasoning text deltas, and pieces of function-call arguments as they come; each function call
- * whole and each reasoning item as a `reasoning_complete` part (its encrypted content included)
+ * whole and each reasoning item as a `reasoning_complete` part (summary parts joined by a blank line) (its encrypted content included)
  * at its `response.output_item.done`, in the order of the output; `message_complete` with the
  * usage once the response completed (or ended incomplete). `response.failed` and `error` events
  * are failures, as is a stream that ends before the response did. Unknown event types are
@@ -137,6 +136,10 @@ export async function* mapResponsesStream(
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta':
         if (event.delta) yield StreamEvent.reasoningDelta(event.delta);
+        break;
+      case 'response.reasoning_summary_part.added':
+        // The parts of a summary are joined by a blank line in the finished part: so are the deltas.
+        if ((event.summary_index ?? 0) > 0) yield StreamEvent.reasoningDelta('\n\n');
         break;
       case 'response.output_item.added':
         if (event.item.type === 'function_call') calls.begin(event.output_index, event.item);

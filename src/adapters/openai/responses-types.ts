@@ -59,6 +59,7 @@ export const responsesStreamEvent = z.discriminatedUnion('type', [
     output_index: z.number().int(),
     item: responsesOutputItem,
   }),
+  z.object({ type: z.literal('response.reasoning_summary_part.added'), summary_index: z.number().int().nullish() }),
   z.object({ type: z.literal('response.completed'), response: responseBody }),
   z.object({ type: z.literal('response.incomplete'), response: responseBody }),
   z.object({ type: z.literal('response.failed'), response: responseBody }),

@@ -103,16 +103,19 @@ describe('OpenAIClient on the Responses API, streaming', () => {
     );
   });
 
-  it('joins the parts of a reasoning summary into one part, and streams the answer after it', async () => {
+  it('joins the parts of a reasoning summary by a blank line, as streamed and in the part, and streams the answer after it', async () => {
     const events = await drain((await serve('two-summaries.sse')).chatCompletion(user));
     expect(events.map((e) => e.type)).toEqual([
+      'reasoning_delta',
       'reasoning_delta',
       'reasoning_delta',
       'reasoning_complete',
       'text_delta',
       'message_complete',
     ]);
-    expect(events[2]?.reasoning).toMatchObject({
+    const streamed = events.flatMap((e) => (e.type === 'reasoning_delta' ? [e.reasoningDelta] : [])).join('');
+    expect(streamed).toBe("**Responding to a greeting**\n\nI'll greet them back.");
+    expect(events[3]?.reasoning).toMatchObject({
       summary: "**Responding to a greeting**\n\nI'll greet them back.",
       encrypted: 'gAAAAABoBr_Kenc2-dHdvLXN1bW1hcmllcw==',
     });
