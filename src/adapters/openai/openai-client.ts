@@ -44,7 +44,11 @@ export interface OpenAIClientOptions extends HttpClientOptions {
    * (o-series, `gpt-5…`), or true when `reasoningEffort` or `reasoningSummary` is set.
    */
   readonly reasoningModel?: boolean;
-  /** `prompt_cache_key`, when set: requests with the same key share OpenAI's prompt cache (a session id fits). */
+  /**
+   * `prompt_cache_key`: requests with the same key share OpenAI's prompt cache. Default, on the
+   * Responses API, the stored session's id (`ChatCompletionOptions.sessionId`); Chat Completions
+   * sends only this option (a compatible server may refuse the field).
+   */
   readonly promptCacheKey?: string;
 }
 
@@ -110,7 +114,7 @@ export class OpenAIClient implements ModelClient {
       retry: this.options.retry,
       onRetry: this.options.onRetry,
       signal: options.signal,
-      ...this.exchange(client, messages, tools, options.output),
+      ...this.exchange(client, messages, tools, options),
     });
   }
 
@@ -119,11 +123,11 @@ export class OpenAIClient implements ModelClient {
     client: Loaded['client'],
     messages: readonly Message[],
     tools: readonly ToolDefinition[] | undefined,
-    output: RequestedOutput | undefined,
+    { output, sessionId }: ChatCompletionOptions,
   ): Pick<StreamRequest, 'open' | 'map'> {
     const sdkOptions = (signal: AbortSignal) => ({ signal, timeout: this.timeoutMs, maxRetries: 0 });
     if (this.api === 'responses') {
-      const body = responsesBody(this.responsesSettings(), messages, tools, output);
+      const body = responsesBody(this.responsesSettings(sessionId), messages, tools, output);
       return {
         open: (signal) => client.responses.create(body, sdkOptions(signal)).withResponse(),
         map: mapResponsesStream,
@@ -157,15 +161,15 @@ export class OpenAIClient implements ModelClient {
     };
   }
 
-  private responsesSettings() {
-    const { reasoningEffort, reasoningSummary, reasoningModel, promptCacheKey, maxTokens, temperature } = this.options;
+  private responsesSettings(sessionId: string | undefined) {
+    const { reasoningEffort, reasoningSummary, reasoningModel, maxTokens, temperature } = this.options;
     const asked = reasoningEffort !== undefined || reasoningSummary !== undefined;
     return {
       model: this.model,
       reasoningModel: reasoningModel ?? (asked || isOpenAIReasoningModel(this.model)),
       reasoningEffort,
       reasoningSummary,
-      promptCacheKey,
+      promptCacheKey: this.options.promptCacheKey ?? sessionId,
       maxTokens,
       temperature,
     };

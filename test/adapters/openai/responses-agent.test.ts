@@ -7,7 +7,13 @@ import type { ReasoningContent } from '../../../src/core/messages.js';
 import { Agent, Config, type ModelClient, ReadFileTool, Session, ToolRegistry } from '../../../src/index.js';
 import { collect } from '../../support/fixtures.js';
 import { tempWorkspace } from '../../support/workspace.js';
-import { type FakeAnswer, type FakeServer, fixture, startFakeServer } from '../support/fake-server.js';
+import {
+  type FakeResponder,
+  type FakeResponse,
+  type FakeServer,
+  fixture,
+  startFakeServer,
+} from '../support/fake-server.js';
 import { reasoningCheckingServer, type ScriptedResponse } from '../support/responses-sse.js';
 
 let server: FakeServer | undefined;
@@ -16,7 +22,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function agentOn(answers: FakeAnswer[], wrap: (client: ModelClient) => ModelClient = (client) => client) {
+async function agentOn(
+  answers: readonly FakeResponse[] | FakeResponder,
+  wrap: (client: ModelClient) => ModelClient = (client) => client,
+) {
   server = await startFakeServer(answers);
   const cwd = tempWorkspace();
   writeFileSync(join(cwd, 'app.py'), 'def add(a, b):\n    return a + b\n');
@@ -57,8 +66,8 @@ type Item = Record<string, unknown>;
 
 describe('an agent on the Responses API with a reasoning model', () => {
   it('keeps each turn’s reasoning item before its function call through a 3-turn tool loop', async () => {
-    const { answers, refusals } = reasoningCheckingServer(turns);
-    const { agent, session } = await agentOn(answers);
+    const { respond, refusals } = reasoningCheckingServer(turns);
+    const { agent, session } = await agentOn(respond);
     const events = await collect(agent.run('What do app.py and the notes say?'));
     expect(refusals).toEqual([]);
     expect(events.at(-1)).toMatchObject({ type: 'agent_end', data: { turnCount: 3 } });
@@ -95,7 +104,7 @@ describe('an agent on the Responses API with a reasoning model', () => {
   });
 
   it('is refused by the server, as the real API refuses it, when a turn’s reasoning is not sent back', async () => {
-    const { answers, refusals } = reasoningCheckingServer(turns);
+    const { respond, refusals } = reasoningCheckingServer(turns);
     const dropReasoning = (client: ModelClient): ModelClient => ({
       provider: client.provider,
       chatCompletion: (messages, tools, options) =>
@@ -109,7 +118,7 @@ describe('an agent on the Responses API with a reasoning model', () => {
           options,
         ),
     });
-    const { agent, session } = await agentOn(answers, dropReasoning);
+    const { agent, session } = await agentOn(respond, dropReasoning);
     const events = await collect(agent.run('What do app.py and the notes say?'));
     expect(events.at(-1)).toMatchObject({ type: 'agent_error', data: { reason: 'model_error' } });
     expect(refusals).toEqual([

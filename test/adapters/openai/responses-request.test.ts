@@ -134,6 +134,22 @@ describe('OpenAIClient on the Responses API, requests', () => {
     expect(body).not.toHaveProperty('tools');
   });
 
+  it("uses the stored session's id as the prompt cache key unless one is set", async () => {
+    server = await startFakeServer([{ chunks: [fixture('openai-responses/text.sse')] }]);
+    const client = new OpenAIClient({ model: 'o3', apiKey: 'k', baseURL: `${server.url}/v1`, api: 'responses' });
+    await drain(client.chatCompletion(conversation, [], { sessionId: 'sess-9' }));
+    expect(server.requests[0]?.body).toMatchObject({ prompt_cache_key: 'sess-9' });
+    const keyed = new OpenAIClient({
+      model: 'o3',
+      apiKey: 'k',
+      baseURL: `${server.url}/v1`,
+      api: 'responses',
+      promptCacheKey: 'mine',
+    });
+    await drain(keyed.chatCompletion(conversation, [], { sessionId: 'sess-9' }));
+    expect(server.requests[1]?.body).toMatchObject({ prompt_cache_key: 'mine' });
+  });
+
   it('leaves out reasoning, the cache key and encrypted reasoning for a model that does not reason', async () => {
     const { body } = await request({ model: 'gpt-4.1-mini' });
     expect(body).not.toHaveProperty('include');
@@ -193,7 +209,7 @@ describe('OpenAIClient api choice', () => {
     );
   });
 
-  it('sends reasoning_effort and prompt_cache_key on Chat Completions too, when set', async () => {
+  it('sends reasoning_effort and prompt_cache_key on Chat Completions too, only when set (not the session id)', async () => {
     server = await startFakeServer([{ chunks: [fixture('openai/text.sse')] }]);
     const client = new OpenAIClient({
       model: 'o3',
@@ -207,6 +223,10 @@ describe('OpenAIClient api choice', () => {
     expect(received?.url).toBe('/v1/chat/completions');
     expect(received?.body).toMatchObject({ reasoning_effort: 'medium', prompt_cache_key: 'session-7' });
     expect(JSON.stringify(received?.body)).not.toContain('gAAAA');
+    const plain = new OpenAIClient({ model: 'qwen2.5', baseURL: `${server.url}/v1` });
+    await drain(plain.chatCompletion(conversation, [], { sessionId: 'sess-9' }));
+    expect(server.requests[1]?.body).not.toHaveProperty('prompt_cache_key');
+    expect(server.requests[1]?.body).not.toHaveProperty('reasoning_effort');
   });
 });
 

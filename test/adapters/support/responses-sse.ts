@@ -1,4 +1,4 @@
-import type { FakeResponse, ReceivedRequest } from './fake-server.js';
+import type { FakeResponder, FakeResponse, ReceivedRequest } from './fake-server.js';
 
 /** One reasoning item of a scripted Responses turn. */
 export interface ScriptedReasoning {
@@ -109,13 +109,13 @@ type InputItem = { type?: string; role?: string; id?: string; call_id?: string; 
  * (HTTP 400, the API's message). It answers the n-th valid request with `turns[n]`.
  */
 export function reasoningCheckingServer(turns: readonly ScriptedResponse[]): {
-  readonly answers: ((request: ReceivedRequest) => FakeResponse)[];
+  readonly respond: FakeResponder;
   readonly refusals: string[];
 } {
   const issued = new Map<string, ScriptedReasoning>();
   const refusals: string[] = [];
   let served = 0;
-  const answer = (request: ReceivedRequest): FakeResponse => {
+  const respond = (request: ReceivedRequest): FakeResponse => {
     const input = ((request.body as { input?: InputItem[] } | undefined)?.input ?? []) as InputItem[];
     const sinceTurnStart = new Map<string, InputItem>();
     for (const item of input) {
@@ -135,5 +135,5 @@ export function reasoningCheckingServer(turns: readonly ScriptedResponse[]): {
     if (turn.call) issued.set(turn.call.callId, turn.reasoning);
     return { chunks: [responsesSse(turn)] };
   };
-  return { answers: [answer], refusals };
+  return { respond, refusals };
 }
