@@ -62,6 +62,22 @@ describe('OpenAIClient streaming', () => {
     );
   });
 
+  it('keeps the cached and reasoning token counts of the usage details', async () => {
+    const events = await drain((await serve('usage-details.sse')).chatCompletion(user));
+    expect(events.at(-1)).toEqual(
+      StreamEvent.messageComplete(
+        {
+          promptTokens: 2048,
+          completionTokens: 300,
+          totalTokens: 2348,
+          cachedPromptTokens: 1920,
+          reasoningTokens: 256,
+        },
+        'stop',
+      ),
+    );
+  });
+
   it('passes arguments that are not JSON on as the raw text', async () => {
     const events = (await drain((await serve('invalid-arguments.sse')).chatCompletion(user))).filter(
       (e) => e.type !== 'tool_call_delta',
