@@ -1,3 +1,4 @@
+import { debugLog } from '../../core/debug-log.js';
 import type { JsonObject, ToolCall } from '../../core/messages.js';
 import { type FinishReason, StreamEvent } from '../../core/stream-event.js';
 import { ModelError } from '../http/model-error.js';
@@ -11,7 +12,11 @@ const KNOWN = new Set(anthropicStreamEvent.options.map((option) => option.shape.
 
 function parseEvent(raw: unknown, where: string): AnthropicStreamEvent | undefined {
   const type = (raw as { type?: unknown } | null)?.type;
-  if (typeof type !== 'string' || !KNOWN.has(type as AnthropicStreamEvent['type'])) return undefined;
+  if (typeof type !== 'string' || !KNOWN.has(type as AnthropicStreamEvent['type'])) {
+    // A new event type is not an error: skipped, and said under DEBUG=agent-harness:anthropic.
+    debugLog('agent-harness:anthropic', `${where}: skipped a stream event of unknown type '${String(type)}'`);
+    return undefined;
+  }
   const parsed = anthropicStreamEvent.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
