@@ -64,6 +64,15 @@ describe('reasoning through compaction', () => {
       assertLoopInvariants(journal);
       expect(journal.some((entry) => entry.type === 'compaction')).toBe(true);
       expect(checkReasoningIntegrity(journal, sent)).toEqual([]);
+      // The prefix a compaction does not change goes out byte for byte: a prompt cache of it survives.
+      const at = journal.findIndex((entry) => entry.type === 'compaction');
+      const compaction = journal[at] as { from: number };
+      const before = journal.slice(0, at).filter((entry) => entry.type === 'turn_start').length;
+      const [last, next] = [sent[before - 1], sent[before]];
+      expect(compaction.from).toBeGreaterThan(0);
+      expect(JSON.stringify(next?.messages.slice(0, compaction.from))).toBe(
+        JSON.stringify(last?.messages.slice(0, compaction.from)),
+      );
       // Each assistant turn still in the context carries its own thinking block.
       for (const message of agent.session.messages) {
         if (message.role === 'assistant' && message.toolCalls !== undefined) {
