@@ -77,7 +77,9 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   const tools = toolsWithheld ? undefined : registry.definitions();
   // A copy of the frozen messages: a client may keep or change what it was sent. It costs one
   // pointer per message (cost per turn: bench/cases/turn-cost.ts).
-  const messages = reasoningFor(session.messagesForRequest(), client.provider);
+  const messages = session.hasReasoning
+    ? reasoningFor(session.messagesForRequest(), client.provider)
+    : session.messagesForRequest();
   // An `async chatCompletion` returns a promise of the stream: await it, so that its rejection
   // is this request's failure (a model_error with its message), never an unhandled rejection.
   // The estimate of what is sent is taken before sending: a client may empty or change the copy.

@@ -74,7 +74,8 @@ export const TOOL_SETS = ['read', 'workspace'] as const;
 /** One of {@link TOOL_SETS}. */
 export type ToolSet = (typeof TOOL_SETS)[number];
 
-function toolSet(text: string | undefined): ToolSet {
+/** The `--tools` set named; `read` when absent. */
+export function toolSet(text: string | undefined): ToolSet {
   if (text === undefined) return 'read';
   if ((TOOL_SETS as readonly string[]).includes(text)) return text as ToolSet;
   throw new UsageError(`--tools must be one of ${TOOL_SETS.join(', ')}, got '${text}'`);
@@ -107,7 +108,8 @@ const FLAGS = {
 /** The flags of `run` that take a number (a negative one is ours to refuse, not parseArgs'). */
 const NUMERIC_FLAGS = ['max-turns', 'max-cost', 'timeout', 'port', 'context-tokens'];
 
-function provider(text: string | undefined): Provider {
+/** The `--provider` named; `openai` when absent. */
+export function provider(text: string | undefined): Provider {
   if (text === undefined) return 'openai';
   if ((PROVIDERS as readonly string[]).includes(text)) return text as Provider;
   throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}, got '${text}'`);

@@ -8,6 +8,7 @@ import type { ModelClient } from '../core/model-client.js';
 import { printableLine } from '../core/printable.js';
 import { Session } from '../session/session.js';
 import type { JournalStore, StoredEntry } from '../stores/journal-store.js';
+import { storedLength } from '../stores/stored-length.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { DurableClient } from './durable-client.js';
 import { DurableSteps, type StepTiming } from './durable-steps.js';
@@ -127,15 +128,6 @@ function callsInDoubt(recorded: readonly StoredEntry[]): Set<string> {
     else if (entry.type === 'tool_result') started.delete(callId);
   }
   return started;
-}
-
-async function storedLength(store: JournalStore, sessionId: string): Promise<number> {
-  try {
-    return (await store.read(sessionId)).entries.length;
-  } catch (error) {
-    if (HarnessError.isInstance(error) && error.reason === 'session_not_found') return 0;
-    throw error;
-  }
 }
 
 /**

@@ -14,6 +14,8 @@ export interface SessionState {
   pendingAnswer: string | undefined;
   /** The reasoning of the pending answer's turn, joining its message with it. */
   pendingReasoning: readonly ReasoningContent[] | undefined;
+  /** Whether any turn so far carried reasoning (a request then filters it by provider). */
+  reasoned: boolean;
   /** The tool calls of the last assistant turn, while the context has not moved past it. */
   openCalls: readonly ToolCall[] | undefined;
   /** Index in `openCalls` of the next call whose result joins `messages`. */
@@ -36,6 +38,7 @@ export function initialState(systemPrompt: string | undefined): SessionState {
     totalUsage: ZERO_USAGE,
     pendingAnswer: undefined,
     pendingReasoning: undefined,
+    reasoned: false,
     openCalls: undefined,
     nextResult: 0,
     heldResults: undefined,
@@ -198,6 +201,7 @@ export function applyEntry(state: SessionState, entry: JournalEntry, systemPromp
       return;
     case 'assistant_message':
       closeTurn(state);
+      if (entry.reasoning !== undefined) state.reasoned = true;
       if (entry.toolCalls && entry.toolCalls.length > 0) {
         push(
           state,
@@ -244,6 +248,7 @@ export function applyEntry(state: SessionState, entry: JournalEntry, systemPromp
       closeTurn(state);
       state.pendingAnswer = entry.response;
       state.pendingReasoning = entry.reasoning;
+      if (entry.reasoning !== undefined) state.reasoned = true;
       return;
     case 'compaction':
       compact(state, entry);

@@ -368,6 +368,11 @@ export class Session {
     return this.state.messages.slice();
   }
 
+  /** Whether any turn of the session carried reasoning parts (SPEC §15). */
+  get hasReasoning(): boolean {
+    return this.state.reasoned;
+  }
+
   /** Model requests made so far. */
   get turnCount(): number {
     return this.state.turnCount;

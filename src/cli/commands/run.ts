@@ -1,11 +1,8 @@
 import { constants as osConstants } from 'node:os';
-import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { RetryOptions } from '../../adapters/http/retry-policy.js';
 import type { RetryNotice } from '../../adapters/http/with-retries.js';
-import { MODEL_PRICES, PriceTable } from '../../adapters/prices.js';
 import { Agent } from '../../agent/agent.js';
-import { Config } from '../../config/config.js';
 import type { AgentEvent } from '../../core/agent-event.js';
 import { jsonLine, printableLine } from '../../core/printable.js';
 import { collectToolTimings } from '../../inspector/tool-timings.js';
@@ -14,9 +11,7 @@ import type { McpSource } from '../../mcp/mcp-source.js';
 import { readJournalFile } from '../../session/journal-file.js';
 import { Session } from '../../session/session.js';
 import type { JournalStore } from '../../stores/journal-store.js';
-import { ReadFileTool } from '../../tools/read-file.js';
-import { ToolRegistry } from '../../tools/registry.js';
-import { workspaceTools } from '../../tools/workspace/index.js';
+import { builtinTools, cliAgentConfig } from '../agent-config.js';
 import {
   type CliApprovals,
   type ResumeFrom,
@@ -138,25 +133,13 @@ async function setUp(
     },
     deps.env ?? process.env,
   );
-  const prices = new PriceTable(MODEL_PRICES, (message) => err.write(`warning: ${printableLine(message)}\n`));
-  const rates = prices.budgetRates(options.model);
   // The store and the journal may sit inside the workspace: the workspace tools keep out of them.
-  const kept = [storeLocation(options.store), options.journal, options.resume].filter((path) => path !== undefined);
-  const config = new Config({
-    cwd: options.cwd,
-    protectedPaths: kept.map((path) => resolve(path)),
-    permissions: options.permissions,
-    budget: {
-      maxTurns: options.maxTurns,
-      ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
-      ...(options.timeoutMs !== undefined ? { maxWallClockMs: options.timeoutMs } : {}),
-      ...rates,
-    },
-    ...(options.context !== undefined ? { context: options.context } : {}),
-  });
-  const registry = new ToolRegistry(config).register(
-    ...(options.tools === 'workspace' ? workspaceTools(config) : [new ReadFileTool(config)]),
+  const config = cliAgentConfig(
+    { ...options, kept: [storeLocation(options.store), options.journal, options.resume] },
+    err,
   );
+  const rates = config.budget;
+  const registry = builtinTools(options.tools, config);
   sources.push(...(await addMcpTools(options.mcp, registry)));
   checkPermissionFlags(config.permissions, registry);
   // The model and its rates go with a new stored session, so that `inspect ID` prices it as the CLI did.

@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { HarnessError } from '../../core/errors.js';
 import type { JournalEntry } from '../../core/journal-entry.js';
 import { printableLine } from '../../core/printable.js';
 import { cancelRun, runOutcome, submitRun } from '../../restate/ingress-client.js';
 import type { RunOutcome } from '../../restate/protocol.js';
 import type { JournalStore } from '../../stores/journal-store.js';
+import { storedLength } from '../../stores/stored-length.js';
 import type { Output } from '../render-human.js';
 import { newSessionId } from '../run-session.js';
 import { openCliStore, sessionIdArg, storeUrl } from '../store-flags.js';
@@ -57,7 +57,7 @@ export async function restateRunCommand(
     return undefined;
   });
   try {
-    const seen = store === undefined ? 0 : await entryCount(store, sessionId);
+    const seen = store === undefined ? 0 : await storedLength(store, sessionId);
     const invocation = await submitRun(url, sessionId, task);
     out.write(`session: ${sessionId} (run ${invocation} on ${url})\n`);
     const follow = store === undefined ? undefined : following(store, sessionId, seen, out, url);
@@ -74,15 +74,6 @@ export async function restateRunCommand(
     return report(outcome, out, store === undefined);
   } finally {
     await store?.close();
-  }
-}
-
-async function entryCount(store: JournalStore, sessionId: string): Promise<number> {
-  try {
-    return (await store.read(sessionId)).entries.length;
-  } catch (error) {
-    if (HarnessError.isInstance(error) && error.reason === 'session_not_found') return 0;
-    throw error;
   }
 }
 

@@ -2,21 +2,16 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { MODEL_PRICES, PriceTable } from '../../adapters/prices.js';
-import { Config } from '../../config/config.js';
-import { printableLine } from '../../core/printable.js';
 import { registerDeployment } from '../../restate/admin-client.js';
 import { loadOptional } from '../../stores/load-optional.js';
-import { ReadFileTool } from '../../tools/read-file.js';
-import { ToolRegistry } from '../../tools/registry.js';
-import { workspaceTools } from '../../tools/workspace/index.js';
+import { builtinTools, cliAgentConfig } from '../agent-config.js';
 import { DEMO_FILES, demoClient } from '../demo-script.js';
 import { type Env, makeClient } from '../make-client.js';
 import { joinNegativeValues, positiveDecimal, positiveInteger } from '../numeric-flags.js';
 import { parseDuration } from '../parse-duration.js';
 import { PERMISSION_FLAGS, PERMISSION_HELP, permissionPolicy } from '../permission-flags.js';
 import type { Output } from '../render-human.js';
-import { DEFAULT_MODELS, PROVIDERS, type Provider } from '../run-options.js';
+import { DEFAULT_MODELS, provider, toolSet } from '../run-options.js';
 import { openCliStore, STORE_HELP, storeLocation, storeUrl } from '../store-flags.js';
 import { UsageError } from '../usage-error.js';
 import { restateUrl } from './restate-url.js';
@@ -66,12 +61,6 @@ const FLAGS = {
   ...PERMISSION_FLAGS,
 } as const;
 
-function provider(text: string | undefined): Provider {
-  if (text === undefined) return 'openai';
-  if ((PROVIDERS as readonly string[]).includes(text)) return text as Provider;
-  throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}, got '${text}'`);
-}
-
 /** What `worker` takes from its surroundings; tests replace them. */
 export interface WorkerDeps {
   readonly env?: Env;
@@ -95,33 +84,23 @@ export function createWorkerCommand(deps: WorkerDeps = {}) {
     const chosen = provider(values.provider);
     const model = values.model ?? DEFAULT_MODELS[chosen];
     const cwd = values.demo && values.cwd === undefined ? demoWorkspace() : resolve(values.cwd ?? '.');
-    const tools = values.tools ?? 'read';
-    if (tools !== 'read' && tools !== 'workspace')
-      throw new UsageError(`--tools must be one of read, workspace, got '${tools}'`);
     const store = storeUrl(values.store, env as NodeJS.ProcessEnv);
-    const timeout = values.timeout === undefined ? undefined : parseDuration(values.timeout, '--timeout');
-    const maxCost = positiveDecimal(values['max-cost'], '--max-cost');
-    const rates = new PriceTable(MODEL_PRICES, (message) =>
-      err.write(`warning: ${printableLine(message)}\n`),
-    ).budgetRates(model);
-    const kept = storeLocation(store);
-    const config = new Config({
-      cwd,
-      ...(kept === undefined ? {} : { protectedPaths: [kept] }),
-      permissions: permissionPolicy(values),
-      budget: {
+    const config = cliAgentConfig(
+      {
+        model,
+        cwd,
+        kept: [storeLocation(store)],
+        permissions: permissionPolicy(values),
         maxTurns: positiveInteger(values['max-turns'], '--max-turns') ?? 10,
-        ...(maxCost === undefined ? {} : { maxCost }),
-        ...(timeout === undefined ? {} : { maxWallClockMs: timeout }),
-        ...rates,
+        maxCost: positiveDecimal(values['max-cost'], '--max-cost'),
+        timeoutMs: values.timeout === undefined ? undefined : parseDuration(values.timeout, '--timeout'),
       },
-    });
+      err,
+    );
     const client = values.demo
       ? demoClient()
       : makeClient({ provider: chosen, model, baseURL: values['base-url'] }, env);
-    const registry = new ToolRegistry(config).register(
-      ...(tools === 'workspace' ? workspaceTools(config) : [new ReadFileTool(config)]),
-    );
+    const registry = builtinTools(toolSet(values.tools), config);
     const journals = await openCliStore(store);
     const { serveWorker } = await loadOptional(
       '@restatedev/restate-sdk',
