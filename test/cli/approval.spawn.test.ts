@@ -35,7 +35,10 @@ function lastMessage(n: number): { role?: string; content?: string; tool_call_id
  */
 function inTerminal(args: readonly string[], env: Record<string, string>) {
   const quoted = [process.execPath, ...nodeArgs('src/cli/bin.ts'), ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`);
-  const child = spawn('script', ['-qfec', quoted.join(' '), '/dev/null'], {
+  // `exec`: no shell stays between `script` and the CLI. Without it, where SHELL is unset (CI),
+  // dash waits as the CLI's parent in the terminal's process group, dies of Ctrl-C's SIGINT,
+  // and `script` reports the shell's 130 instead of the CLI's exit code.
+  const child = spawn('script', ['-qfec', `exec ${quoted.join(' ')}`, '/dev/null'], {
     cwd: root,
     env: { ...process.env, OPENAI_API_KEY: 'sk-test', ...env },
   });
