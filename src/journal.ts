@@ -11,6 +11,7 @@ export type {
   AssistantMessageEntry,
   BudgetWarningEntry,
   CompactionEntry,
+  DroppedReasoning,
   HandoffEntry,
   JournalEntry,
   JournalEntryType,

@@ -11,7 +11,7 @@ import type { AgentMachineEvent, ModelTurn } from '../machines/agent-machine-typ
 import { callPermissions } from './call-permissions.js';
 import { checkOutput } from './output-check.js';
 import { readModelStream } from './read-model-stream.js';
-import { reasoningFor } from './reasoning-filter.js';
+import { dropForeignReasoning } from './reasoning-filter.js';
 import { activeRun, depsOf, type MachineDeps, type RunHandle } from './run-handle.js';
 
 function throwIfAborted(abort: LazyAbort): void {
@@ -59,8 +59,16 @@ function measureContext(
   };
 }
 
-/** Streams one model request and annotates the turn for the machine. */
-async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boolean): Promise<ModelTurn> {
+/**
+ * Streams one model request and annotates the turn for the machine. `messages` is the request's
+ * own copy of the context, its foreign reasoning already taken out.
+ */
+async function requestTurn(
+  deps: MachineDeps,
+  run: RunHandle,
+  toolsWithheld: boolean,
+  messages: Message[],
+): Promise<ModelTurn> {
   const { session, bus } = deps;
   const abort = run.modelAbort;
   if (!bus.isIdle) await bus.idle(); // backpressure: subscribers catch up before the next request
@@ -75,11 +83,6 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   const registry = deps.activeTools();
   run.registry = registry;
   const tools = toolsWithheld ? undefined : registry.definitions();
-  // A copy of the frozen messages: a client may keep or change what it was sent. It costs one
-  // pointer per message (cost per turn: bench/cases/turn-cost.ts).
-  const messages = session.hasReasoning
-    ? reasoningFor(session.messagesForRequest(), client.provider)
-    : session.messagesForRequest();
   // An `async chatCompletion` returns a promise of the stream: await it, so that its rejection
   // is this request's failure (a model_error with its message), never an unhandled rejection.
   // The estimate of what is sent is taken before sending: a client may empty or change the copy.
@@ -144,8 +147,16 @@ export function requestModel(self: AnyActorRef, system: object, toolsWithheld: b
   const run = activeRun(deps);
   // Only the turn's own calls are ever reported: a run of 1,000 turns need not keep 1,000 ids.
   run.announced.clear();
-  deps.session.startTurn();
-  requestTurn(deps, run, toolsWithheld).then(
+  const { session, client } = deps;
+  // A copy of the frozen messages: a client may keep or change what it was sent. It costs one
+  // pointer per message (cost per turn: bench/cases/turn-cost.ts). Taken with the turn's start,
+  // which notes the reasoning parts the request leaves out (the context cannot change until
+  // the request is answered).
+  const messages = session.messagesForRequest();
+  const dropped =
+    session.hasReasoning && client !== undefined ? dropForeignReasoning(messages, client.provider) : undefined;
+  session.startTurn(dropped);
+  requestTurn(deps, run, toolsWithheld, messages).then(
     (turn) => answer(self, { type: 'MODEL_TURN', turn }),
     (error: unknown) => answer(self, { type: 'MODEL_ERROR', message: errorMessage(error) }),
   );

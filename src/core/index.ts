@@ -31,6 +31,7 @@ export type {
   AssistantMessageEntry,
   BudgetWarningEntry,
   CompactionEntry,
+  DroppedReasoning,
   HandoffEntry,
   JournalEntry,
   JournalEntryType,

@@ -3,9 +3,31 @@ import type { Compaction } from './compaction.js';
 import type { JsonValue, ReasoningContent, ToolCall } from './messages.js';
 import type { TokenUsage } from './usage.js';
 
+/**
+ * A reasoning part left out of a request (SPEC §15): it goes back only to the provider that made
+ * it, and the request's client speaks for another one, or names none.
+ */
+export interface DroppedReasoning {
+  /** The provider that made the part. */
+  readonly provider: string;
+  /** The index of its assistant message in the request's messages (the context, system message included). */
+  readonly message: number;
+  /** Its index in that message's reasoning. */
+  readonly part: number;
+  /** Why it was left out: it was made by another provider than the client's. */
+  readonly reason: 'other_provider';
+  /** The provider of the request's client; absent when the client names none. */
+  readonly client?: string;
+}
+
 /** A model request began (one turn = one request). */
 export interface TurnStartEntry {
   readonly type: 'turn_start';
+  /**
+   * The reasoning parts this request left out, one note per part (journal version 5); absent
+   * when it left out none.
+   */
+  readonly droppedReasoning?: readonly DroppedReasoning[];
 }
 
 /** A user message joined the context (`author: 'harness'` for harness-written notes). */

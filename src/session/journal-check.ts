@@ -2,7 +2,7 @@ import { COMPACTION_STRATEGIES } from '../config/context-options.js';
 import { STOP_REASONS } from '../core/agent-event.js';
 import type { BoundedTokenScale } from '../core/compaction.js';
 import { HarnessError } from '../core/errors.js';
-import type { AgentEndEntry, AssistantMessageEntry, JournalEntry } from '../core/journal-entry.js';
+import type { AgentEndEntry, AssistantMessageEntry, DroppedReasoning, JournalEntry } from '../core/journal-entry.js';
 import type { JsonValue, Message, ReasoningContent, ToolCall } from '../core/messages.js';
 import { reasoningPart } from '../core/reasoning.js';
 import { isTokenCount, type TokenUsage } from '../core/usage.js';
@@ -54,6 +54,32 @@ export function reasoningOf(value: unknown, index: number): readonly ReasoningCo
       return part;
     }),
   );
+}
+
+/**
+ * A request's notes of the reasoning parts it left out (journal version 5), checked and frozen:
+ * a non-empty array of `{provider, message, part, reason: 'other_provider', client?}`; or, when
+ * `value` is not one, what is wrong with it.
+ */
+export function droppedReasoningOf(value: unknown): readonly DroppedReasoning[] | string {
+  if (!Array.isArray(value) || value.length === 0) return `'droppedReasoning' must be a non-empty array`;
+  const notes: DroppedReasoning[] = [];
+  for (const [i, raw] of value.entries()) {
+    const note = (typeof raw === 'object' && raw !== null ? raw : {}) as Fields;
+    const { provider, message, part, reason, client } = note;
+    if (typeof provider !== 'string' || provider === '')
+      return `droppedReasoning[${i}].provider must be a non-empty string`;
+    if (!isTokenCount(message) || !isTokenCount(part))
+      return `droppedReasoning[${i}].message and .part must be non-negative integers`;
+    if (reason !== 'other_provider') return `droppedReasoning[${i}].reason must be 'other_provider'`;
+    if (client !== undefined && typeof client !== 'string') return `droppedReasoning[${i}].client must be a string`;
+    notes.push(
+      Object.freeze(
+        client === undefined ? { provider, message, part, reason } : { provider, message, part, reason, client },
+      ),
+    );
+  }
+  return Object.freeze(notes);
 }
 
 function toolCallsOf(value: unknown, index: number): ToolCall[] {
@@ -152,7 +178,12 @@ export function checkEntry(raw: unknown, index: number): JournalEntry {
   if (typeof raw !== 'object' || raw === null) fail(index, 'must be an object');
   const entry = raw as Fields;
   switch (entry.type) {
-    case 'turn_start':
+    case 'turn_start': {
+      if (entry.droppedReasoning === undefined) return { type: 'turn_start' };
+      const dropped = droppedReasoningOf(entry.droppedReasoning);
+      if (typeof dropped === 'string') fail(index, dropped);
+      return { type: 'turn_start', droppedReasoning: dropped };
+    }
     case 'reset':
       return { type: entry.type };
     case 'user_message':

@@ -1,7 +1,8 @@
 import { HarnessError } from '../core/errors.js';
-import type { JournalEntry } from '../core/journal-entry.js';
+import type { DroppedReasoning, JournalEntry } from '../core/journal-entry.js';
 import type { JsonObject, ToolCall } from '../core/messages.js';
 import { isTokenCount, type TokenUsage } from '../core/usage.js';
+import { droppedReasoningOf } from './journal-check.js';
 
 // The entries a Session appends, built and checked: frozen, and shared where they are all alike.
 
@@ -25,8 +26,15 @@ export function toToolCall(input: ToolCallInput, index: number): ToolCall {
   return Object.freeze({ callId, name: input.name, arguments: input.arguments });
 }
 
-/** Every `turn_start` entry: they are all alike, and entries are frozen. */
+/** Every `turn_start` entry that left no reasoning out: they are all alike, and entries are frozen. */
 export const TURN_START: JournalEntry = Object.freeze({ type: 'turn_start' });
+
+/** The `turn_start` of a request that left out reasoning parts, noting each (`invalid_argument` naming what is wrong). */
+export function turnStartDropping(droppedReasoning: readonly DroppedReasoning[]): JournalEntry {
+  const notes = droppedReasoningOf(droppedReasoning);
+  if (typeof notes === 'string') throw new HarnessError('invalid_argument', `startTurn: ${notes}`);
+  return Object.freeze({ type: 'turn_start', droppedReasoning: notes });
+}
 
 /**
  * Transition entries, one frozen object per distinct (from, to, event): a run journals four per

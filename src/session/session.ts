@@ -5,7 +5,7 @@ import type { StopReason } from '../core/agent-event.js';
 import type { ApprovalDecision } from '../core/approval-types.js';
 import type { Compaction } from '../core/compaction.js';
 import { HarnessError } from '../core/errors.js';
-import type { AgentEndEntry, AssistantMessageEntry, JournalEntry } from '../core/journal-entry.js';
+import type { AgentEndEntry, AssistantMessageEntry, DroppedReasoning, JournalEntry } from '../core/journal-entry.js';
 import type { JsonValue, Message, ReasoningContent, ToolCall, ToolResultMessage } from '../core/messages.js';
 import type { ModelClient } from '../core/model-client.js';
 import { isCheckedReasoning } from '../core/reasoning.js';
@@ -22,6 +22,7 @@ import {
   TURN_START,
   toToolCall,
   transitionEntry,
+  turnStartDropping,
 } from './journal-entries.js';
 import { type AppendListener, JournalLog, type LogRecord } from './journal-log.js';
 import { checkToolPairing } from './journal-pairing.js';
@@ -477,9 +478,12 @@ export class Session {
     );
   }
 
-  /** Records the start of a model request. */
-  startTurn(): void {
-    this.append(TURN_START);
+  /**
+   * Records the start of a model request, with a note for each reasoning part the request
+   * left out (SPEC §15), if any.
+   */
+  startTurn(droppedReasoning?: readonly DroppedReasoning[]): void {
+    this.append(droppedReasoning === undefined ? TURN_START : turnStartDropping(droppedReasoning));
   }
 
   /** Adds a user message (after the previous final answer, if one is pending). */

@@ -18,11 +18,18 @@ import {
 } from './journal-rules.js';
 import { type JournalRun, splitRuns } from './journal-runs.js';
 import { LoopInvariantError, type LoopViolation, violation } from './loop-violation.js';
+import { checkReasoningIntegrity, type SentRequest } from './reasoning-integrity.js';
+import { reasoningIntegrity } from './reasoning-rules.js';
 
 /** Options of {@link checkLoopInvariants}. */
 export interface LoopInvariantOptions {
   /** The events `run()` yielded for the journal's last run: checks order and agreement with the journal. */
   readonly events?: readonly AgentEvent[];
+  /**
+   * The requests the model clients received for this journal (as {@link SentRequest}s): checks
+   * that each carried its turns' reasoning unchanged, only to the provider that made it.
+   */
+  readonly requests?: readonly SentRequest[];
   /** The turn budget each run must keep. */
   readonly maxTurns?: number;
   /** Configuration to replay with (its system prompt); a default one otherwise. */
@@ -98,6 +105,10 @@ export function checkLoopInvariants(
     problems.push(
       violation('run_shape', `the journal ends in a run without agent_end or agent_error (from entry ${last.offset})`),
     );
+  problems.push(...reasoningIntegrity(journal, config.systemPrompt));
+  if (options.requests !== undefined)
+    for (const problem of checkReasoningIntegrity(journal, options.requests))
+      problems.push(violation('reasoning_integrity', problem));
   const replay = replayRule(journal, config);
   problems.push(...replay);
   if (options.events !== undefined && replay.length === 0)

@@ -10,6 +10,7 @@ export type LoopRule =
   | 'turn_budget'
   | 'soft_limit'
   | 'replay'
+  | 'reasoning_integrity'
   | 'event_shape'
   | 'text_order'
   | 'tool_events'
