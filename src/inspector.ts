@@ -14,6 +14,12 @@ export type {
   ServedSnapshot,
 } from './inspector/inspector-server.js';
 export { startInspector } from './inspector/inspector-server.js';
-export type { TimelineStep, TimelineStepKind, TimelineToolCall, ToolCallStatus } from './inspector/timeline-step.js';
+export type {
+  TimelineReasoning,
+  TimelineStep,
+  TimelineStepKind,
+  TimelineToolCall,
+  ToolCallStatus,
+} from './inspector/timeline-step.js';
 export type { ReadTimingsOptions, ToolTiming } from './inspector/tool-timings.js';
 export { readTimingFile, timingPath, writeTimingFile } from './inspector/tool-timings.js';

@@ -13,7 +13,13 @@ export type { InspectorFeedOptions, InspectorSnapshot, StepListener } from './in
 export { InspectorFeed } from './inspector-feed.js';
 export type { InspectorServer, InspectorServerOptions, InspectorSource, ServedSnapshot } from './inspector-server.js';
 export { isLoopback, startInspector } from './inspector-server.js';
-export type { TimelineStep, TimelineStepKind, TimelineToolCall, ToolCallStatus } from './timeline-step.js';
+export type {
+  TimelineReasoning,
+  TimelineStep,
+  TimelineStepKind,
+  TimelineToolCall,
+  ToolCallStatus,
+} from './timeline-step.js';
 export type { ReadTimingsOptions, ToolTiming } from './tool-timings.js';
 export { collectToolTimings, readTimingFile, timingPath, writeTimingFile } from './tool-timings.js';
 export { waitForStop } from './wait-for-stop.js';

@@ -1,10 +1,10 @@
 import { Budget } from '../config/budget.js';
 import type { AgentEvent } from '../core/agent-event.js';
 import type { CompactionEntry, JournalEntry } from '../core/journal-entry.js';
-import type { ToolCall } from '../core/messages.js';
+import type { ReasoningContent, ToolCall } from '../core/messages.js';
 import { addUsage, type TokenUsage, ZERO_USAGE } from '../core/usage.js';
 import { eventLabel } from '../diagram/edge-label.js';
-import type { TimelineStep, TimelineToolCall } from './timeline-step.js';
+import type { TimelineReasoning, TimelineStep, TimelineToolCall } from './timeline-step.js';
 import type { ToolTiming } from './tool-timings.js';
 
 /** Options of {@link TimelineBuilder}. */
@@ -39,6 +39,16 @@ function compactionText(entry: CompactionEntry): string {
     (message) => message.role === 'tool' && message.content.startsWith('[elided '),
   ).length;
   return `${elided} tool output(s) of ${what} elided`;
+}
+
+/** A turn's reasoning parts as the timeline shows them: summary, else text; redacted and encrypted ones named. */
+function reasoningShown(parts: readonly ReasoningContent[]): TimelineReasoning[] {
+  return parts.map((part): TimelineReasoning => {
+    if (part.type === 'redacted_reasoning') return { provider: part.provider, shows: 'redacted', text: '' };
+    if (part.summary !== undefined) return { provider: part.provider, shows: 'summary', text: part.summary };
+    if (part.text !== undefined) return { provider: part.provider, shows: 'text', text: part.text };
+    return { provider: part.provider, shows: 'encrypted', text: '' };
+  });
 }
 
 /**
@@ -100,7 +110,12 @@ export class TimelineBuilder {
       case 'assistant_message':
         this.pendingCalls = entry.toolCalls ?? [];
         for (const call of this.pendingCalls) this.callNames.set(call.callId, call.name);
-        return this.addText('model_text', `model asked for ${this.pendingCalls.length} tool call(s)`, entry.content);
+        return this.addText(
+          'model_text',
+          `model asked for ${this.pendingCalls.length} tool call(s)`,
+          entry.content,
+          entry.reasoning,
+        );
       case 'transition':
         return this.addTransition(entry.from, entry.to, entry.event);
       case 'tool_started':
@@ -126,7 +141,7 @@ export class TimelineBuilder {
         }
         return this.settleTool(entry.callId, entry.content);
       case 'agent_end':
-        return this.addText('answer', 'final answer', entry.response);
+        return this.addText('answer', 'final answer', entry.response, entry.reasoning);
       case 'agent_error':
         return this.push({ kind: 'error', title: `stopped: ${entry.reason}`, text: entry.message });
       case 'budget_warning': {
@@ -277,15 +292,22 @@ export class TimelineBuilder {
     return [this.replace({ ...step, tool: { ...step.tool, ...change } })];
   }
 
-  /** The turn's recorded text; replaces what was streamed onto the turn step. */
-  private addText(kind: 'model_text' | 'answer', title: string, text: string): TimelineStep[] {
+  /** The turn's recorded text (and reasoning); replaces what was streamed onto the turn step. */
+  private addText(
+    kind: 'model_text' | 'answer',
+    title: string,
+    text: string,
+    reasoning: readonly ReasoningContent[] | undefined,
+  ): TimelineStep[] {
     const changed: TimelineStep[] = [];
     const turnStep = this.byId.get(`turn-${this.turn}`);
     if (turnStep?.text !== undefined) {
       const { text: _streamed, ...rest } = turnStep;
       changed.push(this.replace(rest));
     }
-    return [...changed, ...this.push({ kind, title, text }, `text-${this.turn}`)];
+    const fields: StepFields =
+      reasoning === undefined ? { kind, title, text } : { kind, title, text, reasoning: reasoningShown(reasoning) };
+    return [...changed, ...this.push(fields, `text-${this.turn}`)];
   }
 
   private push(fields: StepFields, id = `step-${this.list.length}`): TimelineStep[] {

@@ -46,6 +46,20 @@ export interface TimelineToolCall {
 }
 
 /**
+ * One reasoning part of a model turn as the timeline shows it (folded under the turn's text):
+ * its summary, else its text; `redacted` for a provider's redacted (encrypted-only) reasoning,
+ * `encrypted` for a part that carries neither summary nor text. Every string is untrusted content.
+ */
+export interface TimelineReasoning {
+  /** The provider that made the part. */
+  readonly provider: string;
+  /** What the text is. */
+  readonly shows: 'summary' | 'text' | 'redacted' | 'encrypted';
+  /** The summary or text; empty for `redacted` and `encrypted`. */
+  readonly text: string;
+}
+
+/**
  * One step of the inspector's timeline. Steps are keyed by `id`: a later update of the same
  * step (a tool call settling, streamed text growing) replaces it in place.
  */
@@ -66,6 +80,8 @@ export interface TimelineStep {
   /** Body text (untrusted: model text, answers, error messages). */
   readonly text?: string;
   readonly tool?: TimelineToolCall;
+  /** The model turn's reasoning, for `model_text` and `answer` steps of a turn that reasoned. */
+  readonly reasoning?: readonly TimelineReasoning[];
   /** The model request this step belongs to (0 before the first). */
   readonly turn: number;
   /** Usage of the run so far, summed over requests. */

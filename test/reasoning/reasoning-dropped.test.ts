@@ -97,7 +97,7 @@ describe('a foreign reasoning part is dropped with a journaled note (SPEC §15)'
     expect(anthropicParts(sent[0]?.messages ?? [])).toEqual([]);
     const start = journal.slice(from).find((entry) => entry.type === 'turn_start');
     expect(start).toMatchObject({ droppedReasoning: { length: 3, 0: { provider: 'anthropic', message: 2, part: 0 } } });
-    expect((start as { droppedReasoning: object[] }).droppedReasoning[0]).not.toHaveProperty('client');
+    expect(start?.type === 'turn_start' ? start.droppedReasoning?.[0] : undefined).not.toHaveProperty('client');
     assertLoopInvariants(journal, { config });
   });
 

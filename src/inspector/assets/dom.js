@@ -10,9 +10,11 @@
 /** @typedef {{ id: string, initial: string, states: GraphState[], edges: GraphEdge[] }} Graph */
 /** @typedef {{ promptTokens: number, completionTokens: number, totalTokens: number }} Usage */
 /** @typedef {{ callId: string, name: string, arguments: string, status: string, result?: string, source?: string, durationMs?: number, childSessionId?: string, children?: Step[] }} ToolCall */
+/** @typedef {{ provider: string, shows: 'summary' | 'text' | 'redacted' | 'encrypted', text: string }} Reasoning */
 /**
  * @typedef {{ id: string, index: number, kind: string, state: string | null, from?: string, event?: string,
- *   title: string, text?: string, tool?: ToolCall, turn: number, usage: Usage, cost: number, entries?: number }} Step
+ *   title: string, text?: string, tool?: ToolCall, reasoning?: Reasoning[], turn: number, usage: Usage, cost: number,
+ *   entries?: number }} Step
  */
 /** @typedef {{ title: string, live: boolean, graph: Graph, steps: Step[], fork?: { token: string } }} Snapshot */
 

@@ -6,6 +6,7 @@ import { byId, html, usageText } from './dom.js';
 
 /** @typedef {import('./dom.js').Graph} Graph */
 /** @typedef {import('./dom.js').Step} Step */
+/** @typedef {import('./dom.js').Reasoning} Reasoning */
 
 /** @param {Step} step */
 function stepMeta(step) {
@@ -39,6 +40,28 @@ function stepNumber(step) {
 }
 
 /**
+ * A model turn's reasoning, folded (collapsed until opened): each part's summary or text, or
+ * that it is redacted or encrypted, under the provider that made it.
+ * @param {Reasoning[]} parts
+ */
+function reasoningBlock(parts) {
+  const details = html('details', 'reasoning');
+  details.append(
+    html('summary', 'reasoning-head', `reasoning · ${parts.length} part${parts.length === 1 ? '' : 's'}`),
+  );
+  for (const part of parts) {
+    const shown = part.shows === 'redacted' || part.shows === 'encrypted' ? part.shows : part.text;
+    details.append(
+      html('div', 'label', `${part.provider} · ${part.shows}`),
+      html('pre', `reasoning-${part.shows}`, shown),
+    );
+  }
+  // Opening the fold does not select the step (nor, in a child's timeline, the parent's).
+  details.addEventListener('click', (event) => event.stopPropagation());
+  return details;
+}
+
+/**
  * @param {Step} step
  * @param {(index: number) => void} onSelect
  */
@@ -60,6 +83,7 @@ export function renderStep(step, onSelect) {
   head.append(html('span', 'meta', stepMeta(step)));
   item.append(head);
   if (step.text) item.append(html('pre', 'text', step.text));
+  if (step.reasoning) item.append(reasoningBlock(step.reasoning));
   if (step.tool) {
     item.append(...block('arguments', step.tool.arguments, 'tool-args'));
     if (step.tool.result !== undefined) item.append(...block('result', step.tool.result, 'tool-result'));
@@ -90,12 +114,15 @@ function childRun(sessionId, children) {
 }
 
 /**
- * A live update replaces a step's item: child runs expanded in the old item stay expanded in
- * the new one (a child's timeline grows while the user reads it).
+ * A live update replaces a step's item: child runs and reasoning opened in the old item stay
+ * open in the new one (a child's timeline grows while the user reads it).
  * @param {Element} old
  * @param {Element} fresh
  */
 export function keepExpanded(old, fresh) {
+  const reasoning = fresh.querySelector(':scope > details.reasoning');
+  if (reasoning instanceof HTMLDetailsElement && old.querySelector(':scope > details.reasoning[open]') !== null)
+    reasoning.open = true;
   const open = new Set();
   for (const details of old.querySelectorAll('details.child-run[open]')) {
     if (details instanceof HTMLElement) open.add(details.dataset.session);
@@ -125,4 +152,5 @@ export function showDetail(step) {
     if (step.tool.result !== undefined) detail.append(...block('result', step.tool.result, 'tool-result'));
   }
   if (step.text) detail.append(html('pre', 'text', step.text));
+  if (step.reasoning) detail.append(reasoningBlock(step.reasoning));
 }
