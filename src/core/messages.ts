@@ -57,8 +57,16 @@ export interface ReasoningPart {
   readonly provider: string;
   /** The reasoning text, when the provider shows it (Anthropic `thinking`). */
   readonly text?: string;
-  /** A summary of the reasoning, when the provider gives one (OpenAI reasoning summaries). */
+  /**
+   * A summary of the reasoning, when the provider gives one (OpenAI reasoning summaries): the
+   * parts of a summary given in several, joined by a blank line.
+   */
   readonly summary?: string;
+  /**
+   * The summary as the provider split it, when it gave two parts or more (`summary` is their
+   * join): sent back part by part, as received.
+   */
+  readonly summaryParts?: readonly string[];
   /** Anthropic's signature of the thinking block. */
   readonly signature?: string;
   /** OpenAI's encrypted reasoning content (`include: ['reasoning.encrypted_content']`). */

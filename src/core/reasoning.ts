@@ -2,6 +2,9 @@ import type { ReasoningContent } from './messages.js';
 
 const REASONING_FIELDS = ['text', 'summary', 'signature', 'encrypted', 'id'] as const;
 
+/** What joins the parts of a summary given in several into `summary`. */
+export const SUMMARY_JOIN = '\n\n';
+
 /** Parts {@link reasoningPart} made: checked once, never again on their way to the journal. */
 const CHECKED = new WeakSet<object>();
 
@@ -25,14 +28,28 @@ export function reasoningPart(raw: unknown): ReasoningContent | string {
     return checked({ type: 'redacted_reasoning', provider, data: part.data });
   }
   if (part.type !== 'reasoning') return `unknown reasoning part type '${String(part.type)}'`;
-  const kept: Record<string, string> = { type: 'reasoning', provider };
+  const kept: Record<string, string | readonly string[]> = { type: 'reasoning', provider };
   for (const field of REASONING_FIELDS) {
     const value = part[field];
     if (value === undefined) continue;
     if (typeof value !== 'string') return `a reasoning part's ${field} must be text`;
     kept[field] = value;
   }
+  if (part.summaryParts !== undefined) {
+    const parts = summaryParts(part.summaryParts, kept.summary);
+    if (typeof parts === 'string') return parts;
+    kept.summaryParts = parts;
+  }
   return checked(kept as unknown as ReasoningContent);
+}
+
+/** A part's `summaryParts`, copied and frozen: two texts or more, whose join is its `summary`. */
+function summaryParts(value: unknown, summary: unknown): readonly string[] | string {
+  if (!Array.isArray(value) || value.length < 2 || !value.every((text) => typeof text === 'string'))
+    return `a reasoning part's summaryParts must be two texts or more`;
+  if (summary !== value.join(SUMMARY_JOIN))
+    return `a reasoning part's summary must be its summaryParts joined by a blank line`;
+  return Object.freeze([...value]);
 }
 
 function checked(part: ReasoningContent): ReasoningContent {

@@ -145,7 +145,9 @@ describe('assertLoopInvariants: reasoning_integrity catches planted bugs in a co
         ),
       );
     const withoutSignature = alter((parts) => parts.map(unsigned));
-    expect(integrity(withoutSignature)).toContainEqual(expect.stringMatching(/keeps its turn but not its reasoning as made/));
+    expect(integrity(withoutSignature)).toContainEqual(
+      expect.stringMatching(/keeps its turn but not its reasoning as made/),
+    );
     expect(integrity(alter((parts) => parts.reverse()))).toContainEqual(
       expect.stringMatching(/keeps its turn but not its reasoning as made/),
     );

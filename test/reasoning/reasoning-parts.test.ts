@@ -153,6 +153,20 @@ describe('reasoning parts (SPEC §15)', () => {
     expect(JSON.stringify(agent.session.journal)).not.toContain('reasoning":[');
   });
 
+  it('refuses summary parts that are not the summary, or fewer than two', () => {
+    const entry = (part: object) => [
+      { type: 'assistant_message', content: 'x', reasoning: [{ type: 'reasoning', provider: 'openai', ...part }] },
+    ];
+    expect(() => Session.replay(entry({ summary: 'a\n\nb', summaryParts: ['a', 'c'] }), new Config())).toThrow(
+      /journal entry 0: reasoning\[0\]: a reasoning part's summary must be its summaryParts joined by a blank line/,
+    );
+    expect(() => Session.replay(entry({ summary: 'a', summaryParts: ['a'] }), new Config())).toThrow(
+      /summaryParts must be two texts or more/,
+    );
+    const kept = Session.replay(entry({ summary: 'a\n\nb', summaryParts: ['a', 'b'] }), new Config());
+    expect(kept.journal[0]).toMatchObject({ reasoning: [{ summaryParts: ['a', 'b'] }] });
+  });
+
   it('refuses a journal whose reasoning is malformed, naming the entry', () => {
     expect(() =>
       Session.replay([{ type: 'assistant_message', content: 'x', reasoning: [{ type: 'reasoning' }] }], new Config()),

@@ -20,7 +20,11 @@ function reasoningItem(part: ReasoningPart & { id: string }): ResponsesReasoning
   return {
     type: 'reasoning',
     id: part.id,
-    summary: part.summary === undefined ? [] : [{ type: 'summary_text', text: part.summary }],
+    // The summary as it came: part by part when it came in several.
+    summary: (part.summaryParts ?? (part.summary === undefined ? [] : [part.summary])).map((text) => ({
+      type: 'summary_text',
+      text,
+    })),
     ...(part.encrypted !== undefined ? { encrypted_content: part.encrypted } : {}),
     ...(part.text !== undefined ? { content: [{ type: 'reasoning_text', text: part.text }] } : {}),
   };

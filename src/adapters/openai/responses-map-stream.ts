@@ -1,5 +1,6 @@
 import { debugLog } from '../../core/debug-log.js';
 import type { ReasoningPart } from '../../core/messages.js';
+import { SUMMARY_JOIN } from '../../core/reasoning.js';
 import { type FinishReason, StreamEvent } from '../../core/stream-event.js';
 import type { TokenUsage } from '../../core/usage.js';
 import { ModelError } from '../http/model-error.js';
@@ -61,7 +62,8 @@ function reasoningPart(item: ResponsesOutputItem): ReasoningPart {
     provider: RESPONSES_PROVIDER,
     ...(item.id ? { id: item.id } : {}),
     ...(item.encrypted_content ? { encrypted: item.encrypted_content } : {}),
-    ...(summary.length > 0 ? { summary: summary.join('\n\n') } : {}),
+    ...(summary.length > 0 ? { summary: summary.join(SUMMARY_JOIN) } : {}),
+    ...(summary.length > 1 ? { summaryParts: summary } : {}),
     ...(text.length > 0 ? { text: text.join('\n\n') } : {}),
   };
 }
@@ -111,7 +113,7 @@ class Calls {
 /**
  * Maps Responses API stream events onto ours: text (and refusal) deltas, reasoning summary and
  * reasoning text deltas, and pieces of function-call arguments as they come; each function call
- * whole and each reasoning item as a `reasoning_complete` part (summary parts joined by a blank line) (its encrypted content included)
+ * whole and each reasoning item as a `reasoning_complete` part (summary parts joined by a blank line, and kept one by one when there are several) (its encrypted content included)
  * at its `response.output_item.done`, in the order of the output; `message_complete` with the
  * usage once the response completed (or ended incomplete). `response.failed` and `error` events
  * are failures, as is a stream that ends before the response did. Unknown event types are

@@ -103,6 +103,35 @@ describe('an agent on the Responses API with a reasoning model', () => {
     });
   });
 
+  it('sends a summary given in several parts back part by part, as received, through the journal', async () => {
+    // The second part holds a blank line itself: joined, the parts could not be told apart again.
+    const parts = ['**Reading the code**', 'Open app.py.\n\nThen answer.'];
+    const [first, , last] = turns as [ScriptedResponse, ScriptedResponse, ScriptedResponse];
+    const { respond, refusals } = reasoningCheckingServer([
+      { ...first, reasoning: { ...first.reasoning, summary: parts } },
+      last,
+    ]);
+    const { agent, session } = await agentOn(respond);
+    const events = await collect(agent.run('What does app.py say?'));
+    expect(refusals).toEqual([]);
+    expect(events.at(-1)).toMatchObject({ type: 'agent_end' });
+    const saved = Session.replay(session.journal, new Config());
+    expect(saved.messages.find((m) => m.role === 'assistant')?.reasoning).toEqual([
+      {
+        type: 'reasoning',
+        provider: 'openai',
+        id: 'rs_A',
+        encrypted: 'gAAAAA-enc-A',
+        summary: parts.join('\n\n'),
+        summaryParts: parts,
+      },
+    ]);
+    const second = (server?.requests[1]?.body as { input: Item[] } | undefined)?.input ?? [];
+    expect(second.find((item) => item.type === 'reasoning')?.summary).toEqual(
+      parts.map((text) => ({ type: 'summary_text', text })),
+    );
+  });
+
   it('is refused by the server, as the real API refuses it, when a turn’s reasoning is not sent back', async () => {
     const { respond, refusals } = reasoningCheckingServer(turns);
     const dropReasoning = (client: ModelClient): ModelClient => ({

@@ -117,6 +117,7 @@ describe('OpenAIClient on the Responses API, streaming', () => {
     expect(streamed).toBe("**Responding to a greeting**\n\nI'll greet them back.");
     expect(events[3]?.reasoning).toMatchObject({
       summary: "**Responding to a greeting**\n\nI'll greet them back.",
+      summaryParts: ['**Responding to a greeting**', "I'll greet them back."],
       encrypted: 'gAAAAABoBr_Kenc2-dHdvLXN1bW1hcmllcw==',
     });
   });

@@ -4,7 +4,8 @@ import type { FakeResponder, FakeResponse, ReceivedRequest } from './fake-server
 export interface ScriptedReasoning {
   readonly id: string;
   readonly encrypted: string;
-  readonly summary: string;
+  /** Its summary: one part, or each part the API gives in turn. */
+  readonly summary: string | readonly string[];
 }
 
 /** A scripted Responses turn: its reasoning, then a function call or a text answer. */
@@ -43,24 +44,19 @@ export function responsesSse(turn: ScriptedResponse): string {
   const { reasoning } = turn;
   event('response.created', { response: response('in_progress', []) });
   event('response.output_item.added', { output_index: 0, item: { id: reasoning.id, type: 'reasoning', summary: [] } });
-  const part = { type: 'summary_text', text: reasoning.summary };
-  event('response.reasoning_summary_part.added', {
-    item_id: reasoning.id,
-    output_index: 0,
-    summary_index: 0,
-    part: { type: 'summary_text', text: '' },
+  const texts = typeof reasoning.summary === 'string' ? [reasoning.summary] : reasoning.summary;
+  const parts = texts.map((text) => ({ type: 'summary_text', text }));
+  parts.forEach((part, summary_index) => {
+    const at = { item_id: reasoning.id, output_index: 0, summary_index };
+    event('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } });
+    event('response.reasoning_summary_text.delta', { ...at, delta: part.text });
+    event('response.reasoning_summary_text.done', { ...at, text: part.text });
+    event('response.reasoning_summary_part.done', { ...at, part });
   });
-  event('response.reasoning_summary_text.delta', {
-    item_id: reasoning.id,
-    output_index: 0,
-    summary_index: 0,
-    delta: reasoning.summary,
-  });
-  event('response.reasoning_summary_part.done', { item_id: reasoning.id, output_index: 0, summary_index: 0, part });
   const reasoningItem = {
     id: reasoning.id,
     type: 'reasoning',
-    summary: [part],
+    summary: parts,
     encrypted_content: reasoning.encrypted,
   };
   event('response.output_item.done', { output_index: 0, item: reasoningItem });
