@@ -1,6 +1,6 @@
 import type { Permission } from '../../core/approval-types.js';
 import type { Compaction } from '../../core/compaction.js';
-import type { ToolCall } from '../../core/messages.js';
+import type { ReasoningContent, ToolCall } from '../../core/messages.js';
 import type { ToolResult } from '../../core/tool-result.js';
 import type { TokenUsage } from '../../core/usage.js';
 import type {
@@ -67,6 +67,12 @@ export interface AlphabetOptions {
    * the parent, and the budget oracle checks that it does. Off by default.
    */
   readonly childUsage?: TokenUsage;
+  /**
+   * Model turns carry reasoning parts made for them (a signed part and a redacted one, naming
+   * the turn), so that `reasoning_integrity` checks each is journaled with its own turn and
+   * calls, unchanged. Off by default.
+   */
+  readonly reasoning?: boolean;
 }
 
 /** The context limit a model check with `context: true` explores (tokens). */
@@ -126,7 +132,23 @@ function callsOf(pattern: readonly CallPattern[]): ToolCall[] {
   return pattern.map((call, i) => ({ callId: `c${i}`, name: call.safe ? 'look' : 'change', arguments: {} }));
 }
 
-function modelTurn(pattern: readonly CallPattern[], usage: TokenUsage, elapsedMs: number): ModelTurnEvent {
+/** The provider explored reasoning parts name. */
+export const EXPLORED_PROVIDER = 'explored';
+
+/** The reasoning parts of the turn labelled `label`: a signed one and a redacted one, in that order. */
+function reasoningOf(label: string): readonly ReasoningContent[] {
+  return [
+    { type: 'reasoning', provider: EXPLORED_PROVIDER, text: `thinking of ${label}`, signature: `sig ${label}` },
+    { type: 'redacted_reasoning', provider: EXPLORED_PROVIDER, data: `hidden ${label}` },
+  ];
+}
+
+function modelTurn(
+  pattern: readonly CallPattern[],
+  usage: TokenUsage,
+  elapsedMs: number,
+  reasoning?: string,
+): ModelTurnEvent {
   const toolCalls = callsOf(pattern);
   const permissions = pattern.map((call) => call.permission);
   const turn: ModelTurn = {
@@ -134,6 +156,7 @@ function modelTurn(pattern: readonly CallPattern[], usage: TokenUsage, elapsedMs
     toolCalls,
     concurrencySafe: pattern.map((call) => call.safe),
     ...(permissions.some((permission) => permission !== 'allow') ? { permissions } : {}),
+    ...(reasoning === undefined ? {} : { reasoning: reasoningOf(reasoning) }),
     usage,
     elapsedMs,
   };
@@ -169,7 +192,8 @@ function modelEvents(options: AlphabetOptions, context: AgentContext): LabelledE
     for (const ms of reachableTimes(options, context)) {
       for (const pattern of [[], ...callPatterns(options.maxToolCalls, options.permissions ?? ['allow'])]) {
         const label = `model(${pattern.length === 0 ? 'text' : patternLabel(pattern)} ${tokens} t${ms})`;
-        events.push({ label, role: 'matters', event: modelTurn(pattern, usage, ms) });
+        const event = modelTurn(pattern, usage, ms, options.reasoning ? label : undefined);
+        events.push({ label, role: 'matters', event });
       }
     }
   }
@@ -184,6 +208,7 @@ function modelEvents(options: AlphabetOptions, context: AgentContext): LabelledE
         usage,
         elapsedMs: ms,
         outputCheck,
+        ...(options.reasoning ? { reasoning: reasoningOf(`answer ${kind}`) } : {}),
       };
       events.push({ label: `model(answer ${kind})`, role: 'matters', event: { type: 'MODEL_TURN', turn } });
     }

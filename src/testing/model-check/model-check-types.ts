@@ -75,7 +75,8 @@ export interface ModelCheckOptions extends Partial<AlphabetOptions> {
  * model request follows a tool's `maxInvalidToolCalls`-th invalid call in a row, and
  * `invalid_tool_calls` stops only such a run (`invalid_calls`); a structured answer that fails
  * its schema never ends the run with an answer, is sent back at most `outputRetries` times, and
- * then ends it with `output_invalid` (`output_retries`);
+ * then ends it with `output_invalid` (`output_retries`); the turn recorded is the model's own,
+ * its reasoning unchanged, in order, with its calls (`reasoning_integrity`; explored with `reasoning: true`);
  * no call runs without an `allow` or an approval, and decisions are taken only for calls that
  * wait (`approval_gate`); a denied call is answered without running (`denied_never_runs`); a
  * suspend ends a run only while nothing runs and a call waits, leaving those calls unanswered
@@ -106,6 +107,7 @@ export const MACHINE_RULES = [
   'suspend_pending',
   'invalid_calls',
   'output_retries',
+  'reasoning_integrity',
   'context_limit',
   'result_index',
   'report_order',

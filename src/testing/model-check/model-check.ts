@@ -93,6 +93,7 @@ export function modelCheckAgentMachine(options: ModelCheckOptions): ModelCheckRe
     structuredOutput: options.structuredOutput ?? false,
     context: options.context ?? false,
     ...(options.childUsage === undefined ? {} : { childUsage: options.childUsage }),
+    reasoning: options.reasoning ?? false,
   };
   const asks = explorationAsks(options);
   const maxSteps =

@@ -8,6 +8,7 @@ import type {
 import type { MachineRule } from './model-check-types.js';
 import { requestBudgetRules, stopPrecedence, warningRules } from './monitor-budget-rules.js';
 import { requestInvalidRules } from './monitor-invalid-calls.js';
+import { recordedTurnRules } from './monitor-reasoning.js';
 import type { MonitorState, TraceStep, TransitionScope } from './trace-monitor.js';
 
 /** A problem a rule found on the current transition. */
@@ -178,8 +179,10 @@ export function stateRules(monitor: MonitorState, step: TraceStep, scope: Transi
       return requested(monitor, step, scope);
     case 'recordModelTurn': {
       const calls = (step.params as { turn: ModelTurn }).turn.toolCalls.length;
-      return [{ ...monitor, pendingCalls: calls, lastTurnHadTools: calls > 0 }, []];
+      return [{ ...monitor, pendingCalls: calls, lastTurnHadTools: calls > 0 }, recordedTurnRules(step, scope)];
     }
+    case 'rejectOutput':
+      return [monitor, recordedTurnRules(step, scope)];
     case 'compactContext':
       // A summary request may be in flight: its answer is `COMPACTED`, or `MODEL_ERROR` when it fails.
       return [{ ...monitor, requestOpen: true }, []];

@@ -1,0 +1,85 @@
+import type { ReasoningContent } from '../../src/core/messages.js';
+import type { ModelTurn } from '../../src/machine.js';
+import type { ModelCheckOptions } from '../../src/testing/index.js';
+import { listOf, on, variant, withOn } from './machine-variants.js';
+import type { PlantedBug } from './planted-bugs.js';
+
+/** A small exploration whose model turns carry reasoning (answers checked against a schema too). */
+export const REASONING_CHECK: ModelCheckOptions = {
+  budget: { maxTurns: 2 },
+  maxToolCalls: 1,
+  structuredOutput: true,
+  reasoning: true,
+};
+
+/**
+ * The machine with a planted bug: each `MODEL_TURN` transition records the turn as `alter`
+ * changes it, instead of the event's own turn.
+ */
+function recordingAltered(alter: (turn: ModelTurn) => ModelTurn) {
+  return variant((states) => {
+    const awaiting = states.awaitingModel;
+    const handlers = on(awaiting, 'MODEL_TURN').map((transition) => ({
+      ...transition,
+      actions: listOf(transition, 'actions').map((action) =>
+        (action as { type?: string }).type === 'recordModelTurn'
+          ? {
+              type: 'recordModelTurn',
+              params: ({ event }: { event: { turn: ModelTurn } }) => ({ turn: alter(event.turn) }),
+            }
+          : action,
+      ),
+    }));
+    return { awaitingModel: withOn(awaiting, 'MODEL_TURN', handlers) };
+  });
+}
+
+/** The turn with its reasoning parts changed by `plant`. */
+function withParts(turn: ModelTurn, plant: (parts: ReasoningContent[]) => ReasoningContent[]): ModelTurn {
+  return turn.reasoning === undefined ? turn : { ...turn, reasoning: plant([...turn.reasoning]) };
+}
+
+function unsigned(part: ReasoningContent): ReasoningContent {
+  if (part.type !== 'reasoning') return part;
+  const { signature: _dropped, ...rest } = part;
+  return rest;
+}
+
+const CHANGED = /'recordModelTurn' records the turn's reasoning changed/;
+
+/** Bugs of the turn the machine records, each found by `reasoning_integrity`. */
+export const REASONING_BUGS: readonly PlantedBug[] = [
+  {
+    bug: '(a) the recorded turn drops a reasoning signature',
+    check: { ...REASONING_CHECK, machine: recordingAltered((turn) => withParts(turn, (parts) => parts.map(unsigned))) },
+    reported: [['reasoning_integrity', CHANGED]],
+  },
+  {
+    bug: '(b) the recorded turn reorders its reasoning parts',
+    check: { ...REASONING_CHECK, machine: recordingAltered((turn) => withParts(turn, (parts) => parts.reverse())) },
+    reported: [['reasoning_integrity', CHANGED]],
+  },
+  {
+    bug: '(c) the recorded turn relabels its reasoning to another provider (which would send it there)',
+    check: {
+      ...REASONING_CHECK,
+      machine: recordingAltered((turn) =>
+        withParts(turn, (parts) => parts.map((part) => ({ ...part, provider: 'other' }))),
+      ),
+    },
+    reported: [['reasoning_integrity', CHANGED]],
+  },
+  {
+    bug: 'the recorded turn loses its reasoning (separated from its tool calls)',
+    check: { ...REASONING_CHECK, machine: recordingAltered(({ reasoning: _dropped, ...turn }) => turn) },
+    reported: [['reasoning_integrity', CHANGED]],
+  },
+  {
+    bug: 'the recorded turn keeps its reasoning but loses its tool calls',
+    check: {
+      ...REASONING_CHECK,
+      machine: recordingAltered((turn) => ({ ...turn, toolCalls: [] })),
+    },
+    reported: [['reasoning_integrity', /'recordModelTurn' records the turn's reasoning apart from its tool calls/]],
+  },
+];
