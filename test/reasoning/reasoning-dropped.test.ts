@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { dropForeignReasoning } from '../../src/agent/reasoning-filter.js';
 import type { Message, ReasoningContent } from '../../src/core/messages.js';
 import type { ModelClient } from '../../src/core/model-client.js';
 import { tokenUsage } from '../../src/core/usage.js';
@@ -169,5 +170,45 @@ describe('the journal check (reasoning_integrity) on the notes', () => {
     expect(rules(own, config).map((v) => v.message)).toContainEqual(
       expect.stringMatching(/as dropped for its own provider 'anthropic'/),
     );
+  });
+});
+
+describe('the notes through fork and handoff', () => {
+  const part: ReasoningContent = { type: 'reasoning', provider: 'anthropic', text: 'hmm', signature: 's' };
+  /** A session without a system prompt that reasoned on a tool turn. */
+  function reasoned(): Session {
+    const session = new Session(new Config());
+    session.addUserMessage('go');
+    session.addAssistantMessage('', [{ callId: 'c1', name: 'echo', arguments: { n: 1 } }], [part]);
+    session.addToolResult('c1', 'echo 1');
+    return session;
+  }
+  const integrity = (session: Session) =>
+    checkLoopInvariants(session.journal, { config: new Config() }).filter((v) => v.rule === 'reasoning_integrity');
+
+  it('a handoff puts a system message first: the notes index the context the request was sent with', () => {
+    const session = reasoned();
+    const before = dropForeignReasoning(session.messagesForRequest(), 'openai');
+    session.recordHandoff('main', 'helper', 'you help');
+    const after = dropForeignReasoning(session.messagesForRequest(), 'openai');
+    expect(before?.[0]?.message).toBe(1);
+    expect(after?.[0]?.message).toBe(2);
+    const stale = reasoned();
+    stale.recordHandoff('main', 'helper', 'you help');
+    stale.startTurn(before);
+    expect(integrity(stale).map((v) => v.message)).toContainEqual(
+      expect.stringMatching(/message 1 part 0, which the context does not hold/),
+    );
+    session.startTurn(after);
+    expect(integrity(session)).toEqual([]);
+  });
+
+  it('a fork keeps the notes of the requests before it, and they still match its context', async () => {
+    const { journal, config } = await continued('openai');
+    const source = Session.replay(journal, config);
+    const at = journal.findLastIndex((entry) => entry.type === 'turn_start') + 1;
+    const fork = await source.fork({ at });
+    expect(fork.journal.at(-1)).toMatchObject({ type: 'turn_start', droppedReasoning: { length: 3 } });
+    expect(checkLoopInvariants(fork.journal, { config }).filter((v) => v.rule === 'reasoning_integrity')).toEqual([]);
   });
 });

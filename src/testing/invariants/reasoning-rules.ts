@@ -99,6 +99,9 @@ export function reasoningIntegrity(
   journal: readonly JournalEntry[],
   systemPrompt: string | undefined,
 ): LoopViolation[] {
+  // Only compactions and drop notes can break it: a journal with neither is not folded again.
+  if (!journal.some((entry) => entry.type === 'compaction' || (entry.type === 'turn_start' && entry.droppedReasoning)))
+    return [];
   const problems: LoopViolation[] = [];
   const state = initialState(systemPrompt);
   for (const [at, entry] of journal.entries()) {
