@@ -15,6 +15,7 @@ export type {
 } from './inspector/inspector-server.js';
 export { startInspector } from './inspector/inspector-server.js';
 export type {
+  TimelineDroppedReasoning,
   TimelineReasoning,
   TimelineStep,
   TimelineStepKind,

@@ -1,10 +1,10 @@
 import { Budget } from '../config/budget.js';
 import type { AgentEvent } from '../core/agent-event.js';
-import type { CompactionEntry, JournalEntry } from '../core/journal-entry.js';
+import type { CompactionEntry, DroppedReasoning, JournalEntry } from '../core/journal-entry.js';
 import type { ReasoningContent, ToolCall } from '../core/messages.js';
 import { addUsage, type TokenUsage, ZERO_USAGE } from '../core/usage.js';
 import { eventLabel } from '../diagram/edge-label.js';
-import type { TimelineReasoning, TimelineStep, TimelineToolCall } from './timeline-step.js';
+import type { TimelineDroppedReasoning, TimelineReasoning, TimelineStep, TimelineToolCall } from './timeline-step.js';
 import type { ToolTiming } from './tool-timings.js';
 
 /** Options of {@link TimelineBuilder}. */
@@ -49,6 +49,13 @@ function reasoningShown(parts: readonly ReasoningContent[]): TimelineReasoning[]
     if (part.text !== undefined) return { provider: part.provider, shows: 'text', text: part.text };
     return { provider: part.provider, shows: 'encrypted', text: '' };
   });
+}
+
+/** A request's drop notes counted by provider, in order of first note. */
+function droppedShown(notes: readonly DroppedReasoning[]): TimelineDroppedReasoning[] {
+  const parts = new Map<string, number>();
+  for (const { provider } of notes) parts.set(provider, (parts.get(provider) ?? 0) + 1);
+  return [...parts].map(([provider, count]) => ({ provider, parts: count }));
 }
 
 /**
@@ -104,7 +111,12 @@ export class TimelineBuilder {
       case 'turn_start':
         this.turn++;
         if (this.state === null || this.state === 'done' || this.state === 'error') this.state = this.initialState;
-        return this.push({ kind: 'turn', title: `turn ${this.turn}` }, `turn-${this.turn}`);
+        return this.push(
+          entry.droppedReasoning === undefined
+            ? { kind: 'turn', title: `turn ${this.turn}` }
+            : { kind: 'turn', title: `turn ${this.turn}`, droppedReasoning: droppedShown(entry.droppedReasoning) },
+          `turn-${this.turn}`,
+        );
       case 'usage':
         return this.addUsage(entry.usage);
       case 'assistant_message':

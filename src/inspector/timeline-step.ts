@@ -60,6 +60,17 @@ export interface TimelineReasoning {
 }
 
 /**
+ * The reasoning parts of one provider a turn's request left out (its `turn_start`'s
+ * `droppedReasoning`: they go back only to the provider that made them). Untrusted content.
+ */
+export interface TimelineDroppedReasoning {
+  /** The provider that made the parts. */
+  readonly provider: string;
+  /** How many of its parts the request left out. */
+  readonly parts: number;
+}
+
+/**
  * One step of the inspector's timeline. Steps are keyed by `id`: a later update of the same
  * step (a tool call settling, streamed text growing) replaces it in place.
  */
@@ -82,6 +93,11 @@ export interface TimelineStep {
   readonly tool?: TimelineToolCall;
   /** The model turn's reasoning, for `model_text` and `answer` steps of a turn that reasoned. */
   readonly reasoning?: readonly TimelineReasoning[];
+  /**
+   * On a `turn` step, the reasoning its request left out, by provider in order of first note;
+   * absent when it left out none.
+   */
+  readonly droppedReasoning?: readonly TimelineDroppedReasoning[];
   /** The model request this step belongs to (0 before the first). */
   readonly turn: number;
   /** Usage of the run so far, summed over requests. */

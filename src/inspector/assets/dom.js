@@ -11,10 +11,11 @@
 /** @typedef {{ promptTokens: number, completionTokens: number, totalTokens: number }} Usage */
 /** @typedef {{ callId: string, name: string, arguments: string, status: string, result?: string, source?: string, durationMs?: number, childSessionId?: string, children?: Step[] }} ToolCall */
 /** @typedef {{ provider: string, shows: 'summary' | 'text' | 'redacted' | 'encrypted', text: string }} Reasoning */
+/** @typedef {{ provider: string, parts: number }} DroppedReasoning */
 /**
  * @typedef {{ id: string, index: number, kind: string, state: string | null, from?: string, event?: string,
- *   title: string, text?: string, tool?: ToolCall, reasoning?: Reasoning[], turn: number, usage: Usage, cost: number,
- *   entries?: number }} Step
+ *   title: string, text?: string, tool?: ToolCall, reasoning?: Reasoning[], droppedReasoning?: DroppedReasoning[],
+ *   turn: number, usage: Usage, cost: number, entries?: number }} Step
  */
 /** @typedef {{ title: string, live: boolean, graph: Graph, steps: Step[], fork?: { token: string } }} Snapshot */
 

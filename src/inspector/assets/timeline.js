@@ -7,6 +7,7 @@ import { byId, html, usageText } from './dom.js';
 /** @typedef {import('./dom.js').Graph} Graph */
 /** @typedef {import('./dom.js').Step} Step */
 /** @typedef {import('./dom.js').Reasoning} Reasoning */
+/** @typedef {import('./dom.js').DroppedReasoning} DroppedReasoning */
 
 /** @param {Step} step */
 function stepMeta(step) {
@@ -46,9 +47,7 @@ function stepNumber(step) {
  */
 function reasoningBlock(parts) {
   const details = html('details', 'reasoning');
-  details.append(
-    html('summary', 'reasoning-head', `reasoning · ${parts.length} part${parts.length === 1 ? '' : 's'}`),
-  );
+  details.append(html('summary', 'reasoning-head', `reasoning · ${parts.length} part${parts.length === 1 ? '' : 's'}`));
   for (const part of parts) {
     const shown = part.shows === 'redacted' || part.shows === 'encrypted' ? part.shows : part.text;
     details.append(
@@ -59,6 +58,18 @@ function reasoningBlock(parts) {
   // Opening the fold does not select the step (nor, in a child's timeline, the parent's).
   details.addEventListener('click', (event) => event.stopPropagation());
   return details;
+}
+
+/**
+ * What a turn's request left out of the reasoning it was given, one line per provider:
+ * "left out 2 reasoning parts of anthropic".
+ * @param {DroppedReasoning[]} dropped
+ * @returns {HTMLElement[]}
+ */
+function droppedLines(dropped) {
+  return dropped.map(({ provider, parts }) =>
+    html('div', 'dropped-reasoning', `left out ${parts} reasoning part${parts === 1 ? '' : 's'} of ${provider}`),
+  );
 }
 
 /**
@@ -82,6 +93,7 @@ export function renderStep(step, onSelect) {
   }
   head.append(html('span', 'meta', stepMeta(step)));
   item.append(head);
+  if (step.droppedReasoning) item.append(...droppedLines(step.droppedReasoning));
   if (step.text) item.append(html('pre', 'text', step.text));
   if (step.reasoning) item.append(reasoningBlock(step.reasoning));
   if (step.tool) {
@@ -151,6 +163,7 @@ export function showDetail(step) {
     detail.append(...block('arguments', step.tool.arguments, 'tool-args'));
     if (step.tool.result !== undefined) detail.append(...block('result', step.tool.result, 'tool-result'));
   }
+  if (step.droppedReasoning) detail.append(...droppedLines(step.droppedReasoning));
   if (step.text) detail.append(html('pre', 'text', step.text));
   if (step.reasoning) detail.append(reasoningBlock(step.reasoning));
 }
