@@ -7,7 +7,7 @@ import type { TimelineStep } from './timeline-step.js';
 
 /**
  * Receives the steps a change created or updated in the followed timeline; `streamed` is true
- * for streamed text (a page may batch those).
+ * for streamed text and reasoning (a page may batch those).
  */
 export type FollowListener = (steps: readonly TimelineStep[], streamed: boolean) => void;
 
@@ -25,7 +25,7 @@ export function followAgent(agent: Agent, builder: TimelineBuilder, changed: Fol
     agent.stream$.subscribe((record: StreamRecord) => {
       if (record.journalIndex !== undefined) return; // the log above has it
       const event = record.entry as AgentEvent;
-      changed(builder.addEvent(event, record.at), event.type === 'text_delta');
+      changed(builder.addEvent(event, record.at), event.type === 'text_delta' || event.type === 'reasoning_delta');
     }),
   );
   following.add(

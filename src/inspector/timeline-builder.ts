@@ -173,7 +173,7 @@ export class TimelineBuilder {
     }
   }
 
-  /** Adds a live stream event: streamed text, tool starts and completions (with durations). */
+  /** Adds a live stream event: streamed text and reasoning, tool starts and completions (with durations). */
   addEvent(event: AgentEvent, at: number): TimelineStep[] {
     switch (event.type) {
       case 'text_delta': {
@@ -181,6 +181,13 @@ export class TimelineBuilder {
         const turnStep = this.byId.get(`turn-${this.turn}`);
         if (turnStep === undefined) return [];
         return [this.replace({ ...turnStep, text: (turnStep.text ?? '') + event.data.content })];
+      }
+      case 'reasoning_delta': {
+        // As streamed text: on the turn until the journal records the turn's finished parts.
+        const turnStep = this.byId.get(`turn-${this.turn}`);
+        if (turnStep === undefined) return [];
+        const streamedReasoning = (turnStep.streamedReasoning ?? '') + event.data.content;
+        return [this.replace({ ...turnStep, streamedReasoning })];
       }
       case 'tool_call_start':
         this.startedAt.set(event.data.callId, at);
@@ -304,7 +311,7 @@ export class TimelineBuilder {
     return [this.replace({ ...step, tool: { ...step.tool, ...change } })];
   }
 
-  /** The turn's recorded text (and reasoning); replaces what was streamed onto the turn step. */
+  /** The turn's recorded text (and reasoning); replaces what was streamed onto the turn step (text and reasoning). */
   private addText(
     kind: 'model_text' | 'answer',
     title: string,
@@ -313,8 +320,8 @@ export class TimelineBuilder {
   ): TimelineStep[] {
     const changed: TimelineStep[] = [];
     const turnStep = this.byId.get(`turn-${this.turn}`);
-    if (turnStep?.text !== undefined) {
-      const { text: _streamed, ...rest } = turnStep;
+    if (turnStep !== undefined && (turnStep.text !== undefined || turnStep.streamedReasoning !== undefined)) {
+      const { text: _streamed, streamedReasoning: _streamedReasoning, ...rest } = turnStep;
       changed.push(this.replace(rest));
     }
     const fields: StepFields =

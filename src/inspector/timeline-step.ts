@@ -94,6 +94,11 @@ export interface TimelineStep {
   /** The model turn's reasoning, for `model_text` and `answer` steps of a turn that reasoned. */
   readonly reasoning?: readonly TimelineReasoning[];
   /**
+   * On a `turn` step of a live run, the reasoning streamed so far (its `reasoning_delta`s), until
+   * the journal records the turn's message with its finished parts (untrusted).
+   */
+  readonly streamedReasoning?: string;
+  /**
    * On a `turn` step, the reasoning its request left out, by provider in order of first note;
    * absent when it left out none.
    */

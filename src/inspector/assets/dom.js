@@ -14,7 +14,8 @@
 /** @typedef {{ provider: string, parts: number }} DroppedReasoning */
 /**
  * @typedef {{ id: string, index: number, kind: string, state: string | null, from?: string, event?: string,
- *   title: string, text?: string, tool?: ToolCall, reasoning?: Reasoning[], droppedReasoning?: DroppedReasoning[],
+ *   title: string, text?: string, tool?: ToolCall, reasoning?: Reasoning[], streamedReasoning?: string,
+ *   droppedReasoning?: DroppedReasoning[],
  *   turn: number, usage: Usage, cost: number, entries?: number }} Step
  */
 /** @typedef {{ title: string, live: boolean, graph: Graph, steps: Step[], fork?: { token: string } }} Snapshot */

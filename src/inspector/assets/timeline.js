@@ -61,6 +61,18 @@ function reasoningBlock(parts) {
 }
 
 /**
+ * A live turn's reasoning as it streams, folded like a finished turn's (a live update keeps it
+ * open once opened, see keepExpanded).
+ * @param {string} text
+ */
+function streamedReasoningBlock(text) {
+  const details = html('details', 'reasoning');
+  details.append(html('summary', 'reasoning-head', 'reasoning · streaming'), html('pre', 'reasoning-streamed', text));
+  details.addEventListener('click', (event) => event.stopPropagation());
+  return details;
+}
+
+/**
  * What a turn's request left out of the reasoning it was given, one line per provider:
  * "left out 2 reasoning parts of anthropic".
  * @param {DroppedReasoning[]} dropped
@@ -94,6 +106,7 @@ export function renderStep(step, onSelect) {
   head.append(html('span', 'meta', stepMeta(step)));
   item.append(head);
   if (step.droppedReasoning) item.append(...droppedLines(step.droppedReasoning));
+  if (step.streamedReasoning) item.append(streamedReasoningBlock(step.streamedReasoning));
   if (step.text) item.append(html('pre', 'text', step.text));
   if (step.reasoning) item.append(reasoningBlock(step.reasoning));
   if (step.tool) {
@@ -164,6 +177,7 @@ export function showDetail(step) {
     if (step.tool.result !== undefined) detail.append(...block('result', step.tool.result, 'tool-result'));
   }
   if (step.droppedReasoning) detail.append(...droppedLines(step.droppedReasoning));
+  if (step.streamedReasoning) detail.append(streamedReasoningBlock(step.streamedReasoning));
   if (step.text) detail.append(html('pre', 'text', step.text));
   if (step.reasoning) detail.append(reasoningBlock(step.reasoning));
 }
