@@ -55,8 +55,16 @@ export interface ReasoningPart {
   readonly type: 'reasoning';
   /** The provider that made it (`openai`, `anthropic`, …): the only one it is sent back to. */
   readonly provider: string;
-  /** The reasoning text, when the provider shows it (Anthropic `thinking`). */
+  /**
+   * The reasoning text, when the provider shows it (Anthropic `thinking`, OpenAI `reasoning_text`):
+   * the parts of a text given in several, joined by a blank line.
+   */
   readonly text?: string;
+  /**
+   * The text as the provider split it, when it gave two parts or more (`text` is their join):
+   * sent back part by part, as received.
+   */
+  readonly textParts?: readonly string[];
   /**
    * A summary of the reasoning, when the provider gives one (OpenAI reasoning summaries): the
    * parts of a summary given in several, joined by a blank line.

@@ -2,8 +2,14 @@ import type { ReasoningContent } from './messages.js';
 
 const REASONING_FIELDS = ['text', 'summary', 'signature', 'encrypted', 'id'] as const;
 
-/** What joins the parts of a summary given in several into `summary`. */
-export const SUMMARY_JOIN = '\n\n';
+/** What joins the parts of a summary (or text) given in several into `summary` (or `text`). */
+export const PARTS_JOIN = '\n\n';
+
+/** The fields that may keep the parts they are the join of. */
+const SPLIT_FIELDS = [
+  ['summary', 'summaryParts'],
+  ['text', 'textParts'],
+] as const;
 
 /** Parts {@link reasoningPart} made: checked once, never again on their way to the journal. */
 const CHECKED = new WeakSet<object>();
@@ -35,20 +41,21 @@ export function reasoningPart(raw: unknown): ReasoningContent | string {
     if (typeof value !== 'string') return `a reasoning part's ${field} must be text`;
     kept[field] = value;
   }
-  if (part.summaryParts !== undefined) {
-    const parts = summaryParts(part.summaryParts, kept.summary);
+  for (const [field, partsField] of SPLIT_FIELDS) {
+    if (part[partsField] === undefined) continue;
+    const parts = splitParts(part[partsField], kept[field], field, partsField);
     if (typeof parts === 'string') return parts;
-    kept.summaryParts = parts;
+    kept[partsField] = parts;
   }
   return checked(kept as unknown as ReasoningContent);
 }
 
-/** A part's `summaryParts`, copied and frozen: two texts or more, whose join is its `summary`. */
-function summaryParts(value: unknown, summary: unknown): readonly string[] | string {
+/** A part's `summaryParts` (or `textParts`), copied and frozen: two texts or more, whose join is its `summary` (or `text`). */
+function splitParts(value: unknown, joined: unknown, field: string, partsField: string): readonly string[] | string {
   if (!Array.isArray(value) || value.length < 2 || !value.every((text) => typeof text === 'string'))
-    return `a reasoning part's summaryParts must be two texts or more`;
-  if (summary !== value.join(SUMMARY_JOIN))
-    return `a reasoning part's summary must be its summaryParts joined by a blank line`;
+    return `a reasoning part's ${partsField} must be two texts or more`;
+  if (joined !== value.join(PARTS_JOIN))
+    return `a reasoning part's ${field} must be its ${partsField} joined by a blank line`;
   return Object.freeze([...value]);
 }
 

@@ -167,6 +167,23 @@ describe('reasoning parts (SPEC §15)', () => {
     expect(kept.journal[0]).toMatchObject({ reasoning: [{ summaryParts: ['a', 'b'] }] });
   });
 
+  it('refuses text parts that are not the text, or fewer than two', () => {
+    const entry = (part: object) => [
+      { type: 'assistant_message', content: 'x', reasoning: [{ type: 'reasoning', provider: 'openai', ...part }] },
+    ];
+    expect(() => Session.replay(entry({ text: 'a\n\nb', textParts: ['a', 'c'] }), new Config())).toThrow(
+      /journal entry 0: reasoning\[0\]: a reasoning part's text must be its textParts joined by a blank line/,
+    );
+    expect(() => Session.replay(entry({ text: 'a', textParts: ['a'] }), new Config())).toThrow(
+      /textParts must be two texts or more/,
+    );
+    expect(() => Session.replay(entry({ textParts: ['a', 'b'] }), new Config())).toThrow(
+      /text must be its textParts joined/,
+    );
+    const kept = Session.replay(entry({ text: 'a\n\nb', textParts: ['a', 'b'] }), new Config());
+    expect(kept.journal[0]).toMatchObject({ reasoning: [{ text: 'a\n\nb', textParts: ['a', 'b'] }] });
+  });
+
   it('refuses a journal whose reasoning is malformed, naming the entry', () => {
     expect(() =>
       Session.replay([{ type: 'assistant_message', content: 'x', reasoning: [{ type: 'reasoning' }] }], new Config()),

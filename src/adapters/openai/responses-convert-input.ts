@@ -20,13 +20,15 @@ function reasoningItem(part: ReasoningPart & { id: string }): ResponsesReasoning
   return {
     type: 'reasoning',
     id: part.id,
-    // The summary as it came: part by part when it came in several.
+    // The summary (and the text, below) as it came: part by part when it came in several.
     summary: (part.summaryParts ?? (part.summary === undefined ? [] : [part.summary])).map((text) => ({
       type: 'summary_text',
       text,
     })),
     ...(part.encrypted !== undefined ? { encrypted_content: part.encrypted } : {}),
-    ...(part.text !== undefined ? { content: [{ type: 'reasoning_text', text: part.text }] } : {}),
+    ...(part.text !== undefined
+      ? { content: (part.textParts ?? [part.text]).map((text) => ({ type: 'reasoning_text', text })) }
+      : {}),
   };
 }
 

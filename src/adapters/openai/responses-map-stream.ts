@@ -1,6 +1,6 @@
 import { debugLog } from '../../core/debug-log.js';
 import type { ReasoningPart } from '../../core/messages.js';
-import { SUMMARY_JOIN } from '../../core/reasoning.js';
+import { PARTS_JOIN } from '../../core/reasoning.js';
 import { type FinishReason, StreamEvent } from '../../core/stream-event.js';
 import type { TokenUsage } from '../../core/usage.js';
 import { ModelError } from '../http/model-error.js';
@@ -56,15 +56,18 @@ interface PartialCall {
 
 function reasoningPart(item: ResponsesOutputItem): ReasoningPart {
   const summary = (item.summary ?? []).map((part) => part.text);
-  const text = (item.content ?? []).flatMap((part) => (part.type === 'reasoning_text' && part.text ? [part.text] : []));
+  const text = (item.content ?? []).flatMap((part) =>
+    part.type === 'reasoning_text' && typeof part.text === 'string' ? [part.text] : [],
+  );
   return {
     type: 'reasoning',
     provider: RESPONSES_PROVIDER,
     ...(item.id ? { id: item.id } : {}),
     ...(item.encrypted_content ? { encrypted: item.encrypted_content } : {}),
-    ...(summary.length > 0 ? { summary: summary.join(SUMMARY_JOIN) } : {}),
+    ...(summary.length > 0 ? { summary: summary.join(PARTS_JOIN) } : {}),
     ...(summary.length > 1 ? { summaryParts: summary } : {}),
-    ...(text.length > 0 ? { text: text.join('\n\n') } : {}),
+    ...(text.length > 0 ? { text: text.join(PARTS_JOIN) } : {}),
+    ...(text.length > 1 ? { textParts: text } : {}),
   };
 }
 
@@ -113,7 +116,8 @@ class Calls {
 /**
  * Maps Responses API stream events onto ours: text (and refusal) deltas, reasoning summary and
  * reasoning text deltas, and pieces of function-call arguments as they come; each function call
- * whole and each reasoning item as a `reasoning_complete` part (summary parts joined by a blank line, and kept one by one when there are several) (its encrypted content included)
+ * whole and each reasoning item as a `reasoning_complete` part (summary parts, and reasoning text
+ * parts, joined by a blank line, and kept one by one when there are several; its encrypted content included)
  * at its `response.output_item.done`, in the order of the output; `message_complete` with the
  * usage once the response completed (or ended incomplete). `response.failed` and `error` events
  * are failures, as is a stream that ends before the response did. Unknown event types are
@@ -127,6 +131,8 @@ export async function* mapResponsesStream(
   let calledTools = false;
   let finish: FinishReason | undefined;
   let usage: TokenUsage | undefined;
+  /** The reasoning text part the last reasoning text delta belonged to. */
+  let textIndex = 0;
   for await (const raw of events) {
     const event = parseEvent(raw, where);
     if (event === undefined) continue;
@@ -136,12 +142,19 @@ export async function* mapResponsesStream(
         if (event.delta) yield StreamEvent.textDelta(event.delta);
         break;
       case 'response.reasoning_summary_text.delta':
-      case 'response.reasoning_text.delta':
         if (event.delta) yield StreamEvent.reasoningDelta(event.delta);
         break;
+      case 'response.reasoning_text.delta': {
+        // The parts of a reasoning text are joined by a blank line in the finished part: so are the deltas.
+        const index = event.content_index ?? 0;
+        if (index > 0 && index !== textIndex) yield StreamEvent.reasoningDelta(PARTS_JOIN);
+        textIndex = index;
+        if (event.delta) yield StreamEvent.reasoningDelta(event.delta);
+        break;
+      }
       case 'response.reasoning_summary_part.added':
         // The parts of a summary are joined by a blank line in the finished part: so are the deltas.
-        if ((event.summary_index ?? 0) > 0) yield StreamEvent.reasoningDelta('\n\n');
+        if ((event.summary_index ?? 0) > 0) yield StreamEvent.reasoningDelta(PARTS_JOIN);
         break;
       case 'response.output_item.added':
         if (event.item.type === 'function_call') calls.begin(event.output_index, event.item);

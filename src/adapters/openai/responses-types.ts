@@ -47,7 +47,8 @@ export const responsesStreamEvent = z.discriminatedUnion('type', [
   delta('response.output_text.delta'),
   delta('response.refusal.delta'),
   delta('response.reasoning_summary_text.delta'),
-  delta('response.reasoning_text.delta'),
+  // Which part of the item's reasoning text the delta belongs to (an item may give several).
+  delta('response.reasoning_text.delta').extend({ content_index: z.number().int().nullish() }),
   delta('response.function_call_arguments.delta'),
   z.object({
     type: z.literal('response.output_item.added'),

@@ -132,6 +132,43 @@ describe('an agent on the Responses API with a reasoning model', () => {
     );
   });
 
+  it('sends a reasoning text given in several parts back part by part, as received, through the journal', async () => {
+    // The second part holds a blank line itself: joined, the parts could not be told apart again.
+    const parts = ['I should read app.py.', 'It adds.\n\nSo answer that.'];
+    const [first, , last] = turns as [ScriptedResponse, ScriptedResponse, ScriptedResponse];
+    const { respond, refusals } = reasoningCheckingServer([
+      { ...first, reasoning: { ...first.reasoning, text: parts } },
+      last,
+    ]);
+    const { agent, session } = await agentOn(respond);
+    const events = await collect(agent.run('What does app.py say?'));
+    expect(refusals).toEqual([]);
+    expect(events.at(-1)).toMatchObject({ type: 'agent_end' });
+    // Streamed, the parts are joined as the finished part joins them (the first turn's, before its call runs).
+    const firstTurn = events.slice(
+      0,
+      events.findIndex((e) => e.type === 'tool_call_start'),
+    );
+    const streamed = firstTurn.flatMap((e) => (e.type === 'reasoning_delta' ? [e.data.content] : [])).join('');
+    expect(streamed).toBe(`Read app.py first.${parts.join('\n\n')}`);
+    const saved = Session.replay(session.journal, new Config());
+    expect(saved.messages.find((m) => m.role === 'assistant')?.reasoning).toEqual([
+      {
+        type: 'reasoning',
+        provider: 'openai',
+        id: 'rs_A',
+        encrypted: 'gAAAAA-enc-A',
+        summary: 'Read app.py first.',
+        text: parts.join('\n\n'),
+        textParts: parts,
+      },
+    ]);
+    const second = (server?.requests[1]?.body as { input: Item[] } | undefined)?.input ?? [];
+    expect(second.find((item) => item.type === 'reasoning')?.content).toEqual(
+      parts.map((text) => ({ type: 'reasoning_text', text })),
+    );
+  });
+
   it('is refused by the server, as the real API refuses it, when a turn’s reasoning is not sent back', async () => {
     const { respond, refusals } = reasoningCheckingServer(turns);
     const dropReasoning = (client: ModelClient): ModelClient => ({

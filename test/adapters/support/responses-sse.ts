@@ -6,6 +6,8 @@ export interface ScriptedReasoning {
   readonly encrypted: string;
   /** Its summary: one part, or each part the API gives in turn. */
   readonly summary: string | readonly string[];
+  /** Its reasoning text, each part the API gives in turn (`reasoning_text` content); none when absent. */
+  readonly text?: readonly string[];
 }
 
 /** A scripted Responses turn: its reasoning, then a function call or a text answer. */
@@ -23,7 +25,7 @@ export interface ScriptedResponse {
 
 /**
  * The documented event sequence of a streamed response, as `event:`/`data:` SSE: created,
- * a reasoning item (summary part, deltas, done with its encrypted content), then a
+ * a reasoning item (summary parts, reasoning text parts, their deltas, done with its encrypted content), then a
  * function call with its argument deltas or a message with its text, then completed.
  */
 export function responsesSse(turn: ScriptedResponse): string {
@@ -53,10 +55,19 @@ export function responsesSse(turn: ScriptedResponse): string {
     event('response.reasoning_summary_text.done', { ...at, text: part.text });
     event('response.reasoning_summary_part.done', { ...at, part });
   });
+  const content = (reasoning.text ?? []).map((text) => ({ type: 'reasoning_text', text }));
+  content.forEach((part, content_index) => {
+    const at = { item_id: reasoning.id, output_index: 0, content_index };
+    event('response.content_part.added', { ...at, part: { type: 'reasoning_text', text: '' } });
+    event('response.reasoning_text.delta', { ...at, delta: part.text });
+    event('response.reasoning_text.done', { ...at, text: part.text });
+    event('response.content_part.done', { ...at, part });
+  });
   const reasoningItem = {
     id: reasoning.id,
     type: 'reasoning',
     summary: parts,
+    ...(content.length > 0 ? { content } : {}),
     encrypted_content: reasoning.encrypted,
   };
   event('response.output_item.done', { output_index: 0, item: reasoningItem });
