@@ -74,3 +74,21 @@ function notEnqueuing(action: unknown, effect: string): unknown {
     collect({ ...args, enqueue: filtered }, params);
   }) as never);
 }
+
+/**
+ * A transition's action with the effect named `effect` given other params: `change` maps the
+ * params the machine gives it, whether the transition names the effect itself or enqueues it
+ * from an `enqueueActions` action. How a test plants a bug in what an effect records.
+ */
+export function mappingEffect(action: unknown, effect: string, change: (params: unknown) => unknown): unknown {
+  const collect = (action as { collect?: Collect }).collect;
+  if (collect === undefined) return action;
+  return enqueueActions(((args: { enqueue: Enqueue } & Record<string, unknown>, params: unknown) => {
+    const { enqueue } = args;
+    const mapped = Object.assign((queued: unknown) => {
+      const { params: given } = (queued ?? {}) as { params?: unknown };
+      enqueue(actionName(queued) === effect ? { ...(queued as object), params: change(given) } : queued);
+    }, enqueue);
+    collect({ ...args, enqueue: mapped }, params);
+  }) as never);
+}

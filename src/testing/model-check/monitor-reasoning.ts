@@ -4,7 +4,8 @@ import type { Finding } from './monitor-loop-rules.js';
 import type { TraceStep, TransitionScope } from './trace-monitor.js';
 
 /**
- * SPEC §15 on the machine: the turn an effect records (`recordModelTurn`, `rejectOutput`) is the
+ * SPEC §15 on the machine: the turn an effect records (`recordModelTurn`, whether a transition
+ * names it or enqueues it as `acceptGatedToolTurn` does for calls that ask; `rejectOutput`) is the
  * model's own turn, the one the transition's `MODEL_TURN` brought, with its reasoning parts
  * unchanged and in order (no signature dropped, no part reordered, none relabelled to another
  * provider) and its own tool calls, so no part is separated from its calls.
@@ -31,4 +32,20 @@ export function recordedTurnRules(step: TraceStep, scope: TransitionScope): Find
     });
   }
   return problems;
+}
+
+/** The effects that journal a model turn. */
+const RECORDS_TURN: ReadonlySet<string> = new Set(['recordModelTurn', 'rejectOutput']);
+
+/**
+ * SPEC §15, on a `MODEL_TURN` transition as a whole: the turn is journaled at most once. A turn
+ * recorded twice would send its reasoning parts, and its calls, back twice.
+ */
+export function turnRecordedOnce(trace: readonly TraceStep[], scope: TransitionScope): Finding[] {
+  if (scope.transition?.event?.type !== 'MODEL_TURN') return [];
+  const records = trace.filter((step) => RECORDS_TURN.has(step.action)).map((step) => `'${step.action}'`);
+  if (records.length <= 1) return [];
+  return [
+    { rule: 'reasoning_integrity', problem: `the turn is recorded ${records.length} times (${records.join(', ')})` },
+  ];
 }

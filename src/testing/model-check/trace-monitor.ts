@@ -2,6 +2,7 @@ import type { AbortEvent, AgentContext } from '../../machines/agent-machine-type
 import type { ExploredEvent } from './alphabet.js';
 import type { BudgetLimits, BudgetTally } from './budget-oracle.js';
 import { type Finding, stateRules } from './monitor-loop-rules.js';
+import { turnRecordedOnce } from './monitor-reasoning.js';
 import { eventRules, reportRule, resultRule, spawnRule, transitionEndRules } from './monitor-tool-rules.js';
 
 /**
@@ -191,7 +192,7 @@ export function monitorTransition(
   const [afterEvent, findings] = eventRules(monitor, transition);
   const afterSteps = runSteps(afterEvent, trace, scope, findings);
   const [end, found] = transitionEndRules(monitor, afterSteps, trace, scope);
-  findings.push(...found);
+  findings.push(...found, ...turnRecordedOnce(trace, scope));
   return [end, findings];
 }
 
