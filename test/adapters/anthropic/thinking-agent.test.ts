@@ -14,8 +14,8 @@ import {
 import { checkReasoningIntegrity, type SentRequest } from '../../../src/testing/index.js';
 import { collect } from '../../support/fixtures.js';
 import { tempWorkspace } from '../../support/workspace.js';
-import type { FakeServer } from '../support/fake-server.js';
-import { startThinkingServer } from './thinking-server.js';
+import { type FakeServer, startFakeServer } from '../support/fake-server.js';
+import { invalidRequest, startThinkingServer } from './thinking-server.js';
 
 let server: FakeServer | undefined;
 afterEach(async () => {
@@ -84,5 +84,38 @@ describe('an agent on the Anthropic client with extended thinking', () => {
       e.type === 'reasoning_delta' ? [(e.data as { content: string }).content] : [],
     );
     expect(thought.join('')).toBe('The user asks what app.py does. I should read it first.');
+  });
+
+  it('ends with the provider’s error, after one request and no retry, when the API refuses a signature', async () => {
+    // The Messages API's answer to a thinking block whose signature does not verify.
+    const refusal = 'messages.1.content.0: Invalid `signature` in `thinking` block';
+    // Every request gets the same refusal: a retry, or a loop, would show as a second request.
+    server = await startFakeServer([invalidRequest(refusal)]);
+    const config = new Config({ cwd: tempWorkspace(), maxTurns: 5 });
+    const session = new Session(config, {
+      client: new AnthropicClient({
+        model: 'claude-sonnet-4-5',
+        apiKey: 'sk-ant-test',
+        baseURL: server.url,
+        thinking: { budgetTokens: 2048 },
+      }),
+      registry: new ToolRegistry(config).register(new ReadFileTool(config)),
+    });
+    // A turn whose signature no longer verifies upstream (a journal edited, or made under another key).
+    session.addUserMessage('What does app.py hold?');
+    session.addAssistantMessage(
+      '',
+      [{ callId: 'toolu_1', name: 'read_file', arguments: { path: 'app.py' } }],
+      [{ type: 'reasoning', provider: 'anthropic', text: 'Read it.', signature: 'EqQBCgIYAhIMtampered' }],
+    );
+    session.addToolResult('toolu_1', 'def add(a, b): ...');
+    const events = await collect(new Agent(config, { session }).run('And then?'));
+    expect(server.requests).toHaveLength(1);
+    const sent = server.requests[0]?.body as { messages: { content: { type: string; signature?: string }[] }[] };
+    expect(sent.messages[1]?.content[0]).toMatchObject({ type: 'thinking', signature: 'EqQBCgIYAhIMtampered' });
+    expect(events.filter((e) => e.type === 'agent_error')).toEqual([
+      { type: 'agent_error', data: { reason: 'model_error', message: expect.stringContaining(refusal) } },
+    ]);
+    expect(events.at(-1)?.type).toBe('agent_error');
   });
 });

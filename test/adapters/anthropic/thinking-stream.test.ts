@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnthropicClient } from '../../../src/adapters/anthropic/anthropic-client.js';
 import { StreamEvent } from '../../../src/index.js';
 import { drain } from '../support/drain.js';
@@ -105,5 +105,47 @@ describe('AnthropicClient streaming extended thinking', () => {
     await server?.close();
     const plain = await stream([sse]);
     expect(withUnknown).toEqual(plain);
+  });
+
+  it('skips event types it does not know inside a thinking block, each with a debug note, and assembles the part as without them', async () => {
+    const sse = fixture('anthropic/thinking.sse').toString('utf8');
+    const plain = await stream([sse]);
+    await server?.close();
+    const future = (type: string) => `event: ${type}\ndata: ${JSON.stringify({ type, index: 0, x: 1 })}\n\n`;
+    // One new type between the thinking and its signature, one (with a terminal escape) after the block.
+    const mixed = sse
+      .replace(
+        'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"signature_delta"',
+        (at) => `${future('thinking_summary_delta')}${at}`,
+      )
+      .replace(
+        'event: content_block_start\ndata: {"type":"content_block_start","index":1',
+        (at) => `${future('block_note\u001b[2J')}${at}`,
+      );
+    expect(mixed.length).toBeGreaterThan(sse.length + 100);
+    const saved = process.env.DEBUG;
+    process.env.DEBUG = 'agent-harness:anthropic';
+    const written: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    let events: Awaited<ReturnType<typeof stream>>;
+    try {
+      events = await stream(splitBytes(Buffer.from(mixed), 9));
+    } finally {
+      vi.restoreAllMocks();
+      if (saved === undefined) delete process.env.DEBUG;
+      else process.env.DEBUG = saved;
+    }
+    expect(events).toEqual(plain);
+    expect(written).toEqual([
+      expect.stringMatching(
+        /^agent-harness:anthropic .*: skipped a stream event of unknown type 'thinking_summary_delta'\n$/,
+      ),
+      expect.stringMatching(/^agent-harness:anthropic .*: skipped a stream event of unknown type 'block_note.*'\n$/),
+    ]);
+    // The note quotes what the server sent, made printable: no escape reaches the terminal.
+    expect(written.join('')).not.toContain('\u001b');
   });
 });
