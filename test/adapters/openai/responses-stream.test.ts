@@ -144,6 +144,46 @@ describe('OpenAIClient on the Responses API, streaming', () => {
     ]);
   });
 
+  it('skips event types it does not know inside a reasoning item, each with a debug note, and streams as without them', async () => {
+    const sse = fixture('openai-responses/reasoning-tool-call.sse').toString('utf8');
+    const plain = await drain((await serve('reasoning-tool-call.sse')).chatCompletion(user));
+    await server?.close();
+    const future = (type: string) => `event: ${type}\ndata: ${JSON.stringify({ type, output_index: 0 })}\n\n`;
+    // A new type right after the reasoning item begins, and one before the reasoning item is done.
+    const begun = sse.indexOf('event: response.output_item.added');
+    const done = sse.indexOf('event: response.output_item.done');
+    expect(0 < begun && begun < done).toBe(true);
+    const mixed = `${sse.slice(0, begun)}${future('response.reasoning_trace.added')}${sse.slice(begun, done)}${future('response.reasoning_trace.done')}${sse.slice(done)}`;
+    server = await startFakeServer([{ chunks: splitBytes(Buffer.from(mixed), 9) }]);
+    const client = new OpenAIClient({
+      model: 'o4-mini',
+      apiKey: 'sk-test',
+      baseURL: `${server.url}/v1`,
+      api: 'responses',
+    });
+    const saved = process.env.DEBUG;
+    process.env.DEBUG = 'agent-harness:openai';
+    const written: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    let events: typeof plain;
+    try {
+      events = await drain(client.chatCompletion(user));
+    } finally {
+      vi.restoreAllMocks();
+      if (saved === undefined) delete process.env.DEBUG;
+      else process.env.DEBUG = saved;
+    }
+    expect(events).toEqual(plain);
+    expect(events.some((e) => e.type === 'reasoning_complete')).toBe(true);
+    expect(written).toEqual([
+      expect.stringMatching(/: skipped a stream event of unknown type 'response\.reasoning_trace\.added'\n$/),
+      expect.stringMatching(/: skipped a stream event of unknown type 'response\.reasoning_trace\.done'\n$/),
+    ]);
+  });
+
   it('ends an incomplete response (max_output_tokens) with finish reason length', async () => {
     const events = await drain((await serve('incomplete.sse')).chatCompletion(user));
     expect(events.at(-1)).toMatchObject({ type: 'message_complete', finishReason: 'length' });
