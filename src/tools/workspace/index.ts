@@ -5,6 +5,7 @@ import { EditFileTool } from './edit-file.js';
 import { GlobTool } from './glob.js';
 import { GrepTool } from './grep.js';
 import { ListDirTool } from './list-dir.js';
+import { Sandbox, type SandboxMode, type SandboxOptions } from './sandbox.js';
 import { ShellTool } from './shell.js';
 import { WriteFileTool } from './write-file.js';
 
@@ -22,7 +23,17 @@ export {
   MAX_SEARCHED_LINE_CHARS,
 } from './grep.js';
 export { ListDirTool, MAX_LIST_ENTRIES } from './list-dir.js';
+export type { ProcessOutcome, ProcessRequest } from './run-process.js';
+export {
+  SANDBOX_MODES,
+  Sandbox,
+  type SandboxedCommand,
+  type SandboxKind,
+  type SandboxMode,
+  type SandboxOptions,
+} from './sandbox.js';
 export { looksSecret, SHELL_ENV_ALLOWED, scrubEnv } from './scrub-env.js';
+export { HOME_SECRETS } from './secret-paths.js';
 export {
   DEFAULT_SHELL_TIMEOUT_MS,
   MAX_SHELL_STREAM_CHARS,
@@ -32,12 +43,27 @@ export {
 } from './shell.js';
 export { WriteFileTool } from './write-file.js';
 
+/** Options of {@link workspaceTools}. */
+export interface WorkspaceToolsOptions {
+  /**
+   * Where `shell` runs its commands: a mode, or the options of `Sandbox.create` (the config's
+   * `protectedPaths` are added). Default `none`. `bwrap` without a working bubblewrap throws
+   * `missing_dependency` here, at startup.
+   */
+  readonly sandbox?: SandboxMode | SandboxOptions;
+}
+
 /**
  * The seven workspace tools for a config (`read_file`, `list_dir`, `glob`, `grep`, `write_file`,
  * `edit_file`, `shell`, in that order), all confined to `config.cwd`, ready to register:
- * `for (const tool of workspaceTools(config)) registry.register(tool)`.
+ * `for (const tool of workspaceTools(config, { sandbox: 'auto' })) registry.register(tool)`.
  */
-export function workspaceTools(config: Config): readonly ToolLike[] {
+export function workspaceTools(config: Config, options: WorkspaceToolsOptions = {}): readonly ToolLike[] {
+  const asked = typeof options.sandbox === 'string' ? { mode: options.sandbox } : (options.sandbox ?? { mode: 'none' });
+  const sandbox = Sandbox.create({
+    ...asked,
+    protectedPaths: [...config.protectedPaths, ...(asked.protectedPaths ?? [])],
+  });
   return [
     new ReadFileTool(config),
     new ListDirTool(config),
@@ -45,6 +71,6 @@ export function workspaceTools(config: Config): readonly ToolLike[] {
     new GrepTool(config),
     new WriteFileTool(config),
     new EditFileTool(config),
-    new ShellTool(config),
+    new ShellTool(config, { sandbox }),
   ];
 }
