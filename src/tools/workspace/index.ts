@@ -46,11 +46,17 @@ export { WriteFileTool } from './write-file.js';
 /** Options of {@link workspaceTools}. */
 export interface WorkspaceToolsOptions {
   /**
-   * Where `shell` runs its commands: a mode, or the options of `Sandbox.create` (the config's
-   * `protectedPaths` are added). Default `none`. `bwrap` without a working bubblewrap throws
+   * Where `shell` runs its commands: a mode, the options of `Sandbox.create` (the config's
+   * `protectedPaths` are added), or a sandbox already made. Default `none`. `bwrap` without a working bubblewrap throws
    * `missing_dependency` here, at startup.
    */
-  readonly sandbox?: SandboxMode | SandboxOptions;
+  readonly sandbox?: SandboxMode | SandboxOptions | Sandbox;
+}
+
+/** The sandbox asked for, hiding the config's protected paths too. */
+export function sandboxFor(config: Config, asked: SandboxMode | SandboxOptions): Sandbox {
+  const options = typeof asked === 'string' ? { mode: asked } : asked;
+  return Sandbox.create({ ...options, protectedPaths: [...config.protectedPaths, ...(options.protectedPaths ?? [])] });
 }
 
 /**
@@ -59,11 +65,7 @@ export interface WorkspaceToolsOptions {
  * `for (const tool of workspaceTools(config, { sandbox: 'auto' })) registry.register(tool)`.
  */
 export function workspaceTools(config: Config, options: WorkspaceToolsOptions = {}): readonly ToolLike[] {
-  const asked = typeof options.sandbox === 'string' ? { mode: options.sandbox } : (options.sandbox ?? { mode: 'none' });
-  const sandbox = Sandbox.create({
-    ...asked,
-    protectedPaths: [...config.protectedPaths, ...(asked.protectedPaths ?? [])],
-  });
+  const sandbox = options.sandbox instanceof Sandbox ? options.sandbox : sandboxFor(config, options.sandbox ?? 'none');
   return [
     new ReadFileTool(config),
     new ListDirTool(config),
