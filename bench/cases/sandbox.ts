@@ -1,5 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Config } from '../../src/config/config.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
@@ -11,14 +11,26 @@ import { summarise } from '../support/stats.js';
 /** The most a shell call may cost for running in bubblewrap (issue 33). */
 const TARGET_MS = 30;
 
-/** Wall milliseconds of one `shell` call of `true` (argv, no /bin/sh) through the registry. */
-async function timedCall(registry: ToolRegistry): Promise<number> {
+/** `getconf CLK_TCK` on Linux. */
+const CLOCK_TICKS = 100;
+
+/** Milliseconds of CPU this process and its waited-for children (bwrap and all below it) used so far. */
+function cpuMs(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // utime, stime, cutime, cstime: fields 14-17 of stat, 11-14 after the command name.
+  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+
+/** Wall and CPU milliseconds of one `shell` call of `true` (argv, no /bin/sh) through the registry. */
+async function timedCall(registry: ToolRegistry): Promise<{ wall: number; cpu: number }> {
+  const cpu = cpuMs();
   const start = performance.now();
   const result = await registry.invoke('shell', { command: ['true'] });
-  const ms = performance.now() - start;
+  const wall = performance.now() - start;
   if (result.output !== 'exit code 0\n(no output)')
     throw new Error(`shell call failed: ${result.error ?? result.output}`);
-  return ms;
+  return { wall, cpu: cpuMs() - cpu };
 }
 
 /**
@@ -46,18 +58,24 @@ export async function sandboxCase(settings: BenchSettings): Promise<ResultRow[]>
     const none: number[] = [];
     const bwrap: number[] = [];
     const added: number[] = [];
+    let cpuNone = 0;
+    let cpuBwrap = 0;
     for (let i = 0; i < calls; i++) {
       // Alternate which goes first, so neither always runs on a warmer cache.
       const [a, b] =
         i % 2 === 0
           ? [await timedCall(plain), await timedCall(sandboxed)]
           : swap(await timedCall(sandboxed), await timedCall(plain));
-      none.push(a);
-      bwrap.push(b);
-      added.push(b - a);
+      none.push(a.wall);
+      bwrap.push(b.wall);
+      added.push(b.wall - a.wall);
+      cpuNone += a.cpu;
+      cpuBwrap += b.cpu;
     }
     const overhead = summarise(added);
     const name = '7 shell call (true)';
+    const [load] = loadavg();
+    const cpuAdded = (cpuBwrap - cpuNone) / calls;
     return [
       { case: name, impl: "sandbox: 'none'", metric: 'ms/call', summary: summarise(none) },
       { case: name, impl: "sandbox: 'bwrap'", metric: 'ms/call', summary: summarise(bwrap) },
@@ -68,7 +86,14 @@ export async function sandboxCase(settings: BenchSettings): Promise<ResultRow[]>
         summary: overhead,
         target: `≤ ${TARGET_MS} ms`,
         met: overhead.median <= TARGET_MS,
-        note: `${calls} alternating pairs`,
+        note: `${calls} alternating pairs, load average ${load?.toFixed(1)} on ${cpus().length} CPUs`,
+      },
+      {
+        case: name,
+        impl: 'bwrap − none',
+        metric: 'CPU ms added/call (host and children)',
+        summary: summarise([cpuAdded]),
+        note: 'the machine time the sandbox costs, whatever the load; 10 ms clock ticks summed over all calls',
       },
     ];
   } finally {
@@ -76,7 +101,7 @@ export async function sandboxCase(settings: BenchSettings): Promise<ResultRow[]>
   }
 }
 
-/** `[later, earlier]` taken in the other order, returned as `[none, bwrap]`. */
-function swap(bwrap: number, none: number): [number, number] {
+/** A pair taken bwrap first, returned as `[none, bwrap]`. */
+function swap<T>(bwrap: T, none: T): [T, T] {
   return [none, bwrap];
 }
