@@ -136,5 +136,5 @@ describe.skipIf(skipWithout('bwrap'))('shell in the bubblewrap sandbox: escape a
     expect(boxed).toContain('exit code 0');
     expect(boxed).toContain('PATH=');
     expect(boxed).not.toContain(secret);
-  });
+  }, 90_000); // two host processes start under tsx
 });
