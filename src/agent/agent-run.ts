@@ -227,7 +227,7 @@ export class AgentRuns {
     // A promise job, not queueMicrotask: Node wraps each of those in an AsyncResource.
     void Promise.resolve().then(() => {
       try {
-        run.post(AgentEvent.agentStart(input ?? '', input === undefined));
+        run.post(AgentEvent.agentStart(input ?? '', input === undefined, run.registry.sandboxes()));
         run.actor.start();
         if (signal?.aborted) this.abortBy(signal);
       } catch (error) {

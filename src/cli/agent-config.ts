@@ -6,7 +6,7 @@ import type { PermissionPolicy } from '../config/permission-policy.js';
 import { printableLine } from '../core/printable.js';
 import { ReadFileTool } from '../tools/read-file.js';
 import { ToolRegistry } from '../tools/registry.js';
-import { workspaceTools } from '../tools/workspace/index.js';
+import { type Sandbox, type SandboxMode, sandboxFor, workspaceTools } from '../tools/workspace/index.js';
 import type { Output } from './render-human.js';
 import type { ToolSet } from './run-options.js';
 
@@ -45,9 +45,23 @@ export function cliAgentConfig(settings: CliAgentSettings, err: Output): Config 
   });
 }
 
-/** The built-in tools of a `--tools` set, confined to the config's workspace. */
-export function builtinTools(set: ToolSet, config: Config): ToolRegistry {
+/**
+ * The sandbox of `--sandbox MODE` for a `--tools` set: made (and bubblewrap probed) only when the
+ * set runs commands or `bwrap` was asked for by name, which throws `missing_dependency` without
+ * one. When `auto` finds none, `err` gets a warning: the commands run unsandboxed.
+ */
+export function cliSandbox(mode: SandboxMode, set: ToolSet, config: Config, err: Output): Sandbox | undefined {
+  if (set !== 'workspace' && mode !== 'bwrap') return undefined;
+  const sandbox = sandboxFor(config, mode);
+  if (sandbox.fallbackReason !== undefined) {
+    err.write(`warning: shell commands run without a sandbox: ${printableLine(sandbox.fallbackReason)}\n`);
+  }
+  return sandbox;
+}
+
+/** The built-in tools of a `--tools` set, confined to the config's workspace; `shell` runs in `sandbox` (default none). */
+export function builtinTools(set: ToolSet, config: Config, sandbox?: Sandbox): ToolRegistry {
   return new ToolRegistry(config).register(
-    ...(set === 'workspace' ? workspaceTools(config) : [new ReadFileTool(config)]),
+    ...(set === 'workspace' ? workspaceTools(config, sandbox ? { sandbox } : {}) : [new ReadFileTool(config)]),
   );
 }

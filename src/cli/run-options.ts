@@ -5,6 +5,7 @@ import { COMPACTION_STRATEGIES } from '../config/context-options.js';
 import type { PermissionPolicy } from '../config/permission-policy.js';
 import type { CompactionStrategy } from '../core/compaction.js';
 import type { InspectorServerOptions } from '../inspector/inspector-server.js';
+import { SANDBOX_MODES, type SandboxMode } from '../tools/workspace/sandbox.js';
 import { requireInspect, serveOptions } from './commands/inspect.js';
 import { journalPath } from './journal-path.js';
 import { MCP_FLAGS, type McpFlags, mcpFlags } from './mcp-flags.js';
@@ -52,6 +53,8 @@ export interface RunCliOptions {
   readonly permissions: PermissionPolicy;
   /** From `--tools`: `read` (read_file) or `workspace` (the seven workspace tools). */
   readonly tools: ToolSet;
+  /** From `--sandbox`: where `shell` runs its commands; `auto` when absent. */
+  readonly sandbox: SandboxMode;
   /** From `--store` (else `$AGENT_HARNESS_STORE`, else the default): where the session is kept. */
   readonly store: string;
   /** From `--session`: the stored session to continue (or to start under this id). */
@@ -81,6 +84,13 @@ export function toolSet(text: string | undefined): ToolSet {
   throw new UsageError(`--tools must be one of ${TOOL_SETS.join(', ')}, got '${text}'`);
 }
 
+/** The `--sandbox` mode named; `auto` when absent. */
+export function sandboxMode(text: string | undefined): SandboxMode {
+  if (text === undefined) return 'auto';
+  if ((SANDBOX_MODES as readonly string[]).includes(text)) return text as SandboxMode;
+  throw new UsageError(`--sandbox must be one of ${SANDBOX_MODES.join(', ')}, got '${text}'`);
+}
+
 const FLAGS = {
   resume: { type: 'string' },
   provider: { type: 'string' },
@@ -101,6 +111,7 @@ const FLAGS = {
   host: { type: 'string', default: '127.0.0.1' },
   'allow-host': { type: 'string', multiple: true },
   tools: { type: 'string' },
+  sandbox: { type: 'string' },
   ...PERMISSION_FLAGS,
   ...MCP_FLAGS,
 } as const;
@@ -177,6 +188,7 @@ export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
     mcp: mcpFlags(values),
     permissions: permissionPolicy(values),
     tools: toolSet(values.tools),
+    sandbox: sandboxMode(values.sandbox),
     store,
     session,
     context: contextFlags(values['context-tokens'], values['context-strategy']),

@@ -51,6 +51,11 @@ export interface AgentEventDataMap {
     readonly input: string;
     /** Present and true when the run resumes an interrupted one. */
     readonly resumed?: true;
+    /**
+     * The sandbox each command-running tool uses, by tool name (`{ shell: 'bwrap' }`, or
+     * `'none'`, also when `auto` found no bubblewrap); absent when no tool declares one.
+     */
+    readonly sandbox?: Readonly<Record<string, string>>;
   };
   /** A piece of the model's text, as it streams. */
   text_delta: { readonly content: string };
@@ -134,8 +139,12 @@ function make<K extends AgentEventType>(type: K, data: AgentEventDataMap[K]): Ag
 
 /** Factories for {@link AgentEvent}s. */
 export const AgentEvent = {
-  agentStart: (input: string, resumed = false): AgentEvent<'agent_start'> =>
-    make('agent_start', resumed ? { input, resumed: true } : { input }),
+  agentStart: (input: string, resumed = false, sandbox?: Readonly<Record<string, string>>): AgentEvent<'agent_start'> =>
+    make('agent_start', {
+      input,
+      ...(resumed ? { resumed: true as const } : {}),
+      ...(sandbox === undefined ? {} : { sandbox }),
+    }),
   textDelta: (content: string): AgentEvent<'text_delta'> => make('text_delta', { content }),
   textComplete: (content: string): AgentEvent<'text_complete'> => make('text_complete', { content }),
   reasoningDelta: (content: string): AgentEvent<'reasoning_delta'> => make('reasoning_delta', { content }),

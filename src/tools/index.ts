@@ -1,6 +1,6 @@
 /**
  * Tools (`agent-harness/tools`): defining and registering tools, the workspace tools and their
- * options, the helpers a tool author uses, and the permission policy.
+ * options, the shell sandbox, the helpers a tool author uses, and the permission policy.
  */
 
 export type { PermissionPolicy, ScopedPermissions } from '../config/permission-policy.js';
@@ -22,16 +22,26 @@ export type {
   EditFileToolOptions,
   GlobToolOptions,
   GrepToolOptions,
+  ProcessOutcome,
+  SandboxedCommand,
+  SandboxKind,
+  SandboxMode,
+  SandboxOptions,
   ShellToolOptions,
+  WorkspaceToolsOptions,
 } from './workspace/index.js';
 export {
   EditFileTool,
   GlobTool,
   GrepTool,
+  HOME_SECRETS,
   ListDirTool,
   ReadFileTool,
+  SANDBOX_MODES,
+  Sandbox,
   SHELL_ENV_ALLOWED,
   ShellTool,
+  scrubEnv,
   WriteFileTool,
   workspaceTools,
 } from './workspace/index.js';

@@ -111,6 +111,13 @@ export class ToolRegistry {
     return this.tools.get(name);
   }
 
+  /** The sandbox of each tool that declares one (`ToolLike.sandbox`), by name; undefined when none does. */
+  sandboxes(): Readonly<Record<string, string>> | undefined {
+    const found: Record<string, string> = {};
+    for (const [name, tool] of this.tools) if (typeof tool.sandbox === 'string') found[name] = tool.sandbox;
+    return Object.keys(found).length === 0 ? undefined : found;
+  }
+
   /** Names of all tools, in registration order. */
   names(): string[] {
     return [...this.tools.keys()];

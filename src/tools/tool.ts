@@ -52,6 +52,11 @@ export interface ToolLike<S extends z.ZodType = z.ZodType> {
    * (`ToolRunContext.childSessionId`), journaled with the call's start.
    */
   readonly runsAgent?: boolean;
+  /**
+   * The sandbox its calls run in (`bwrap`, `none`, or a custom tool's own name for one), when the
+   * tool runs commands; announced on the run's first event (`agent_start`'s `sandbox`).
+   */
+  readonly sandbox?: string;
   /** Runs the call. Throwing is allowed: the registry turns it into an error result. */
   execute(invocation: ToolInvocation<z.output<S>>): Promise<ToolResult>;
 }

@@ -48,14 +48,28 @@ function groupRunning(group: number): boolean {
 describe('agent-harness run stopped twice while a shell command runs', { timeout: 120_000 }, () => {
   it('Ctrl-C twice kills a command that ignores SIGTERM: it never finishes', async () => {
     // The command survives the first stop (it traps SIGTERM, noting it in `term`), so only the
-    // second can end it; it would write `marker` seconds later.
+    // second can end it; it would write `marker` seconds later. Unsandboxed: its `$$` is a host
+    // pid (in bubblewrap the first stop kills its whole PID namespace: test/tools/sandbox).
     const command =
       "trap 'touch term' TERM; echo $$ > pid.tmp && mv pid.tmp pid; " +
       'i=0; while [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done; touch marker';
     server = await startFakeServer([toolCallsAnswer(['call_S', 'shell', { command }]), textAnswer('done')]);
     const dir = cliWorkspace();
     const cli = spawnCli(
-      ['run', 'go', '--base-url', `${server.url}/v1`, '--cwd', dir, '--tools', 'workspace', '--allow', 'shell'],
+      [
+        'run',
+        'go',
+        '--base-url',
+        `${server.url}/v1`,
+        '--cwd',
+        dir,
+        '--tools',
+        'workspace',
+        '--allow',
+        'shell',
+        '--sandbox',
+        'none',
+      ],
       { AGENT_HARNESS_STORE: 'memory:' },
       60_000,
     );

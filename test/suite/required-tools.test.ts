@@ -4,18 +4,27 @@ import { describe, expect, it } from 'vitest';
 import { checkTool, missingToolsLine, onCi, skipWithout, toolDecision } from '../support/required-tools.js';
 import { tempWorkspace } from '../support/workspace.js';
 
-const MISSING = { AGENT_HARNESS_CHROMIUM: '/nonexistent/chromium', AGENT_HARNESS_POSTGRES_ROOT: '/nonexistent/pg' };
+const MISSING = {
+  AGENT_HARNESS_CHROMIUM: '/nonexistent/chromium',
+  AGENT_HARNESS_POSTGRES_ROOT: '/nonexistent/pg',
+  AGENT_HARNESS_BWRAP: '/nonexistent/bwrap',
+};
 
-/** A fake Debian PostgreSQL tree with an `initdb`, and a file standing in for Chromium. */
+/** A fake Debian PostgreSQL tree with an `initdb`, and files standing in for Chromium and bwrap. */
 function installedTools(): Record<string, string> {
   const root = tempWorkspace();
   mkdirSync(join(root, 'pg', '15', 'bin'), { recursive: true });
   writeFileSync(join(root, 'pg', '15', 'bin', 'initdb'), '');
   writeFileSync(join(root, 'chromium'), '');
-  return { AGENT_HARNESS_CHROMIUM: join(root, 'chromium'), AGENT_HARNESS_POSTGRES_ROOT: join(root, 'pg') };
+  writeFileSync(join(root, 'bwrap'), '');
+  return {
+    AGENT_HARNESS_CHROMIUM: join(root, 'chromium'),
+    AGENT_HARNESS_POSTGRES_ROOT: join(root, 'pg'),
+    AGENT_HARNESS_BWRAP: join(root, 'bwrap'),
+  };
 }
 
-describe('tests that need Chromium or PostgreSQL', () => {
+describe('tests that need Chromium, PostgreSQL or bubblewrap', () => {
   it('run when the tool is there, skip when it is missing, and run (to fail) when it is missing on CI', () => {
     expect(toolDecision(true, false)).toBe('run');
     expect(toolDecision(true, true)).toBe('run');
@@ -37,9 +46,12 @@ describe('tests that need Chromium or PostgreSQL', () => {
     expect(checkTool('postgres', {}).where).toBe('/usr/lib/postgresql/*/bin/initdb');
     expect(checkTool('chromium', MISSING)).toMatchObject({ found: false, where: '/nonexistent/chromium' });
     expect(checkTool('postgres', MISSING)).toMatchObject({ found: false, where: '/nonexistent/pg/*/bin/initdb' });
+    expect(checkTool('bwrap', {}).where).toBe('/usr/bin/bwrap');
+    expect(checkTool('bwrap', MISSING)).toMatchObject({ found: false, where: '/nonexistent/bwrap' });
     const installed = installedTools();
     expect(checkTool('chromium', installed).found).toBe(true);
     expect(checkTool('postgres', installed).found).toBe(true);
+    expect(checkTool('bwrap', installed).found).toBe(true);
   });
 
   it('are skipped only without the tool and off CI', () => {
@@ -47,6 +59,8 @@ describe('tests that need Chromium or PostgreSQL', () => {
     expect(skipWithout('postgres', MISSING)).toBe(true);
     expect(skipWithout('chromium', { ...MISSING, CI: 'true' })).toBe(false);
     expect(skipWithout('postgres', { ...MISSING, CI: 'true' })).toBe(false);
+    expect(skipWithout('bwrap', MISSING)).toBe(true);
+    expect(skipWithout('bwrap', { ...MISSING, CI: 'true' })).toBe(false);
     const installed = installedTools();
     expect(skipWithout('chromium', installed)).toBe(false);
     expect(skipWithout('postgres', installed)).toBe(false);
@@ -56,7 +70,8 @@ describe('tests that need Chromium or PostgreSQL', () => {
     expect(missingToolsLine(installedTools())).toBeUndefined();
     expect(missingToolsLine(MISSING)).toBe(
       'skipped browser tests (not found at /nonexistent/chromium; install: apt-get install chromium), ' +
-        'postgres store tests (not found at /nonexistent/pg/*/bin/initdb; install: apt-get install postgresql)',
+        'postgres store tests (not found at /nonexistent/pg/*/bin/initdb; install: apt-get install postgresql), ' +
+        'sandbox tests (not found at /nonexistent/bwrap; install: apt-get install bubblewrap)',
     );
     expect(missingToolsLine({ ...installedTools(), AGENT_HARNESS_CHROMIUM: '/nonexistent/chromium' })).toBe(
       'skipped browser tests (not found at /nonexistent/chromium; install: apt-get install chromium)',

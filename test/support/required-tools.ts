@@ -2,14 +2,14 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * The programs some suites need besides `npm ci`: Chromium for the inspector's page tests and a
- * PostgreSQL server for the postgres store's. On a machine without one, plain `npm test` skips
+ * The programs some suites need besides `npm ci`: Chromium for the inspector's page tests, a
+ * PostgreSQL server for the postgres store's, and bubblewrap for the shell sandbox's. On a machine without one, plain `npm test` skips
  * those tests and says once, at the end of the run, what is missing and how to install it; with
  * `CI=true` they run and fail, so CI never passes without them.
  */
 
 /** A program some suites need. */
-export type RequiredTool = 'chromium' | 'postgres';
+export type RequiredTool = 'chromium' | 'postgres' | 'bwrap';
 
 /** The environment variables read here (the process's by default). */
 export type ToolEnv = Readonly<Record<string, string | undefined>>;
@@ -33,6 +33,11 @@ export function chromiumPath(env: ToolEnv = process.env): string {
   return env.AGENT_HARNESS_CHROMIUM || '/usr/bin/chromium';
 }
 
+/** The bubblewrap the sandbox tests run: `AGENT_HARNESS_BWRAP`, else Debian's `/usr/bin/bwrap`. */
+export function bwrapPath(env: ToolEnv = process.env): string {
+  return env.AGENT_HARNESS_BWRAP || '/usr/bin/bwrap';
+}
+
 /** Where the Debian PostgreSQL versions live: `AGENT_HARNESS_POSTGRES_ROOT`, else `/usr/lib/postgresql`. */
 export function postgresRoot(env: ToolEnv = process.env): string {
   return env.AGENT_HARNESS_POSTGRES_ROOT || '/usr/lib/postgresql';
@@ -51,6 +56,10 @@ export function checkTool(tool: RequiredTool, env: ToolEnv = process.env): ToolC
   if (tool === 'chromium') {
     const where = chromiumPath(env);
     return { tool, label: 'browser tests', where, found: existsSync(where), install: 'apt-get install chromium' };
+  }
+  if (tool === 'bwrap') {
+    const where = bwrapPath(env);
+    return { tool, label: 'sandbox tests', where, found: existsSync(where), install: 'apt-get install bubblewrap' };
   }
   const root = postgresRoot(env);
   return {
@@ -83,7 +92,9 @@ export function skipWithout(tool: RequiredTool, env: ToolEnv = process.env): boo
  * were skipped and how to install what they need, or, on CI, that their failures are why.
  */
 export function missingToolsLine(env: ToolEnv = process.env): string | undefined {
-  const missing = (['chromium', 'postgres'] as const).map((tool) => checkTool(tool, env)).filter((c) => !c.found);
+  const missing = (['chromium', 'postgres', 'bwrap'] as const)
+    .map((tool) => checkTool(tool, env))
+    .filter((c) => !c.found);
   if (missing.length === 0) return undefined;
   const what = missing.map((c) => `${c.label} (not found at ${c.where}; install: ${c.install})`).join(', ');
   return onCi(env) ? `missing on CI, so these fail: ${what}` : `skipped ${what}`;

@@ -11,7 +11,7 @@ import type { McpSource } from '../../mcp/mcp-source.js';
 import { readJournalFile } from '../../session/journal-file.js';
 import { Session } from '../../session/session.js';
 import type { JournalStore } from '../../stores/journal-store.js';
-import { builtinTools, cliAgentConfig } from '../agent-config.js';
+import { builtinTools, cliAgentConfig, cliSandbox } from '../agent-config.js';
 import {
   type CliApprovals,
   type ResumeFrom,
@@ -68,6 +68,10 @@ ${STORE_HELP}
                    stored one); the journal goes on in FILE unless --journal says otherwise
   --tools SET      read (default: read_file) or workspace (read_file, list_dir, glob, grep,
                    write_file, edit_file, shell), all confined to --cwd
+  --sandbox MODE   where shell commands run: auto (default: in bubblewrap where it works, else
+                   unsandboxed with a warning), bwrap (bubblewrap or refuse to start), none.
+                   In bubblewrap only --cwd is writable, ~/.ssh, ~/.aws and .env files read
+                   as empty, and there is no network
 ${PERMISSION_HELP}
   --json           print events as NDJSON (one JSON object per line) for piping
   --inspect        serve the live inspector page (machine, timeline, time travel) during the run
@@ -139,7 +143,7 @@ async function setUp(
     err,
   );
   const rates = config.budget;
-  const registry = builtinTools(options.tools, config);
+  const registry = builtinTools(options.tools, config, cliSandbox(options.sandbox, options.tools, config, err));
   sources.push(...(await addMcpTools(options.mcp, registry)));
   checkPermissionFlags(config.permissions, registry);
   // The model and its rates go with a new stored session, so that `inspect ID` prices it as the CLI did.

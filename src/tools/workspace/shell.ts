@@ -4,7 +4,8 @@ import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../../config/config.js';
 import { ToolKind } from '../../core/tool-kind.js';
 import { ToolResult } from '../../core/tool-result.js';
 import { Tool, type ToolInvocation } from '../tool.js';
-import { type ProcessOutcome, runProcess } from './run-process.js';
+import type { ProcessOutcome } from './run-process.js';
+import { Sandbox, type SandboxKind } from './sandbox.js';
 import { SHELL_ENV_ALLOWED, scrubEnv } from './scrub-env.js';
 
 /** Time limit of a command when the call names none. */
@@ -42,6 +43,25 @@ export interface ShellToolOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Characters kept of each output stream. Default {@link MAX_SHELL_STREAM_CHARS}, less if the config's cap is smaller. */
   readonly maxStreamChars?: number;
+  /** Where commands run: `Sandbox.create({ mode })`. Default: no sandbox (`mode: 'none'`). */
+  readonly sandbox?: Sandbox;
+}
+
+const DESCRIPTION =
+  'Run a command in the workspace folder: a shell command line (/bin/sh -c) or an array [program, ...args]. ' +
+  'Returns "exit code N" then [stdout] and [stderr]; a non-zero exit code is reported, not an error. ' +
+  `Time limit timeoutMs (default ${DEFAULT_SHELL_TIMEOUT_MS / 1000} s, at most ${MAX_SHELL_TIMEOUT_MS / 1000} s): ` +
+  'then the command and all its child processes are killed; background processes are killed when it exits. ' +
+  'No stdin. Output is cut in the middle past a size limit. The command gets only a few environment ' +
+  'variables (PATH, HOME, USER, SHELL, locale, TERM, TMPDIR, TZ): no API keys, tokens or passwords.';
+
+/** What the model is told of the bubblewrap sandbox, so it reads a refusal as one. */
+function sandboxNote(sandbox: Sandbox): string {
+  if (sandbox.kind === 'none') return '';
+  return (
+    ' It runs in a sandbox: only the workspace folder and a private /tmp are writable (elsewhere: "Read-only file system"), ' +
+    `credentials (~/.ssh, ~/.aws, ...) and .env files read as empty${sandbox.network ? '' : ', and there is no network'}.`
+  );
 }
 
 function status(outcome: ProcessOutcome): string {
@@ -63,17 +83,14 @@ function streams(outcome: ProcessOutcome): string {
  * is an error, with what it printed so far. On timeout or abort its whole process group is
  * killed (SIGTERM, then SIGKILL), and so is whatever it leaves running in the background when it
  * exits. Its environment holds only {@link SHELL_ENV_ALLOWED} of the host's variables, plus what
- * the options name or add. Not a sandbox: the command can reach anything the process can.
+ * the options name or add. Without a sandbox (`options.sandbox`) the command can reach anything
+ * the process can; see {@link Sandbox} for what bubblewrap takes away.
  */
 export class ShellTool extends Tool<typeof schema> {
   readonly name = 'shell';
-  readonly description =
-    'Run a command in the workspace folder: a shell command line (/bin/sh -c) or an array [program, ...args]. ' +
-    'Returns "exit code N" then [stdout] and [stderr]; a non-zero exit code is reported, not an error. ' +
-    `Time limit timeoutMs (default ${DEFAULT_SHELL_TIMEOUT_MS / 1000} s, at most ${MAX_SHELL_TIMEOUT_MS / 1000} s): ` +
-    'then the command and all its child processes are killed; background processes are killed when it exits. ' +
-    'No stdin. Output is cut in the middle past a size limit. The command gets only a few environment ' +
-    'variables (PATH, HOME, USER, SHELL, locale, TERM, TMPDIR, TZ): no API keys, tokens or passwords.';
+  readonly description: string;
+  /** The sandbox its commands run in (`bwrap` or `none`), announced on `agent_start`. */
+  readonly sandbox: SandboxKind;
   readonly kind = ToolKind.SHELL;
   readonly schema = schema;
   /**
@@ -82,19 +99,22 @@ export class ShellTool extends Tool<typeof schema> {
    */
   override readonly timeoutMs = MAX_SHELL_TIMEOUT_MS + 30_000;
   private readonly options: ShellToolOptions;
+  private readonly runner: Sandbox;
 
   constructor(config?: Config, options: ShellToolOptions = {}) {
     super(config);
     this.options = options;
+    this.runner = options.sandbox ?? Sandbox.create({ mode: 'none' });
+    this.sandbox = this.runner.kind;
+    this.description = DESCRIPTION + sandboxNote(this.runner);
   }
 
   async execute({ params, cwd, signal }: ToolInvocation<z.output<typeof schema>>): Promise<ToolResult> {
     const argv = typeof params.command === 'string' ? ['/bin/sh', '-c', params.command] : params.command;
     if (argv.some((part) => part.includes('\0'))) return ToolResult.error('command must not contain NUL bytes');
     const timeoutMs = params.timeoutMs ?? this.options.defaultTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
-    const outcome = await runProcess({
-      file: argv[0] as string,
-      args: argv.slice(1),
+    const outcome = await this.runner.run({
+      argv,
       cwd: this.config?.cwd ?? cwd,
       env: { ...scrubEnv(process.env, this.options.keepEnv), ...this.options.env },
       timeoutMs,
