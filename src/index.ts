@@ -8,7 +8,7 @@
 // A scripted model (also in agent-harness/testing)
 export { ScriptedClient } from './adapters/scripted-client.js';
 // The agent
-export type { AgentOptions, ResumeOptions, RunEvent, RunOptions } from './agent/agent.js';
+export type { AgentOptions, ApproveOptions, ResumeOptions, RunEvent, RunOptions } from './agent/agent.js';
 export { Agent } from './agent/agent.js';
 // Configuration and budgets
 export type { BudgetOptions } from './config/budget.js';

@@ -79,7 +79,9 @@ describe('sub-agents: a child never widens its parent’s tool policy', () => {
       requests.push(event.data);
       expect(agent.approve(event.data.callId)).toEqual([event.data.callId]);
     }
-    expect(requests).toEqual([{ callId: 'w1', name: 'write_note', arguments: { text: 'hello' }, path: ['helper'] }]);
+    expect(requests).toEqual([
+      { callId: 'w1', name: 'write_note', arguments: { text: 'hello' }, path: ['helper'], rule: 'parent write' },
+    ]);
     expect(notes).toEqual(['hello']);
     expect(answerOf(events)).toBe('parent saw: child saw: written');
   });
