@@ -19,6 +19,13 @@ export type { PermissionPolicy } from './config/permission-policy.js';
 // Data, events and errors
 export type { AgentEventDataMap, StopReason } from './core/agent-event.js';
 export { AgentEvent, AgentEventType, isTerminal } from './core/agent-event.js';
+export type {
+  PermissionRule,
+  PolicyAnswer,
+  PolicyContext,
+  PolicyDecisionRecord,
+  PolicyFunction,
+} from './core/approval-types.js';
 export { HarnessError } from './core/errors.js';
 export type { JournalEntry } from './core/journal-entry.js';
 export type {

@@ -69,6 +69,23 @@ describe('sub-agents: a child never widens its parent’s tool policy', () => {
     expect(notes).toEqual([]);
   });
 
+  it('composes function policies: the parent’s function denies what the child’s allows', async () => {
+    const { agent, notes } = delegation(
+      { write: (call) => (JSON.stringify(call.arguments).includes('hello') ? { deny: 'no greetings' } : 'allow') },
+      { write_note: () => 'allow' },
+    );
+    const events = await drain(agent.run('go'));
+    expect(notes).toEqual([]);
+    expect(answerOf(events)).toContain('Error: denied: no greetings');
+  });
+
+  it('composes function policies: a child’s function may narrow, and the parent’s allow never widens it', async () => {
+    const { agent, notes } = delegation({ write: () => 'allow' }, { write_note: () => ({ deny: 'child says no' }) });
+    const events = await drain(agent.run('go'));
+    expect(notes).toEqual([]);
+    expect(answerOf(events)).toContain('Error: denied: child says no');
+  });
+
   it('asks the parent’s approver about a child’s call, with the child’s path, and runs it once approved', async () => {
     const { agent, notes } = delegation({ write: 'ask' }, {});
     const requests: AgentEvent<'tool_approval_request'>['data'][] = [];
