@@ -8,7 +8,7 @@
 // A scripted model (also in agent-harness/testing)
 export { ScriptedClient } from './adapters/scripted-client.js';
 // The agent
-export type { AgentOptions, ApproveOptions, ResumeOptions, RunEvent, RunOptions } from './agent/agent.js';
+export type { AgentOptions, ResumeOptions, RunEvent, RunOptions } from './agent/agent.js';
 export { Agent } from './agent/agent.js';
 // Configuration and budgets
 export type { BudgetOptions } from './config/budget.js';
@@ -19,13 +19,6 @@ export type { PermissionPolicy } from './config/permission-policy.js';
 // Data, events and errors
 export type { AgentEventDataMap, StopReason } from './core/agent-event.js';
 export { AgentEvent, AgentEventType, isTerminal } from './core/agent-event.js';
-export type {
-  PermissionRule,
-  PolicyAnswer,
-  PolicyContext,
-  PolicyDecisionRecord,
-  PolicyFunction,
-} from './core/approval-types.js';
 export { HarnessError } from './core/errors.js';
 export type { JournalEntry } from './core/journal-entry.js';
 export type {

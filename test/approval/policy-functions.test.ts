@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  Agent,
-  Config,
-  type PolicyContext,
-  type PolicyFunction,
-  ScriptedClient,
-  Session,
-  type ToolCall,
-} from '../../src/index.js';
+import { Agent, Config, ScriptedClient, Session, type ToolCall } from '../../src/index.js';
 import { checkLoopInvariants } from '../../src/testing/index.js';
+import type { PolicyContext, PolicyFunction } from '../../src/tools/index.js';
 import { approvalAgent, approvalRegistry, callsTurn, runDeciding, textTurn } from './support.js';
 
 const decisionsOf = (session: Session) => session.journal.filter((entry) => entry.type === 'approval_decision');

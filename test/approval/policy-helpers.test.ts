@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { PolicyContext, PolicyFunction } from '../../src/index.js';
-import { commandPrefixes, numericLimit, pathGlobs } from '../../src/tools/index.js';
+import {
+  commandPrefixes,
+  numericLimit,
+  type PolicyContext,
+  type PolicyFunction,
+  pathGlobs,
+} from '../../src/tools/index.js';
 
 const ctx: PolicyContext = {
   sessionId: undefined,

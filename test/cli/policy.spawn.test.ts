@@ -51,7 +51,7 @@ describe('agent-harness run --policy FILE', { timeout: 120_000 }, () => {
     server = await startFakeServer([writeCall(), textAnswer('ok')]);
     const cwd = tempWorkspace();
     const file = policyFile(
-      "export const policy = { read: 'allow', write: (call) => ({ deny: `no writes to ${call.arguments.path}` }) };\n",
+      "export const policy = { read: 'allow', write: (call) => ({ deny: 'no writes to ' + call.arguments.path }) };\n",
     );
     const result = await spawnCli(
       ['run', 'write it', '--tools', 'workspace', '--cwd', cwd, '--policy', file],
