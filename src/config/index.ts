@@ -24,7 +24,6 @@ export {
   allowsEverything,
   checkPermissions,
   FALLBACK_KEY,
-  hasPolicyFunctions,
   KIND_PREFIX,
   permissionDefaults,
   permissionFor,

@@ -149,8 +149,3 @@ export function allowsEverything(policy: PermissionPolicy): boolean {
   return true;
 }
 
-/** True when a rule of the policy is a function (a call's permission then needs the call). */
-export function hasPolicyFunctions(policy: PermissionPolicy): boolean {
-  for (const key in policy) if (typeof policy[key] === 'function') return true;
-  return false;
-}
