@@ -148,4 +148,3 @@ export function allowsEverything(policy: PermissionPolicy): boolean {
   for (const key in policy) if (policy[key] !== 'allow') return false;
   return true;
 }
-
