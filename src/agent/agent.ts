@@ -14,6 +14,10 @@ import { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { type ActiveRun, AgentRuns } from './agent-run.js';
 import type { ChildAgentRun } from './agent-run-context.js';
+import { type ApproveOptions, checkedEdit } from './approval-edit.js';
+
+export type { ApproveOptions } from './approval-edit.js';
+
 import {
   type ApprovalMap,
   callsAwaitingApproval,
@@ -353,11 +357,24 @@ export class Agent {
    * Approves calls that wait for a decision: each runs (once the schedule reaches it). Returns
    * the ids it decided; other ids change nothing. (Called from a synchronous subscriber while the
    * machine is mid-step, the decision is queued and applied right after that step, and the
-   * returned list is empty.)
+   * returned list is empty.) With `{ arguments }`, approves one call with edited arguments:
+   * an edit that does not fit the tool's schema throws `invalid_argument` naming the call and
+   * the issue, and the call keeps waiting.
    */
-  approve(callIds: string | readonly string[]): string[] {
-    const taken = sendDecisions(this.runs.active?.actor, callIds, { approved: true });
+  approve(callIds: string | readonly string[], options?: ApproveOptions): string[] {
+    const edit = options?.arguments;
     const ids = typeof callIds === 'string' ? [callIds] : callIds;
+    if (edit !== undefined) {
+      if (!Array.isArray(ids) || ids.length !== 1 || typeof ids[0] !== 'string')
+        throw new HarnessError('invalid_argument', 'approve(callId, { arguments }) edits one call: give one call id');
+      const callId = ids[0];
+      const call = callsAwaitingApproval(this.runs.active?.actor).find((waiting) => waiting.callId === callId);
+      if (call === undefined)
+        return this.relayed.forward(ids, [], (child, id) => child.approve(id, { arguments: edit }));
+      const decision = { approved: true as const, arguments: checkedEdit(call, edit, this.activeTools) };
+      return sendDecisions(this.runs.active?.actor, callId, decision);
+    }
+    const taken = sendDecisions(this.runs.active?.actor, callIds, { approved: true });
     return [...taken, ...this.relayed.forward(ids, taken, (child, id) => child.approve(id))];
   }
 
@@ -383,7 +400,7 @@ export class Agent {
     if (run === undefined || run.finished) return;
     this.relayed.add(request.callId, child);
     const call = { callId: request.callId, name: request.name, arguments: request.arguments };
-    run.post(AgentEvent.toolApprovalRequest(call, [name, ...(request.path ?? [])]));
+    run.post(AgentEvent.toolApprovalRequest(call, [name, ...(request.path ?? [])], request.rule));
   }
 
   /**

@@ -1,11 +1,12 @@
 import type { Actor, AnyActorLogic } from 'xstate';
+import { allowsEverything, ruleFor } from '../config/permission-policy.js';
 import { HarnessError } from '../core/errors.js';
 import type { ToolCall } from '../core/messages.js';
 import type { AgentContext, ApprovalDecision, PendingCalls, Permission } from '../machines/agent-machine-types.js';
 import { waitingCalls } from '../machines/approval-gate.js';
 import type { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { callPermissions } from './call-permissions.js';
+import { ruleLabel } from './policy-verdicts.js';
 
 /** Decisions given to `resume({ approvals })`: callId → `approve` or `deny`. */
 export type ApprovalMap = Readonly<Record<string, 'approve' | 'deny'>>;
@@ -41,7 +42,9 @@ export function sendDecisions(
   for (const callId of ids) {
     const before = contextOf(actor)?.tools.decisions;
     if (before === undefined || actor === undefined) break;
-    actor.send(decision.approved ? { type: 'APPROVE', callId } : { type: 'DENY', callId, reason: decision.reason });
+    if (!decision.approved) actor.send({ type: 'DENY', callId, reason: decision.reason });
+    else if (decision.arguments === undefined) actor.send({ type: 'APPROVE', callId });
+    else actor.send({ type: 'APPROVE', callId, arguments: decision.arguments });
     if (contextOf(actor)?.tools.decisions !== before) taken.push(callId);
   }
   return taken;
@@ -88,10 +91,26 @@ export function checkApprovals(
 }
 
 /**
- * The gate's input for a resumed run's pending calls, run with `tools` (the agent in charge's). A decision already recorded (journaled
- * before a suspend) is final: the call keeps it whatever the policy says now. Every other call
- * is looked up in the policy of now, and a decision passed to `resume` for one that asks is
- * journaled here, before the run starts.
+ * What the policy of now says about a pending call of a resumed run, without calling any policy
+ * function: a function rule asks (a person decides) rather than being evaluated a second time.
+ */
+function permissionNow(
+  session: Session,
+  tools: ToolRegistry,
+  call: ToolCall,
+): { permission: Permission; rule?: string } {
+  const found = ruleFor(session.config.permissions, call.name, tools.get(call.name)?.kind);
+  if (found === undefined) return { permission: 'allow' };
+  const rule = ruleLabel(found);
+  return { permission: typeof found.rule === 'function' ? 'ask' : found.rule, rule };
+}
+
+/**
+ * The gate's input for a resumed run's pending calls, run with `tools` (the agent in charge's).
+ * A decision already recorded (journaled before a suspend, a policy function's verdict) is
+ * final: the call keeps it whatever the policy says now. Every other call is looked up in the
+ * fixed rules of now (a function rule asks instead of running again), and a decision passed to
+ * `resume` for one that asks is journaled here, before the run starts.
  */
 export function gatePending(
   session: Session,
@@ -100,12 +119,15 @@ export function gatePending(
   approvals: ApprovalMap,
 ): PendingCalls {
   const recorded = pending.calls.map((call) => session.approvalDecision(call.callId));
-  const now = callPermissions(session.config.permissions, tools, pending.calls);
+  const now = allowsEverything(session.config.permissions)
+    ? undefined
+    : pending.calls.map((call) => permissionNow(session, tools, call));
   if (now === undefined && recorded.every((decision) => decision === undefined)) return pending;
   // A recorded decision gates its call as an `ask` that was answered.
   const permissions = pending.calls.map(
-    (_, index): Permission => (recorded[index] !== undefined ? 'ask' : (now?.[index] ?? 'allow')),
+    (_, index): Permission => (recorded[index] !== undefined ? 'ask' : (now?.[index]?.permission ?? 'allow')),
   );
+  const rules = pending.calls.map((_, index) => recorded[index]?.rule ?? now?.[index]?.rule);
   const decisions = pending.calls.map((call, index): ApprovalDecision | undefined => {
     const decided = recorded[index];
     if (decided !== undefined || permissions[index] !== 'ask') return decided;
@@ -116,5 +138,5 @@ export function gatePending(
     session.recordApprovalDecision(call.callId, decision);
     return decision;
   });
-  return { ...pending, permissions, decisions };
+  return { ...pending, permissions, decisions, rules };
 }

@@ -1,18 +1,30 @@
-import { allowsEverything, type PermissionPolicy, permissionFor } from '../config/permission-policy.js';
-import type { Permission } from '../core/approval-types.js';
+import { allowsEverything, type PermissionPolicy, ruleFor } from '../config/permission-policy.js';
+import type { PolicyContext, PolicyVerdict } from '../core/approval-types.js';
 import type { ToolCall } from '../core/messages.js';
+import { isPromiseLike } from '../core/promise-like.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { verdictOf } from './policy-verdicts.js';
 
 /**
- * What the policy says about each call, for the machine; `undefined` when the policy allows
- * everything (no per-call work on the hot path). Looked up when a turn arrives and again when a
- * run resumes, so a resumed run is gated by the policy of now.
+ * What the policy says about each call, and which rule said it, for the machine; `undefined`
+ * when the policy allows everything (no per-call work on the hot path). Looked up when a turn
+ * arrives (policy functions are called then, in the calls' order, all at once) and, for calls
+ * without a recorded verdict, when a run resumes. A promise only when a function is async.
  */
-export function callPermissions(
+export function callVerdicts(
   policy: PermissionPolicy,
   registry: ToolRegistry,
   calls: readonly ToolCall[],
-): Permission[] | undefined {
+  ctx: () => PolicyContext,
+): PolicyVerdict[] | Promise<PolicyVerdict[]> | undefined {
   if (calls.length === 0 || allowsEverything(policy)) return undefined;
-  return calls.map((call) => permissionFor(policy, call.name, registry.get(call.name)?.kind));
+  let context: PolicyContext | undefined;
+  const once = (): PolicyContext => {
+    context ??= ctx();
+    return context;
+  };
+  const verdicts = calls.map((call) =>
+    verdictOf(ruleFor(policy, call.name, registry.get(call.name)?.kind), call, once),
+  );
+  return verdicts.some(isPromiseLike) ? Promise.all(verdicts) : (verdicts as PolicyVerdict[]);
 }

@@ -1,5 +1,5 @@
 import { editDistance } from '../config/option-keys.js';
-import { KIND_PREFIX, type PermissionPolicy, TOOL_PREFIX } from '../config/permission-policy.js';
+import { FALLBACK_KEY, KIND_PREFIX, type PermissionPolicy, TOOL_PREFIX } from '../config/permission-policy.js';
 import { HarnessError } from '../core/errors.js';
 import { ToolKind } from '../core/tool-kind.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -66,7 +66,7 @@ export function policyKeyProblem(policy: PermissionPolicy, registry: ToolRegistr
   if (keys.length === 0) return undefined;
   const tools = reachableTools(registry);
   for (const key of keys) {
-    if (key.startsWith(KIND_PREFIX)) continue; // checked when the policy was made
+    if (key.startsWith(KIND_PREFIX) || key === FALLBACK_KEY) continue; // checked when the policy was made
     if (key.startsWith(TOOL_PREFIX)) {
       const name = key.slice(TOOL_PREFIX.length);
       if (!tools.has(name)) {

@@ -7,6 +7,7 @@ import { softLimitMessage } from '../machines/budget-message.js';
 import { toolActorLogic } from '../machines/tool-actor-logic.js';
 import { compactContext } from './compact-context.js';
 import { outputRetryMessage } from './output-check.js';
+import { decisionEvent, recordVerdicts } from './policy-journal.js';
 import { requestModel } from './request-model.js';
 import { activeRun, depsOf, type MachineDeps } from './run-handle.js';
 import { runToolCall } from './run-tool-call.js';
@@ -40,9 +41,13 @@ export function provideAgentMachine() {
       },
       requestModel: ({ self, system }, { toolsWithheld }) => requestModel(self, system, toolsWithheld),
       recordModelTurn: ({ system }, { turn }) => {
-        const { session } = depsOf(system);
+        const deps = depsOf(system);
+        const { session } = deps;
         session.trackUsage(turn.usage);
         if (turn.toolCalls.length > 0) session.addAssistantMessage(turn.text, turn.toolCalls, turn.reasoning);
+        if (turn.verdicts === undefined) return;
+        const run = activeRun(deps);
+        for (const event of recordVerdicts(session, turn.toolCalls, turn.verdicts)) run.post(event);
       },
       recordResult: ({ system }, { call, result, usage }) => {
         const { session } = depsOf(system);
@@ -52,19 +57,19 @@ export function provideAgentMachine() {
       recordHandoff: ({ system }, { from, to, instructions }) =>
         depsOf(system).session.recordHandoff(from, to, instructions),
       reportResults: ({ system }, params) => reportResults(depsOf(system), params),
-      requestApproval: ({ system }, { calls }) => {
+      requestApproval: ({ system }, { calls, rules }) => {
         const deps = depsOf(system);
         const run = activeRun(deps);
-        for (const call of calls) {
-          deps.session.recordApprovalRequest(call.callId);
-          run.post(AgentEvent.toolApprovalRequest(call));
-        }
+        calls.forEach((call, index) => {
+          const rule = rules[index];
+          deps.session.recordApprovalRequest(call.callId, rule);
+          run.post(AgentEvent.toolApprovalRequest(call, undefined, rule));
+        });
       },
       recordDecision: ({ system }, { call, decision }) => {
         const deps = depsOf(system);
         deps.session.recordApprovalDecision(call.callId, decision);
-        const reason = decision.approved ? undefined : decision.reason;
-        activeRun(deps).post(AgentEvent.toolApprovalDecision(call, decision.approved, reason));
+        activeRun(deps).post(decisionEvent(call, decision));
       },
       rejectOutput: ({ system }, { turn, problem }) => {
         const { session } = depsOf(system);

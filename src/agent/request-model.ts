@@ -8,8 +8,9 @@ import type { Message } from '../core/messages.js';
 import type { ChatCompletionOptions } from '../core/model-client.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import type { AgentMachineEvent, ModelTurn } from '../machines/agent-machine-types.js';
-import { callPermissions } from './call-permissions.js';
+import { callVerdicts } from './call-permissions.js';
 import { checkOutput } from './output-check.js';
+import { policyContext } from './policy-context.js';
 import { readModelStream } from './read-model-stream.js';
 import { dropForeignReasoning } from './reasoning-filter.js';
 import { activeRun, depsOf, type MachineDeps, type RunHandle } from './run-handle.js';
@@ -111,7 +112,10 @@ async function requestTurn(
   if (text !== '') await run.emit(AgentEvent.textComplete(text));
   const concurrencySafe = toolCalls.map((call) => registry.isConcurrencySafe(call.name));
   const elapsedMs = deps.now() - run.startedAt;
-  const permissions = callPermissions(session.config.permissions, registry, toolCalls);
+  const judged = callVerdicts(session.config.permissions, registry, toolCalls, () => policyContext(session, abort));
+  const verdicts = isPromiseLike(judged) ? await judged : judged;
+  throwIfAborted(abort);
+  const permissions = verdicts?.map((verdict) => verdict.permission);
   // A final answer of a run that asked for structured output: checked here, decided by the machine.
   const outputCheck = output !== undefined && toolCalls.length === 0 ? checkOutput(text, output.schema) : undefined;
   const context =
@@ -124,7 +128,7 @@ async function requestTurn(
       concurrencySafe,
       elapsedMs,
       ...(reasoning !== undefined ? { reasoning } : {}),
-      ...(permissions !== undefined ? { permissions } : {}),
+      ...(permissions !== undefined ? { permissions, verdicts } : {}),
       ...(outputCheck !== undefined ? { outputCheck } : {}),
       ...context,
       ...(finishReason ? { finishReason } : {}),

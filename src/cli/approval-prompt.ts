@@ -2,7 +2,8 @@ import { createInterface, type Interface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { Agent } from '../agent/agent.js';
 import type { AgentEvent } from '../core/agent-event.js';
-import type { ToolCall } from '../core/messages.js';
+import { errorMessage } from '../core/errors.js';
+import type { JsonObject, ToolCall } from '../core/messages.js';
 import { excerpt, printableLine } from '../core/printable.js';
 import { redactPassword } from '../core/redact-url.js';
 import type { Output } from './render-human.js';
@@ -76,11 +77,32 @@ class LineReader {
   }
 }
 
+/** The question's note of the policy rule that asked, if the request names one. */
+function ruleText(call: AgentEvent<'tool_approval_request'>['data']): string {
+  return call.rule === undefined ? '' : ` (rule ${printableLine(call.rule)})`;
+}
+
+/** What an edited line is, for `approve(callId, { arguments })`: a JSON object, or the problem. */
+function editedArguments(line: string): { ok: true; value: JsonObject } | { ok: false; problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return { ok: false, problem: `not JSON: ${errorMessage(error)}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, problem: 'the arguments must be a JSON object' };
+  return { ok: true, value: value as JsonObject };
+}
+
 /**
  * Asks on the terminal for each call that waits: `y` runs it, `n` denies it (then asks for an
- * optional reason), `a` runs it and every later call of the same tool in this process. The
- * question quotes the tool's name and arguments, which come from the model: they pass through the
- * printable filter. A run that ends while a question is open (Ctrl-C, the time budget) drops it.
+ * optional reason), `a` runs it and every later call of the same tool in this process, `e` shows
+ * its arguments as JSON on one line and runs it with the line typed back (checked against the
+ * tool's schema: a bad edit says why and asks again; an empty line goes back to the question).
+ * The question names the rule that asked and quotes the tool's name and arguments, which come
+ * from the model: they pass through the printable filter. A run that ends while a question is
+ * open (Ctrl-C, the time budget) drops it.
  */
 export function terminalApprovals(agent: Agent, io: PromptIo): CliApprovals {
   const reader = new LineReader(io.input);
@@ -106,6 +128,29 @@ export function terminalApprovals(agent: Agent, io: PromptIo): CliApprovals {
       agent.suspend();
     }
   };
+  /** Asks for the edited arguments until they fit (`approved`), the line is empty (`back`), or the input ends. */
+  const editLoop = async (
+    call: AgentEvent<'tool_approval_request'>['data'],
+  ): Promise<'approved' | 'back' | 'ended'> => {
+    const now = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+    io.output.write(`  arguments now: ${printableLine(now)}\n`);
+    for (;;) {
+      const line = await ask('  edited arguments (JSON on one line, Enter to go back): ');
+      if (line === undefined) return 'ended';
+      if (line === '') return 'back';
+      const parsed = editedArguments(line);
+      if (parsed.ok) {
+        try {
+          agent.approve(call.callId, { arguments: parsed.value });
+          return 'approved';
+        } catch (error) {
+          io.output.write(`  ${printableLine(errorMessage(error))}\n`);
+          continue;
+        }
+      }
+      io.output.write(`  ${printableLine(parsed.problem)}\n`);
+    }
+  };
   let interrupted = false;
   return {
     undecided,
@@ -117,9 +162,9 @@ export function terminalApprovals(agent: Agent, io: PromptIo): CliApprovals {
         return;
       }
       if (reader.ended) return giveUp();
-      const label = `${printableLine(name)} ${argumentsText(event.data)}`;
+      const label = `${printableLine(name)} ${argumentsText(event.data)}${ruleText(event.data)}`;
       for (;;) {
-        const answer = (await ask(`? allow ${label} — [y]es / [n]o / [a]lways: `))?.toLowerCase();
+        const answer = (await ask(`? allow ${label} — [y]es / [n]o / [a]lways / [e]dit: `))?.toLowerCase();
         // The run ended (the call was answered), or the input closed (the run is suspended).
         if (answer === undefined) return giveUp();
         if (answer === 'y' || answer === 'yes' || answer === 'a' || answer === 'always') {
@@ -131,6 +176,11 @@ export function terminalApprovals(agent: Agent, io: PromptIo): CliApprovals {
           const reason = await ask('  reason (optional, Enter to skip): ');
           agent.deny(callId, reason === undefined || reason === '' ? undefined : reason);
           return;
+        }
+        if (answer === 'e' || answer === 'edit') {
+          const edited = await editLoop(event.data);
+          if (edited === 'ended') return giveUp();
+          if (edited === 'approved') return;
         }
       }
     },

@@ -10,6 +10,12 @@ export const PERMISSION_FLAGS = {
   yes: { type: 'boolean', default: false },
 } as const;
 
+/** Help lines of `run --policy FILE`. */
+export const POLICY_HELP = `  --policy FILE    the policy of a module that exports \`policy\` (a map of rules or
+                   functions of the call, or one function; see docs/approval.md), instead
+                   of the defaults; --allow/--deny still apply on top. .js/.mjs, or .ts
+                   when node runs with a TypeScript loader (node --import tsx)`;
+
 /** Help lines of the approval flags. */
 export const PERMISSION_HELP = `  --allow NAME|KIND  run calls of this tool or kind (read, write, shell, network, other)
                    without asking; repeatable. tool:NAME / kind:KIND say which, for a
@@ -19,7 +25,8 @@ export const PERMISSION_HELP = `  --allow NAME|KIND  run calls of this tool or k
   --yes            allow every call that is not denied (no questions)
                    Default policy: read tools run; write, shell, network and other tools ask.
                    On a terminal each question is answered y(es) / n(o, with a reason) /
-                   a(lways, for this tool); without a terminal a run that must ask is
+                   a(lways, for this tool) / e(dit the arguments as JSON, then run);
+                   without a terminal a run that must ask is
                    suspended, and the command to resume it is printed`;
 
 // `kind:K` names only the kind, `tool:T` only the tool (a tool named like a kind).
@@ -41,14 +48,20 @@ export function permissionPolicy(values: {
   readonly allow?: readonly string[];
   readonly deny?: readonly string[];
   readonly yes?: boolean;
+  readonly policy?: string | undefined;
 }): PermissionPolicy {
   const allow = names(values.allow, '--allow');
   const deny = names(values.deny, '--deny');
   const both = allow.find((name) => deny.includes(name));
   if (both !== undefined) throw new UsageError(`'${both}' is given to both --allow and --deny`);
+  if (values.yes && values.policy !== undefined)
+    throw new UsageError('--yes and --policy FILE both set the policy: give one');
+  // With --policy, the flags' rules alone: they go on top of the module's policy once it is loaded.
   const policy: Record<string, 'allow' | 'ask' | 'deny'> = values.yes
     ? { read: 'allow', write: 'allow', shell: 'allow', network: 'allow', other: 'allow' }
-    : { ...permissionDefaults.interactive };
+    : values.policy !== undefined
+      ? {}
+      : { ...permissionDefaults.interactive };
   for (const name of allow) policy[name] = 'allow';
   for (const name of deny) policy[name] = 'deny';
   return Object.freeze(policy);

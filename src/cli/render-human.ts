@@ -69,12 +69,14 @@ export function humanRenderer(output: Output, options: HumanRendererOptions = {}
       }
       case 'tool_approval_request':
         endText();
-        out.write(`⏸ ${printableLine(event.data.name)} ${oneLine(event.data.arguments)}: waits for approval\n`);
+        out.write(
+          `⏸ ${printableLine(event.data.name)} ${oneLine(event.data.arguments)}: waits for approval${event.data.rule === undefined ? '' : ` (rule ${printableLine(event.data.rule)})`}\n`,
+        );
         return;
       case 'tool_approval_decision':
         out.write(
           event.data.approved
-            ? `  approved: ${printableLine(event.data.name)}\n`
+            ? `  approved: ${printableLine(event.data.name)}${event.data.arguments === undefined ? '' : ` with ${oneLine(event.data.arguments)}`}\n`
             : `  denied: ${printableLine(event.data.name)}: ${printableLine(event.data.reason ?? '')}\n`,
         );
         return;

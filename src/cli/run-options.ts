@@ -2,8 +2,9 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { COMPACTION_STRATEGIES } from '../config/context-options.js';
-import type { PermissionPolicy } from '../config/permission-policy.js';
+import { checkPermissions, type PermissionPolicy } from '../config/permission-policy.js';
 import type { CompactionStrategy } from '../core/compaction.js';
+import { errorMessage } from '../core/errors.js';
 import type { InspectorServerOptions } from '../inspector/inspector-server.js';
 import { SANDBOX_MODES, type SandboxMode } from '../tools/workspace/sandbox.js';
 import { requireInspect, serveOptions } from './commands/inspect.js';
@@ -12,6 +13,7 @@ import { MCP_FLAGS, type McpFlags, mcpFlags } from './mcp-flags.js';
 import { joinNegativeValues, positiveDecimal, positiveInteger } from './numeric-flags.js';
 import { parseDuration } from './parse-duration.js';
 import { PERMISSION_FLAGS, permissionPolicy } from './permission-flags.js';
+import type { PolicyModule } from './policy-module.js';
 import { sessionIdArg, storeUrl } from './store-flags.js';
 import { UsageError } from './usage-error.js';
 
@@ -49,8 +51,10 @@ export interface RunCliOptions {
   readonly inspect: InspectorServerOptions | undefined;
   /** From `--mcp`, `--mcp-url`, `--mcp-config`: MCP servers whose tools join the run. */
   readonly mcp: McpFlags;
-  /** From `--allow`, `--deny`, `--yes` over the interactive defaults. */
+  /** From `--allow`, `--deny`, `--yes` over the interactive defaults (with `--policy`, the flags' rules alone). */
   readonly permissions: PermissionPolicy;
+  /** From `--policy FILE`, absolute: the module whose `policy` replaces the defaults. */
+  readonly policyFile: string | undefined;
   /** From `--tools`: `read` (read_file) or `workspace` (the seven workspace tools). */
   readonly tools: ToolSet;
   /** From `--sandbox`: where `shell` runs its commands; `auto` when absent. */
@@ -112,6 +116,7 @@ const FLAGS = {
   'allow-host': { type: 'string', multiple: true },
   tools: { type: 'string' },
   sandbox: { type: 'string' },
+  policy: { type: 'string' },
   ...PERMISSION_FLAGS,
   ...MCP_FLAGS,
 } as const;
@@ -139,12 +144,25 @@ function contextFlags(tokens: string | undefined, strategy: string | undefined):
   return { maxTokens, strategy: chosen as CompactionStrategy };
 }
 
-function existingFile(text: string, flag: string): string {
+function existingFile(text: string, flag: string, what = 'journal'): string {
   const path = resolve(text);
   if (!(statSync(path, { throwIfNoEntry: false })?.isFile() ?? false)) {
-    throw new UsageError(`${flag} must be an existing journal file, got '${text}'`);
+    throw new UsageError(`${flag} must be an existing ${what} file, got '${text}'`);
   }
   return path;
+}
+
+/**
+ * The run's tool policy with a `--policy` module: the module's, with the flags' rules on top
+ * (a policy the module got wrong is a usage error naming the key).
+ */
+export function policyWithModule(loaded: PolicyModule, flags: PermissionPolicy): PermissionPolicy {
+  // TODO(guardrails): pass loaded.guardrails on to Config once it takes `guardrails`.
+  try {
+    return Object.freeze({ ...checkPermissions(loaded.policy, '--policy: policy'), ...flags });
+  } catch (error) {
+    throw new UsageError(errorMessage(error));
+  }
 }
 
 function workspace(text: string | undefined): string {
@@ -187,6 +205,7 @@ export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
     inspect: values.inspect ? serveOptions(values) : undefined,
     mcp: mcpFlags(values),
     permissions: permissionPolicy(values),
+    policyFile: values.policy === undefined ? undefined : existingFile(values.policy, '--policy', 'module'),
     tools: toolSet(values.tools),
     sandbox: sandboxMode(values.sandbox),
     store,

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { PolicyFunction } from '../core/approval-types.js';
 import { HarnessError } from '../core/errors.js';
 import { BUDGET_KEYS, Budget, type BudgetOptions } from './budget.js';
 import { type ContextOptions, type ContextSettings, checkContextOptions } from './context-options.js';
@@ -50,11 +51,12 @@ export interface ConfigOptions extends BudgetOptions {
   /** Cap on one tool observation; longer output is cut with a visible marker. Default 100,000. */
   readonly maxToolOutputChars?: number;
   /**
-   * Tool name or kind → `allow | ask | deny` (a name beats a kind; anything not named is
-   * `allow`), or `{ kinds, tools }` to keep them apart. `ask` waits for `agent.approve()` /
+   * Tool name or kind → `allow | ask | deny` or a function of the call (a name beats a kind, a
+   * kind beats the fallback key `'*'`; anything not covered is `allow`), or `{ kinds, tools }` to
+   * keep them apart, or one function for every call. `ask` waits for `agent.approve()` /
    * `agent.deny()`; see docs/approval.md.
    */
-  readonly permissions?: PermissionPolicy | ScopedPermissions;
+  readonly permissions?: PermissionPolicy | ScopedPermissions | PolicyFunction;
   /** At most this many concurrency-safe calls of one batch run at once; results still come in call order. Default 8. */
   readonly maxParallelTools?: number;
   /**

@@ -19,12 +19,14 @@ export {
 export type { ContextOptions, ContextSettings } from './context-options.js';
 export { COMPACTION_STRATEGIES } from './context-options.js';
 export { editDistance } from './option-keys.js';
-export type { PermissionPolicy, ScopedPermissions } from './permission-policy.js';
+export type { FoundRule, PermissionPolicy, ScopedPermissions } from './permission-policy.js';
 export {
   allowsEverything,
   checkPermissions,
+  FALLBACK_KEY,
   KIND_PREFIX,
   permissionDefaults,
   permissionFor,
+  ruleFor,
   TOOL_PREFIX,
 } from './permission-policy.js';

@@ -1,4 +1,4 @@
-import type { ToolCall } from './messages.js';
+import type { JsonObject, ToolCall } from './messages.js';
 import type { ToolException } from './tool-exception.js';
 import { type TokenUsage, ZERO_USAGE } from './usage.js';
 
@@ -97,6 +97,8 @@ export interface AgentEventDataMap {
      * (decide it with this agent's `approve`/`deny`); absent for this agent's own calls.
      */
     readonly path?: readonly string[];
+    /** The policy rule that asked (`shell`, `kind:write`, `shell: noRm`, `fallback`). */
+    readonly rule?: string;
   };
   /** A call that asked was decided (also a decision given to `resume({ approvals })`). */
   tool_approval_decision: {
@@ -105,6 +107,10 @@ export interface AgentEventDataMap {
     readonly approved: boolean;
     /** Why it was denied. */
     readonly reason?: string;
+    /** The policy function that decided (absent for a person's decision). */
+    readonly rule?: string;
+    /** The arguments as the approver edited them: the call runs with these. */
+    readonly arguments?: JsonObject;
   };
   /** A soft budget limit was crossed; tools are withheld from now on. */
   budget_warning: {
@@ -189,24 +195,29 @@ export const AgentEvent = {
       output === undefined ? { callId, name, success, error } : { callId, name, success, output, error },
     );
   },
-  toolApprovalRequest: (call: ToolCall, path?: readonly string[]): AgentEvent<'tool_approval_request'> =>
-    make(
-      'tool_approval_request',
-      path === undefined
-        ? { callId: call.callId, name: call.name, arguments: call.arguments }
-        : { callId: call.callId, name: call.name, arguments: call.arguments, path },
-    ),
+  toolApprovalRequest: (call: ToolCall, path?: readonly string[], rule?: string): AgentEvent<'tool_approval_request'> =>
+    make('tool_approval_request', {
+      callId: call.callId,
+      name: call.name,
+      arguments: call.arguments,
+      ...(path === undefined ? {} : { path }),
+      ...(rule === undefined ? {} : { rule }),
+    }),
+  /** `(call, approved, reason?, { rule, arguments }?)`: a denial's reason, the deciding rule, edited arguments. */
   toolApprovalDecision: (
     call: Pick<ToolCall, 'callId' | 'name'>,
     approved: boolean,
     reason?: string,
+    details?: { readonly rule?: string; readonly arguments?: JsonObject },
   ): AgentEvent<'tool_approval_decision'> =>
-    make(
-      'tool_approval_decision',
-      approved || reason === undefined
-        ? { callId: call.callId, name: call.name, approved }
-        : { callId: call.callId, name: call.name, approved, reason },
-    ),
+    make('tool_approval_decision', {
+      callId: call.callId,
+      name: call.name,
+      approved,
+      ...(approved || reason === undefined ? {} : { reason }),
+      ...(details?.rule === undefined ? {} : { rule: details.rule }),
+      ...(!approved || details?.arguments === undefined ? {} : { arguments: details.arguments }),
+    }),
   budgetWarning: (data: AgentEventDataMap['budget_warning']): AgentEvent<'budget_warning'> =>
     make('budget_warning', data),
   /** `(response, usage, turnCount)`, or the whole data object. */

@@ -15,6 +15,12 @@ export type {
   DecisionParams,
   DenyEvent,
   Permission,
+  PermissionRule,
+  PolicyAnswer,
+  PolicyContext,
+  PolicyDecisionRecord,
+  PolicyFunction,
+  PolicyVerdict,
   SuspendEvent,
 } from './approval-types.js';
 export { PERMISSIONS } from './approval-types.js';

@@ -1,6 +1,6 @@
 import type { StopReason } from './agent-event.js';
 import type { Compaction } from './compaction.js';
-import type { JsonValue, ReasoningContent, ToolCall } from './messages.js';
+import type { JsonObject, JsonValue, ReasoningContent, ToolCall } from './messages.js';
 import type { TokenUsage } from './usage.js';
 
 /**
@@ -66,6 +66,8 @@ export interface ToolStartedEntry {
 export interface ApprovalRequestEntry {
   readonly type: 'approval_request';
   readonly callId: string;
+  /** The rule that asked (a policy key, a function); absent in journals before version 6. */
+  readonly rule?: string;
 }
 
 /** A decision on a call that asked: approved, or denied with a reason (journal version 3). */
@@ -75,6 +77,10 @@ export interface ApprovalDecisionEntry {
   readonly approved: boolean;
   /** Why it was denied. */
   readonly reason?: string;
+  /** The policy function that decided (journal version 6); absent for a person's decision. */
+  readonly rule?: string;
+  /** An approval's edited arguments (journal version 6); the `assistant_message` keeps the model's. */
+  readonly arguments?: JsonObject;
 }
 
 /** One tool observation, journaled as its call settles (the context keeps call order). */

@@ -74,8 +74,13 @@ export interface PendingCalls {
   readonly answers?: readonly (ToolResult | undefined)[];
   /** Per call: what the tool policy says now (all `allow` when absent). A resumed run re-checks it. */
   readonly permissions?: readonly Permission[];
-  /** Per call: a decision already given (journaled before a suspend, or `resume({ approvals })`). */
+  /**
+   * Per call: a decision already given (journaled before a suspend, or `resume({ approvals })`),
+   * or the reason of a `deny` (a policy function's).
+   */
   readonly decisions?: readonly (ApprovalDecision | undefined)[];
+  /** Per call: the rule that gave its permission, when one did (for the approval request). */
+  readonly rules?: readonly (string | undefined)[];
 }
 
 /** A stop that the run is heading for or ended with. */
@@ -114,6 +119,8 @@ export interface ToolBatch {
   readonly permissions: readonly Permission[];
   /** Per call: the decision on it, for a call that asked (or the policy's `deny`). */
   readonly decisions: readonly (ApprovalDecision | undefined)[];
+  /** Per call: the rule that gave its permission (empty when every call is allowed). */
+  readonly rules: readonly (string | undefined)[];
   /** Per call: its result once settled. */
   readonly results: readonly (ToolResult | undefined)[];
   /** How many calls have settled. */

@@ -1,14 +1,24 @@
-import type { ApprovalDecision, Permission } from '../core/approval-types.js';
+import type { ApprovalDecision, Permission, PolicyVerdict } from '../core/approval-types.js';
 import type { ToolCall } from '../core/messages.js';
 import { ToolResult } from '../core/tool-result.js';
 import type { AgentContext, PendingCalls, ToolBatch } from './agent-machine-types.js';
 
 /** A turn's calls as the machine holds them: the gated order, with what each needs. */
-export type GatedCalls = Pick<ToolBatch, 'calls' | 'concurrencySafe' | 'answers' | 'permissions' | 'decisions'>;
+export type GatedCalls = Pick<
+  ToolBatch,
+  'calls' | 'concurrencySafe' | 'answers' | 'permissions' | 'decisions' | 'rules'
+>;
 
-/** The reason a `deny` rule gives. */
+/** The reason a fixed `deny` rule gives. */
 export function policyDenial(name: string): ApprovalDecision {
   return { approved: false, reason: `the tool policy denies '${name}'` };
+}
+
+/** The decision a verdict makes by itself: a `deny` with its reason (none for `allow` and `ask`). */
+export function verdictDecision(verdict: PolicyVerdict): ApprovalDecision | undefined {
+  return verdict.permission === 'deny' && verdict.reason !== undefined
+    ? { approved: false, reason: verdict.reason }
+    : undefined;
 }
 
 /** The result a denied call is answered with: `Error: denied: <reason>`. */
@@ -26,13 +36,14 @@ export function gateCalls(pending: PendingCalls): GatedCalls {
   const { calls, concurrencySafe, permissions } = pending;
   const answers = pending.answers ?? [];
   if (permissions === undefined || permissions.every((permission) => permission === 'allow')) {
-    return { calls, concurrencySafe, answers, permissions: [], decisions: [] };
+    return { calls, concurrencySafe, answers, permissions: [], decisions: [], rules: [] };
   }
   const order = calls.map((_, index) => index);
   const asks = (index: number): boolean => permissions[index] === 'ask';
   const sorted = [...order.filter((index) => !asks(index)), ...order.filter(asks)];
   const decisionOf = (index: number): ApprovalDecision | undefined => {
-    if (permissions[index] === 'deny') return policyDenial((calls[index] as ToolCall).name);
+    if (permissions[index] === 'deny')
+      return pending.decisions?.[index] ?? policyDenial((calls[index] as ToolCall).name);
     return permissions[index] === 'ask' ? pending.decisions?.[index] : undefined;
   };
   return {
@@ -41,6 +52,7 @@ export function gateCalls(pending: PendingCalls): GatedCalls {
     answers: answers.length === 0 ? [] : sorted.map((index) => answers[index]),
     permissions: sorted.map((index) => permissions[index] as Permission),
     decisions: sorted.map(decisionOf),
+    rules: sorted.map((index) => pending.rules?.[index]),
   };
 }
 
@@ -67,6 +79,16 @@ export function answerFor(tools: Pick<ToolBatch, 'answers' | 'decisions'>, index
 /** The calls of the turn still waiting for a decision, in the model's order. */
 export function waitingCalls(tools: Pick<ToolBatch, 'calls' | 'permissions' | 'decisions'>): ToolCall[] {
   return tools.calls.filter((_, index) => awaitsDecision(tools, index));
+}
+
+/** The rules that asked about the calls {@link waitingCalls} finds, in the same order. */
+export function waitingRules(
+  tools: Pick<ToolBatch, 'calls' | 'permissions' | 'decisions' | 'rules'>,
+): (string | undefined)[] {
+  const rules: (string | undefined)[] = [];
+  for (let index = 0; index < tools.calls.length; index++)
+    if (awaitsDecision(tools, index)) rules.push(tools.rules[index]);
+  return rules;
 }
 
 /** Index of the waiting call with this id, or -1. */

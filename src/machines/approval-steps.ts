@@ -1,7 +1,7 @@
 import type { ApprovalDecision } from '../core/approval-types.js';
 import type { ToolCall } from '../core/messages.js';
 import { advanceTools } from './advance-tools.js';
-import { waitingCalls, waitingIndex } from './approval-gate.js';
+import { waitingCalls, waitingIndex, waitingRules } from './approval-gate.js';
 import { machineSetup } from './machine-setup.js';
 import { progressOf } from './tool-batch.js';
 
@@ -13,7 +13,7 @@ import { progressOf } from './tool-batch.js';
 export const requestApprovals = machineSetup.enqueueActions(({ context, enqueue }) => {
   if (context.tools.asked) return;
   const calls = waitingCalls(context.tools);
-  if (calls.length > 0) enqueue({ type: 'requestApproval', params: { calls } });
+  if (calls.length > 0) enqueue({ type: 'requestApproval', params: { calls, rules: waitingRules(context.tools) } });
   enqueue.assign({ tools: { ...context.tools, asked: true } });
 });
 
@@ -22,12 +22,25 @@ export const decide = machineSetup.enqueueActions(({ context, event, enqueue }) 
   if (event.type !== 'APPROVE' && event.type !== 'DENY') return;
   const index = waitingIndex(context.tools, event.callId);
   if (index < 0) return;
+  const edited = event.type === 'APPROVE' ? event.arguments : undefined;
   const decision: ApprovalDecision =
-    event.type === 'APPROVE' ? { approved: true } : { approved: false, reason: event.reason };
-  enqueue({ type: 'recordDecision', params: { call: context.tools.calls[index] as ToolCall, decision } });
+    event.type === 'DENY'
+      ? { approved: false, reason: event.reason }
+      : edited === undefined
+        ? { approved: true }
+        : { approved: true, arguments: edited };
+  const call = context.tools.calls[index] as ToolCall;
+  enqueue({ type: 'recordDecision', params: { call, decision } });
   const decisions = context.tools.decisions.slice();
   decisions[index] = decision;
-  advanceTools({ ...context, tools: { ...context.tools, decisions } }, progressOf(context), enqueue, undefined);
+  let { calls } = context.tools;
+  if (edited !== undefined) {
+    // The call runs with the arguments as the person edited them.
+    const copy = calls.slice();
+    copy[index] = { ...call, arguments: edited };
+    calls = copy;
+  }
+  advanceTools({ ...context, tools: { ...context.tools, calls, decisions } }, progressOf(context), enqueue, undefined);
 });
 
 /** `SUSPEND`: the run ends waiting; its undecided calls stay unanswered, for a later resume. */

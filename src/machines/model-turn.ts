@@ -1,4 +1,4 @@
-import type { Permission } from '../core/approval-types.js';
+import type { Permission, PolicyVerdict } from '../core/approval-types.js';
 import type { ReasoningContent, ToolCall } from '../core/messages.js';
 import type { FinishReason } from '../core/stream-event.js';
 import type { TokenUsage } from '../core/usage.js';
@@ -16,6 +16,8 @@ export interface ModelTurn {
   readonly concurrencySafe: readonly boolean[];
   /** For each call, what the tool policy says; absent when every call is allowed. */
   readonly permissions?: readonly Permission[];
+  /** For each call, with `permissions`: the rule that said it, a denial's reason, whether a function decided. */
+  readonly verdicts?: readonly PolicyVerdict[];
   readonly usage: TokenUsage;
   readonly finishReason?: FinishReason;
   /** The turn's reasoning parts, journaled with its message; absent when it had none. */
@@ -40,6 +42,7 @@ export type StreamedTurn = Omit<
   ModelTurn,
   | 'concurrencySafe'
   | 'permissions'
+  | 'verdicts'
   | 'elapsedMs'
   | 'outputCheck'
   | 'contextTokens'

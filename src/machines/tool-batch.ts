@@ -38,6 +38,7 @@ export function batchOf(gated: GatedCalls, progress: ToolProgress): ToolBatch {
     answers: gated.answers,
     permissions: gated.permissions,
     decisions: gated.decisions,
+    rules: gated.rules,
     results: progress.results,
     settled: progress.settled,
     reported: progress.reported,

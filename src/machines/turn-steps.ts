@@ -7,7 +7,7 @@ import type {
   ModelTurn,
   ModelTurnEvent,
 } from './agent-machine-types.js';
-import { type GatedCalls, gateCalls } from './approval-gate.js';
+import { type GatedCalls, gateCalls, verdictDecision } from './approval-gate.js';
 import { treeStop } from './budget-rules.js';
 import { contextOverLimit, tokensAfterRetry } from './context-rules.js';
 import { type ContextUpdate, machineSetup } from './machine-setup.js';
@@ -69,6 +69,7 @@ export const adoptToolTurn = machineSetup.assign(({ context, event, spawn }) => 
     answers: UNGATED,
     permissions: UNGATED,
     decisions: UNGATED,
+    rules: UNGATED,
   };
   const { from, to } = readyRange(concurrencySafe, 0, 0, context.limits.maxParallelTools);
   spawnCalls(spawn, gated, from, to);
@@ -93,9 +94,19 @@ export const adoptToolTurn = machineSetup.assign(({ context, event, spawn }) => 
 export const acceptGatedToolTurn = machineSetup.enqueueActions(({ context, event, enqueue }) => {
   if (event.type !== 'MODEL_TURN') return;
   const { turn } = event;
-  const { toolCalls: calls, concurrencySafe, permissions } = turn;
+  const { toolCalls: calls, concurrencySafe, permissions, verdicts } = turn;
   const tools = newBatch(
-    gateCalls(permissions === undefined ? { calls, concurrencySafe } : { calls, concurrencySafe, permissions }),
+    gateCalls(
+      permissions === undefined
+        ? { calls, concurrencySafe }
+        : {
+            calls,
+            concurrencySafe,
+            permissions,
+            rules: verdicts?.map((verdict) => verdict.rule),
+            decisions: verdicts?.map(verdictDecision),
+          },
+    ),
   );
   const also = turnCounted(context, turn);
   const adopted: AgentContext = { ...context, ...also, tools };

@@ -2,8 +2,14 @@ import { COMPACTION_STRATEGIES } from '../config/context-options.js';
 import { STOP_REASONS } from '../core/agent-event.js';
 import type { BoundedTokenScale } from '../core/compaction.js';
 import { HarnessError } from '../core/errors.js';
-import type { AgentEndEntry, AssistantMessageEntry, DroppedReasoning, JournalEntry } from '../core/journal-entry.js';
-import type { JsonValue, Message, ReasoningContent, ToolCall } from '../core/messages.js';
+import type {
+  AgentEndEntry,
+  ApprovalDecisionEntry,
+  AssistantMessageEntry,
+  DroppedReasoning,
+  JournalEntry,
+} from '../core/journal-entry.js';
+import type { JsonObject, JsonValue, Message, ReasoningContent, ToolCall } from '../core/messages.js';
 import { reasoningPart } from '../core/reasoning.js';
 import { isTokenCount, type TokenUsage } from '../core/usage.js';
 
@@ -97,6 +103,26 @@ function toolCallsOf(value: unknown, index: number): ToolCall[] {
       arguments: args as ToolCall['arguments'],
     };
   });
+}
+
+/** An `approval_decision` entry; `rule` and an approval's edited `arguments` came in journal version 6. */
+function approvalDecisionOf(entry: Fields, index: number): ApprovalDecisionEntry {
+  const callId = text(entry, 'callId', index);
+  if (typeof entry.approved !== 'boolean') fail(index, `'approved' must be a boolean`);
+  const rule = entry.rule === undefined ? {} : { rule: text(entry, 'rule', index) };
+  if (!entry.approved && entry.reason !== undefined)
+    return { type: 'approval_decision', callId, approved: false, reason: text(entry, 'reason', index), ...rule };
+  const args = entry.arguments;
+  if (args === undefined || !entry.approved)
+    return { type: 'approval_decision', callId, approved: entry.approved, ...rule };
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) fail(index, `'arguments' must be an object`);
+  return {
+    type: 'approval_decision',
+    callId,
+    approved: true,
+    ...rule,
+    arguments: jsonValue(args, index) as JsonObject,
+  };
 }
 
 /** A structured answer as journaled: JSON (a copy, so the entry owns it). */
@@ -207,15 +233,14 @@ export function checkEntry(raw: unknown, index: number): JournalEntry {
         ...(entry.childSessionId === undefined ? {} : { childSessionId: text(entry, 'childSessionId', index) }),
       };
     }
-    case 'approval_request':
-      return { type: 'approval_request', callId: text(entry, 'callId', index) };
-    case 'approval_decision': {
+    case 'approval_request': {
       const callId = text(entry, 'callId', index);
-      if (typeof entry.approved !== 'boolean') fail(index, `'approved' must be a boolean`);
-      if (entry.approved || entry.reason === undefined)
-        return { type: 'approval_decision', callId, approved: entry.approved };
-      return { type: 'approval_decision', callId, approved: false, reason: text(entry, 'reason', index) };
+      return entry.rule === undefined
+        ? { type: 'approval_request', callId }
+        : { type: 'approval_request', callId, rule: text(entry, 'rule', index) };
     }
+    case 'approval_decision':
+      return approvalDecisionOf(entry, index);
     case 'tool_result': {
       const callId = text(entry, 'callId', index);
       const content = text(entry, 'content', index);

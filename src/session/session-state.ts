@@ -1,7 +1,7 @@
-import type { ApprovalDecision } from '../core/approval-types.js';
+import type { ApprovalDecision, PolicyDecisionRecord } from '../core/approval-types.js';
 import { HarnessError } from '../core/errors.js';
-import type { CompactionEntry, JournalEntry } from '../core/journal-entry.js';
-import type { Message, ReasoningContent, ToolCall } from '../core/messages.js';
+import type { ApprovalDecisionEntry, CompactionEntry, JournalEntry } from '../core/journal-entry.js';
+import type { JsonObject, Message, ReasoningContent, ToolCall } from '../core/messages.js';
 import { stableJson } from '../core/stable-json.js';
 import { addUsage, type TokenUsage, ZERO_USAGE } from '../core/usage.js';
 
@@ -26,6 +26,8 @@ export interface SessionState {
   startedCalls: Map<string, string | undefined> | undefined;
   /** Decisions journaled for calls of the open turn that asked for approval, by callId. */
   decisions: Map<string, ApprovalDecision> | undefined;
+  /** Every decision journaled in this session (since its last reset), oldest first: what policy functions see. */
+  decisionHistory: PolicyDecisionRecord[];
   /** The agent the conversation was last handed to (a `handoff` entry); undefined for the session's own. */
   activeAgent: string | undefined;
 }
@@ -44,6 +46,7 @@ export function initialState(systemPrompt: string | undefined): SessionState {
     heldResults: undefined,
     startedCalls: undefined,
     decisions: undefined,
+    decisionHistory: [],
     activeAgent: undefined,
   };
 }
@@ -184,6 +187,40 @@ function compact(state: SessionState, entry: CompactionEntry): void {
   state.messages.splice(entry.from, entry.to - entry.from, ...entry.messages.map((message) => Object.freeze(message)));
 }
 
+/**
+ * A decision on a call of the open turn. An approval with edited arguments replaces the call's
+ * arguments in the assistant message: the model sees, in later requests, the call that ran.
+ */
+function decide(state: SessionState, entry: ApprovalDecisionEntry): void {
+  const decision: ApprovalDecision = entry.approved
+    ? {
+        approved: true,
+        ...(entry.rule === undefined ? {} : { rule: entry.rule }),
+        ...(entry.arguments === undefined ? {} : { arguments: entry.arguments }),
+      }
+    : { approved: false, reason: entry.reason ?? 'denied', ...(entry.rule === undefined ? {} : { rule: entry.rule }) };
+  state.decisions ??= new Map();
+  state.decisions.set(entry.callId, decision);
+  const calls = state.openCalls;
+  const call = calls?.find((open) => open.callId === entry.callId);
+  state.decisionHistory.push({
+    callId: entry.callId,
+    name: call?.name ?? '',
+    approved: entry.approved,
+    ...(entry.rule === undefined ? {} : { rule: entry.rule }),
+  });
+  if (entry.arguments === undefined || calls === undefined || call === undefined) return;
+  const edited = calls.map((open) => (open === call ? { ...open, arguments: entry.arguments as JsonObject } : open));
+  state.openCalls = edited;
+  for (let index = state.messages.length - 1; index >= 0; index--) {
+    const message = state.messages[index];
+    if (message?.role === 'assistant' && message.toolCalls === calls) {
+      state.messages[index] = Object.freeze({ ...message, toolCalls: edited });
+      return;
+    }
+  }
+}
+
 /** Applies one journal entry to the state: the single place where session state changes. */
 export function applyEntry(state: SessionState, entry: JournalEntry, systemPrompt: string | undefined): void {
   switch (entry.type) {
@@ -224,11 +261,7 @@ export function applyEntry(state: SessionState, entry: JournalEntry, systemPromp
       state.startedCalls.set(entry.callId, entry.childSessionId);
       return;
     case 'approval_decision':
-      state.decisions ??= new Map();
-      state.decisions.set(
-        entry.callId,
-        entry.approved ? { approved: true } : { approved: false, reason: entry.reason ?? 'denied' },
-      );
+      decide(state, entry);
       return;
     case 'tool_result':
       addResult(state, entry.callId, entry.content);

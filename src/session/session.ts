@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Observable } from 'rxjs';
 import { Config } from '../config/config.js';
 import type { StopReason } from '../core/agent-event.js';
-import type { ApprovalDecision } from '../core/approval-types.js';
+import type { ApprovalDecision, PolicyDecisionRecord } from '../core/approval-types.js';
 import type { Compaction } from '../core/compaction.js';
 import { HarnessError } from '../core/errors.js';
 import type { AgentEndEntry, AssistantMessageEntry, DroppedReasoning, JournalEntry } from '../core/journal-entry.js';
@@ -463,18 +463,34 @@ export class Session {
     return this.state.decisions?.get(callId);
   }
 
-  /** Records that a call waits for a decision (tool policy `ask`). */
-  recordApprovalRequest(callId: string): void {
-    this.append({ type: 'approval_request', callId: requireText(callId, 'callId') });
+  /** This session's decisions so far (a person's and the policy functions'), oldest first. */
+  get decisionHistory(): readonly PolicyDecisionRecord[] {
+    return this.state.decisionHistory;
   }
 
-  /** Records a decision on a call that asked. */
+  /** Records that a call waits for a decision (tool policy `ask`), with the rule that asked. */
+  recordApprovalRequest(callId: string, rule?: string): void {
+    requireText(callId, 'callId');
+    this.append(rule === undefined ? { type: 'approval_request', callId } : { type: 'approval_request', callId, rule });
+  }
+
+  /**
+   * Records a decision on a call: a person's on one that asked (with edited arguments, if they
+   * were edited), or a policy function's (with its rule).
+   */
   recordApprovalDecision(callId: string, decision: ApprovalDecision): void {
     requireText(callId, 'callId');
+    const rule = decision.rule === undefined ? {} : { rule: decision.rule };
     this.append(
       decision.approved
-        ? { type: 'approval_decision', callId, approved: true }
-        : { type: 'approval_decision', callId, approved: false, reason: decision.reason },
+        ? {
+            type: 'approval_decision',
+            callId,
+            approved: true,
+            ...rule,
+            ...(decision.arguments === undefined ? {} : { arguments: decision.arguments }),
+          }
+        : { type: 'approval_decision', callId, approved: false, reason: decision.reason, ...rule },
     );
   }
 

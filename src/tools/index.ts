@@ -5,13 +5,22 @@
 
 export type { PermissionPolicy, ScopedPermissions } from '../config/permission-policy.js';
 export { checkPermissions, permissionDefaults, permissionFor } from '../config/permission-policy.js';
-export type { Permission } from '../core/approval-types.js';
+export type {
+  Permission,
+  PermissionRule,
+  PolicyAnswer,
+  PolicyContext,
+  PolicyDecisionRecord,
+  PolicyFunction,
+} from '../core/approval-types.js';
 export { PERMISSIONS } from '../core/approval-types.js';
 export type { JsonObject } from '../core/messages.js';
 export type { ToolException } from '../core/tool-exception.js';
 export { ToolKind } from '../core/tool-kind.js';
 export type { ToolDefinition } from '../core/tool-params.js';
 export { ToolResult, toolMessageContent } from '../core/tool-result.js';
+export type { CommandPrefixOptions, PathGlobOptions } from './policies/index.js';
+export { commandPrefixes, numericLimit, pathGlobs } from './policies/index.js';
 export type { AnyTool, InvokeOptions } from './registry.js';
 export { ToolRegistry } from './registry.js';
 export type { ToolAnswer, ToolInvocation, ToolLike, ToolSpec } from './tool.js';

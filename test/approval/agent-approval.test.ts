@@ -27,7 +27,7 @@ describe('policy ask: awaitingApproval', () => {
     ]);
     expect(events[1]).toEqual({
       type: 'tool_approval_request',
-      data: { callId: 'c1', name: 'change', arguments: { path: 'a' } },
+      data: { callId: 'c1', name: 'change', arguments: { path: 'a' }, rule: 'write' },
     });
     expect(states(session)).toContain('executingTools>awaitingApproval');
     expect(states(session)).toContain('awaitingApproval>executingTools');

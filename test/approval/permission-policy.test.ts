@@ -34,7 +34,7 @@ describe('Config({ permissions })', () => {
 
   it('refuses a bad policy with an error naming the input', () => {
     expect(() => new Config({ permissions: { shell: 'maybe' } as never })).toThrowError(
-      /permissions.shell must be 'allow', 'ask' or 'deny', got "maybe"/,
+      /permissions.shell must be 'allow', 'ask', 'deny' or a function of the call, got "maybe"/,
     );
     expect(() => new Config({ permissions: ['shell'] as never })).toThrowError(/permissions must be an object/);
     expect(() => new Config({ permissions: { '': 'ask' } })).toThrowError(/empty tool name or kind/);

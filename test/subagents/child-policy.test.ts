@@ -69,6 +69,23 @@ describe('sub-agents: a child never widens its parent’s tool policy', () => {
     expect(notes).toEqual([]);
   });
 
+  it('composes function policies: the parent’s function denies what the child’s allows', async () => {
+    const { agent, notes } = delegation(
+      { write: (call) => (JSON.stringify(call.arguments).includes('hello') ? { deny: 'no greetings' } : 'allow') },
+      { write_note: () => 'allow' },
+    );
+    const events = await drain(agent.run('go'));
+    expect(notes).toEqual([]);
+    expect(answerOf(events)).toContain('Error: denied: no greetings');
+  });
+
+  it('composes function policies: a child’s function may narrow, and the parent’s allow never widens it', async () => {
+    const { agent, notes } = delegation({ write: () => 'allow' }, { write_note: () => ({ deny: 'child says no' }) });
+    const events = await drain(agent.run('go'));
+    expect(notes).toEqual([]);
+    expect(answerOf(events)).toContain('Error: denied: child says no');
+  });
+
   it('asks the parent’s approver about a child’s call, with the child’s path, and runs it once approved', async () => {
     const { agent, notes } = delegation({ write: 'ask' }, {});
     const requests: AgentEvent<'tool_approval_request'>['data'][] = [];
@@ -79,7 +96,9 @@ describe('sub-agents: a child never widens its parent’s tool policy', () => {
       requests.push(event.data);
       expect(agent.approve(event.data.callId)).toEqual([event.data.callId]);
     }
-    expect(requests).toEqual([{ callId: 'w1', name: 'write_note', arguments: { text: 'hello' }, path: ['helper'] }]);
+    expect(requests).toEqual([
+      { callId: 'w1', name: 'write_note', arguments: { text: 'hello' }, path: ['helper'], rule: 'parent write' },
+    ]);
     expect(notes).toEqual(['hello']);
     expect(answerOf(events)).toBe('parent saw: child saw: written');
   });

@@ -24,10 +24,11 @@ import { claimJournal } from '../journal-claim.js';
 import { type Env, makeClient } from '../make-client.js';
 import { MCP_HELP } from '../mcp-flags.js';
 import { addMcpTools } from '../mcp-tools.js';
-import { checkPermissionFlags, PERMISSION_HELP } from '../permission-flags.js';
+import { checkPermissionFlags, PERMISSION_HELP, POLICY_HELP } from '../permission-flags.js';
+import { loadPolicyModule } from '../policy-module.js';
 import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
-import { parseRunOptions, type RunCliOptions } from '../run-options.js';
+import { parseRunOptions, policyWithModule, type RunCliOptions } from '../run-options.js';
 import { newSessionId, openRunSession } from '../run-session.js';
 import { settingsMeta, withSessionSettings } from '../session-settings.js';
 import { openCliStore, STORE_HELP, storeLocation } from '../store-flags.js';
@@ -73,6 +74,7 @@ ${STORE_HELP}
                    In bubblewrap only --cwd is writable, ~/.ssh, ~/.aws and .env files read
                    as empty, and there is no network
 ${PERMISSION_HELP}
+${POLICY_HELP}
   --json           print events as NDJSON (one JSON object per line) for piping
   --inspect        serve the live inspector page (machine, timeline, time travel) during the run
                    and after it until Ctrl-C; --port N / --host H choose where (default 127.0.0.1),
@@ -137,9 +139,13 @@ async function setUp(
     },
     deps.env ?? process.env,
   );
+  const permissions =
+    options.policyFile === undefined
+      ? options.permissions
+      : policyWithModule(await loadPolicyModule(options.policyFile), options.permissions);
   // The store and the journal may sit inside the workspace: the workspace tools keep out of them.
   const config = cliAgentConfig(
-    { ...options, kept: [storeLocation(options.store), options.journal, options.resume] },
+    { ...options, permissions, kept: [storeLocation(options.store), options.journal, options.resume] },
     err,
   );
   const rates = config.budget;
