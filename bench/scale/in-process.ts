@@ -4,14 +4,16 @@ import { fileURLToPath } from 'node:url';
 import { benchDir } from '../support/bench-dir.js';
 import type { CapacityResult } from './capacity.js';
 import { capacityTable } from './capacity-table.js';
-import { type ScaleOptions, scaleFlags } from './options.js';
+import { type InProcessMode, type ScaleOptions, scaleFlags } from './options.js';
 import type { SectionReport } from './section.js';
+import type { StaggeredResult } from './staggered.js';
+import { type MaxInFlightSummary, maxInFlightLines, staggeredTable } from './staggered-table.js';
 
-/** Runs one contender in a child process of the same node and flags; resolves with its result. */
-function runChild(key: string, options: ScaleOptions): Promise<CapacityResult> {
+/** Runs one contender in one mode in a child process of the same node and flags; resolves with its result. */
+function runChild<T>(key: string, mode: InProcessMode, options: ScaleOptions): Promise<T> {
   const script = fileURLToPath(new URL('contender-process.js', import.meta.url));
   const execArgv = process.execArgv.includes('--expose-gc') ? process.execArgv : [...process.execArgv, '--expose-gc'];
-  const child = spawn(process.execPath, [...execArgv, script, key, ...scaleFlags(options)], {
+  const child = spawn(process.execPath, [...execArgv, script, key, mode, ...scaleFlags(options)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -22,32 +24,51 @@ function runChild(key: string, options: ScaleOptions): Promise<CapacityResult> {
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`bench:scale: the ${key} process exited with ${code}`));
+      if (code !== 0) return reject(new Error(`bench:scale: the ${key} ${mode} process exited with ${code}`));
       const last = out.trim().split('\n').at(-1) ?? '';
-      resolve(JSON.parse(last) as CapacityResult);
+      resolve(JSON.parse(last) as T);
     });
   });
 }
 
+/** The markdown of one mode, harness beside the peer (if one ran). */
+function modeMarkdown(mode: InProcessMode, results: readonly object[], options: ScaleOptions): string {
+  const [harness, peer] = results;
+  if (mode === 'burst') {
+    const heading = `All ${options.sessions.toLocaleString('en-US')} sessions started in one tick:`;
+    return `${heading}\n\n${capacityTable(harness as CapacityResult, peer as CapacityResult | undefined)}`;
+  }
+  if (mode === 'staggered') {
+    const heading = `Staggered: ${options.arrival.toLocaleString('en-US')} arrivals/s until ${options.sessions.toLocaleString('en-US')} are in flight, each replaced as it ends; ${options.windowMs / 1000} s measured after 1 s:`;
+    return `${heading}\n\n${staggeredTable(harness as StaggeredResult, peer as StaggeredResult | undefined)}`;
+  }
+  return `Staggered, the largest N (≤ ${options.sessions.toLocaleString('en-US')}) held in flight within the lag target:\n\n${maxInFlightLines(results as MaxInFlightSummary[])}`;
+}
+
 /**
  * In-process capacity: the harness and the cheapest peer configuration (the `ai` SDK's
- * `generateText`), each in its own child process, one after the other, on the same seeded load.
+ * `generateText`), each in its own child process per mode, one after the other, on the same
+ * seeded load.
  */
 export async function inProcessCapacity(options: ScaleOptions): Promise<SectionReport> {
-  console.error(`in-process capacity: agent-harness, ${options.sessions} sessions`);
-  const harness = await runChild('harness', options);
-  let peer: CapacityResult | undefined;
-  if (!options.peer) {
-    console.error('  peer skipped (--no-peer)');
-  } else if (!existsSync(new URL('peers/node_modules/', benchDir()))) {
-    console.error('  peer skipped: bench/peers is not installed; run `npm ci --prefix bench/peers`');
-  } else {
-    console.error(`in-process capacity: ai generateText, ${options.sessions} sessions`);
-    peer = await runChild('ai-generate-text', options);
+  const peerReady = existsSync(new URL('peers/node_modules/', benchDir()));
+  if (!options.peer) console.error('  peer skipped (--no-peer)');
+  else if (!peerReady) console.error('  peer skipped: bench/peers is not installed; run `npm ci --prefix bench/peers`');
+  const keys = options.peer && peerReady ? ['harness', 'ai-generate-text'] : ['harness'];
+  const parts: string[] = [];
+  const all: object[] = [];
+  for (const mode of options.modes) {
+    const results: object[] = [];
+    for (const key of keys) {
+      console.error(`in-process capacity: ${key}, ${mode}, ${options.sessions} sessions`);
+      results.push({ mode, ...(await runChild<object>(key, mode, options)) });
+    }
+    parts.push(modeMarkdown(mode, results, options));
+    all.push(...results);
   }
   return {
     title: `In-process capacity, ${options.sessions} sessions`,
-    markdown: capacityTable(harness, peer),
-    results: peer === undefined ? [harness] : [harness, peer],
+    markdown: parts.join('\n\n'),
+    results: all,
   };
 }

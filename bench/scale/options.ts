@@ -9,7 +9,23 @@ export interface ScaleOptions {
   readonly deltas: number;
   /** Whether to run the peer beside the harness. */
   readonly peer: boolean;
+  /** Sessions started per second in the staggered ramp (`staggered` mode). */
+  readonly arrival: number;
+  /** The steady-state window of a staggered run, ms. */
+  readonly windowMs: number;
+  /** What the in-process section measures, in this order. */
+  readonly modes: readonly InProcessMode[];
 }
+
+/**
+ * `burst`: all sessions start in one tick; `staggered`: they arrive at `arrival` a second until
+ * `sessions` are in flight, then steady state; `max-n`: the most sessions in flight (≤ `sessions`)
+ * at which the steady-state p99 lag stays within the target.
+ */
+export const IN_PROCESS_MODES = ['burst', 'staggered', 'max-n'] as const;
+
+/** One of {@link IN_PROCESS_MODES}. */
+export type InProcessMode = (typeof IN_PROCESS_MODES)[number];
 
 /** The brief's load: 10,000 sessions of three tool turns and an answer, 50 deltas each. */
 export const DEFAULT_SCALE_OPTIONS: ScaleOptions = {
@@ -18,9 +34,29 @@ export const DEFAULT_SCALE_OPTIONS: ScaleOptions = {
   toolTurns: 3,
   deltas: 50,
   peer: true,
+  arrival: 2000,
+  windowMs: 5000,
+  modes: IN_PROCESS_MODES,
 };
 
-const NUMERIC = { sessions: 'sessions', seed: 'seed', 'tool-turns': 'toolTurns', deltas: 'deltas' } as const;
+const NUMERIC = {
+  sessions: 'sessions',
+  seed: 'seed',
+  'tool-turns': 'toolTurns',
+  deltas: 'deltas',
+  arrival: 'arrival',
+  'window-ms': 'windowMs',
+} as const;
+
+/** The least each numeric flag takes. */
+const MINIMUM: Readonly<Record<keyof typeof NUMERIC, number>> = {
+  sessions: 1,
+  seed: 0,
+  'tool-turns': 0,
+  deltas: 1,
+  arrival: 1,
+  'window-ms': 1,
+};
 
 /** The value of `--name V` or `--name=V` in `args`, if given. */
 export function flagValue(args: readonly string[], name: string): string | undefined {
@@ -45,9 +81,19 @@ export function wholeNumber(name: string, text: string, min: number): number {
   return value;
 }
 
+/** `--modes a,b` as modes, in the order given; throws naming an unknown one. */
+function inProcessModes(text: string): InProcessMode[] {
+  const picked = text.split(',').map((mode) => mode.trim());
+  const unknown = picked.filter((mode) => !(IN_PROCESS_MODES as readonly string[]).includes(mode));
+  if (unknown.length > 0 || picked.length === 0)
+    throw new Error(`bench:scale: unknown --modes ${unknown.join(', ')} (modes: ${IN_PROCESS_MODES.join(', ')})`);
+  return picked as InProcessMode[];
+}
+
 /**
  * Reads `--sessions N` (or the `SCALE_SESSIONS` environment variable), `--seed N`,
- * `--tool-turns N`, `--deltas N` and `--no-peer`, in `--name N` or `--name=N` form; the rest
+ * `--tool-turns N`, `--deltas N`, `--arrival N`, `--window-ms N`, `--modes burst,staggered,max-n`
+ * and `--no-peer`, in `--name N` or `--name=N` form; the rest
  * default to {@link DEFAULT_SCALE_OPTIONS}.
  */
 export function parseScaleOptions(
@@ -63,9 +109,11 @@ export function parseScaleOptions(
     (typeof NUMERIC)[keyof typeof NUMERIC],
   ][]) {
     const text = flagValue(args, name);
-    if (text !== undefined) options[key] = wholeNumber(name, text, key === 'sessions' || key === 'deltas' ? 1 : 0);
+    if (text !== undefined) options[key] = wholeNumber(name, text, MINIMUM[name]);
   }
   if (args.includes('--no-peer')) options.peer = false;
+  const modes = flagValue(args, 'modes');
+  if (modes !== undefined) options.modes = inProcessModes(modes);
   return options;
 }
 
@@ -76,6 +124,9 @@ export function scaleFlags(options: ScaleOptions): string[] {
     `--seed=${options.seed}`,
     `--tool-turns=${options.toolTurns}`,
     `--deltas=${options.deltas}`,
+    `--arrival=${options.arrival}`,
+    `--window-ms=${options.windowMs}`,
+    `--modes=${options.modes.join(',')}`,
     ...(options.peer ? [] : ['--no-peer']),
   ];
 }

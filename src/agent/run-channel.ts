@@ -34,19 +34,23 @@ export function openRunChannel(setup: RunChannelSetup, queue: AsyncQueue<AgentEv
   const { session } = setup;
   // This run's events not yet delivered, oldest first: the bus delivers in the order events
   // were emitted, so an event is this run's when it is the oldest of them (a shared bus
-  // carries other agents' events too). Dropped with the run.
-  const own: AgentEvent[] = [];
-  let oldest = 0;
+  // carries other agents' events too). Dropped with the run. The oldest is kept in a slot and
+  // the rest (rare: events emitted while one is delivered) in an array made on first need: one
+  // array emptied per event would allocate a backing store per text delta.
+  let oldest: AgentEvent | undefined;
+  let later: AgentEvent[] | undefined;
+  const keep = (event: AgentEvent): void => {
+    if (oldest === undefined) oldest = event;
+    else if (later === undefined) later = [event];
+    else later.push(event);
+  };
   // The reader of run() is an ordinary awaited subscriber: it holds each event until it asks
   // for the next, as a generator's body would (the bus delivers one event at a time, and the
   // loop waits for it to be idle before it starts a tool or asks the model). Not the last
   // event: the run releases the agent at once.
   const unsubscribe = setup.events.subscribe((event) => {
-    if (own[oldest] !== event) return; // another agent's run on a shared bus
-    if (++oldest === own.length) {
-      own.length = 0;
-      oldest = 0;
-    }
+    if (event !== oldest) return; // another agent's run on a shared bus
+    oldest = later !== undefined && later.length > 0 ? later.shift() : undefined;
     const terminal = isTerminal(event);
     // Once the store has failed, the reader sees nothing more past its last durable entry but the end.
     if (!terminal && session.storeFailure !== undefined) return;
@@ -55,11 +59,11 @@ export function openRunChannel(setup: RunChannelSetup, queue: AsyncQueue<AgentEv
     end();
   });
   const emit = (event: AgentEvent): Promise<void> => {
-    own.push(event);
+    keep(event);
     return setup.emitOwn(event);
   };
   const post = (event: AgentEvent): void => {
-    own.push(event);
+    keep(event);
     setup.postOwn(event);
   };
   return { emit, post, unsubscribe };

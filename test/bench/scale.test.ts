@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { CapacityResult } from '../../bench/scale/capacity.js';
 import { capacityFigures, capacityTable, verdict } from '../../bench/scale/capacity-table.js';
 import { lagSummary } from '../../bench/scale/lag.js';
+import { largestPassing } from '../../bench/scale/largest-passing.js';
 import { defaultLatency, latencyMs } from '../../bench/scale/latency.js';
 import { DEFAULT_SCALE_OPTIONS, parseScaleOptions, scaleFlags } from '../../bench/scale/options.js';
 import { finalAnswerText, ScaleScript, stepOfLength, toolTurnText } from '../../bench/scale/scale-workload.js';
+import { arrivalsDue, type StaggeredResult } from '../../bench/scale/staggered.js';
+import { maxInFlightLines, staggeredFigures, staggeredTable } from '../../bench/scale/staggered-table.js';
 
 describe('latencyMs', () => {
   const model = defaultLatency(7);
@@ -89,8 +92,28 @@ describe('parseScaleOptions', () => {
     expect(() => parseScaleOptions(['--sessions'])).toThrow(/--sessions needs a value/);
   });
 
+  it('reads the staggered flags and --modes; refuses an unknown mode', () => {
+    expect(parseScaleOptions(['--arrival=500', '--window-ms', '2000', '--modes', 'max-n,burst'])).toMatchObject({
+      arrival: 500,
+      windowMs: 2000,
+      modes: ['max-n', 'burst'],
+    });
+    expect(DEFAULT_SCALE_OPTIONS.modes).toEqual(['burst', 'staggered', 'max-n']);
+    expect(() => parseScaleOptions(['--modes=burst,steady'])).toThrow(/unknown --modes steady/);
+    expect(() => parseScaleOptions(['--arrival=0'])).toThrow(/--arrival must be a whole number ≥ 1/);
+  });
+
   it('round-trips through scaleFlags', () => {
-    const options = { sessions: 3, seed: 4, toolTurns: 0, deltas: 2, peer: false };
+    const options = {
+      sessions: 3,
+      seed: 4,
+      toolTurns: 0,
+      deltas: 2,
+      peer: false,
+      arrival: 7,
+      windowMs: 9,
+      modes: ['staggered' as const],
+    };
     expect(parseScaleOptions(scaleFlags(options))).toEqual(options);
   });
 });
@@ -159,5 +182,98 @@ describe('capacityTable', () => {
     expect(table).toContain('| measure | agent-harness | target |');
     expect(table).toContain('≤ 20 KB ❌ (1.50× the target)');
     expect(table).not.toContain('peer CPU');
+  });
+});
+
+describe('arrivalsDue', () => {
+  it('starts one session at once, then `perSecond` a second, catching up after a stall', () => {
+    expect(arrivalsDue(2000, 0)).toBe(1);
+    expect(arrivalsDue(2000, 4.9)).toBe(10);
+    expect(arrivalsDue(2000, 1000)).toBe(2001);
+    expect(arrivalsDue(100, 250)).toBe(26);
+  });
+});
+
+describe('largestPassing', () => {
+  const upTo = (threshold: number) => {
+    const tried: number[] = [];
+    const trial = async (n: number) => {
+      tried.push(n);
+      return { passed: n <= threshold, detail: n };
+    };
+    return { trial, tried };
+  };
+
+  it('doubles until a size fails, then narrows to within the resolution', async () => {
+    const { trial, tried } = upTo(300);
+    const { largest, probes } = await largestPassing(trial, 32, 10_000, 0.1);
+    expect(tried.slice(0, 5)).toEqual([32, 64, 128, 256, 512]);
+    expect(largest).toBeLessThanOrEqual(300);
+    expect(largest).toBeGreaterThanOrEqual(300 / 1.1);
+    expect(probes.map((p) => p.n)).toEqual(tried);
+    expect(probes.every((p) => p.passed === p.n <= 300)).toBe(true);
+  });
+
+  it('narrows to the exact size with a resolution of 0, below the first probe too', async () => {
+    expect((await largestPassing(upTo(13).trial, 32, 1000, 0)).largest).toBe(13);
+    expect((await largestPassing(upTo(0).trial, 32, 1000, 0)).largest).toBe(0);
+  });
+
+  it('stops at the limit when the limit passes', async () => {
+    const { trial, tried } = upTo(1e9);
+    expect((await largestPassing(trial, 32, 100)).largest).toBe(100);
+    expect(tried).toEqual([32, 64, 100]);
+  });
+});
+
+describe('staggeredTable', () => {
+  const result = (contender: string, cpuMs: number, rssKb: number, p99: number, lagSamples = 100): StaggeredResult => ({
+    contender,
+    inFlight: 1000,
+    arrivalPerSecond: 2000,
+    rampMs: 700,
+    minInFlight: 1000,
+    windowMs: 2000,
+    turns: 4000,
+    cpuMs,
+    rssGrowthBytes: rssKb * 1024 * 1000,
+    heapGrowthBytes: 2 * rssKb * 1024 * 1000,
+    lag: { p50: 1, p99, max: 2 * p99, mean: 1 },
+    lagSamples,
+  });
+
+  it('divides by the sessions in flight, the turns and the window', () => {
+    expect(staggeredFigures(result('h', 400, 12, 5))).toEqual({
+      rssPerSessionBytes: 12 * 1024,
+      heapPerSessionBytes: 24 * 1024,
+      cpuPerTurnUs: 100,
+      turnsPerSecond: 2000,
+    });
+  });
+
+  it('puts the targets beside the harness and the CPU ratio in its own row', () => {
+    const table = staggeredTable(result('agent-harness', 400, 12, 5), result('ai', 1600, 50, 40));
+    expect(table).toContain('| RSS per in-flight session, KB | 12.0 | 50.0 | ≤ 20 KB ✅ |');
+    expect(table).toContain('| event-loop lag p99, ms | 5.0 | 40.0 | ≤ 20 ms ✅ |');
+    expect(table).toContain('| peer CPU per turn / harness |  | 4.00× | ≥ 3× ✅ |');
+  });
+
+  it('reads a window without a lag sample as a miss, not as zero lag', () => {
+    const table = staggeredTable(result('agent-harness', 400, 12, 0, 0));
+    expect(table).toContain(
+      '| event-loop lag p99, ms | no sample in 2.0 s | ≤ 20 ms ❌ (its 1 ms timer fired at most once in the window) |',
+    );
+  });
+
+  it('lists the largest N within the lag target and the probes', () => {
+    const probe = (n: number, p99: number) => ({ n, passed: p99 <= 20, detail: result('h', 1, 1, p99) });
+    const lines = maxInFlightLines([
+      { contender: 'h', largest: 64, limit: 10_000, probes: [probe(32, 3), probe(64, 12), probe(128, 80)] },
+      { contender: 'p', largest: 100, limit: 100, probes: [probe(100, 4)] },
+    ]);
+    expect(lines).toContain(
+      '- h: largest N in flight with steady p99 lag ≤ 20 ms: **64** (probes, N: p99 ms: 32: 3.0 ✓, 64: 12.0 ✓, 128: 80.0 ✗)',
+    );
+    expect(lines).toContain('**≥ 100 (the limit)**');
   });
 });
