@@ -22,7 +22,13 @@ describe('replayCassette', () => {
     let ran = 0;
     const counting = lookupTool();
     const execute = counting.execute.bind(counting);
-    const tool = { ...counting, execute: (invocation: Parameters<typeof execute>[0]) => (ran++, execute(invocation)) };
+    const tool = {
+      ...counting,
+      execute: (invocation: Parameters<typeof execute>[0]) => {
+        ran++;
+        return execute(invocation);
+      },
+    };
     const deltas: string[] = [];
     const report = await replayCassette(cassette, {
       makeAgent: async (client) => {
