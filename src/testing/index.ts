@@ -24,7 +24,7 @@ export type { CassetteInput, JournalHolder } from './cassettes/load-cassette.js'
 export { loadCassette } from './cassettes/load-cassette.js';
 export type { HasJournal, RecordCassetteOptions } from './cassettes/record-cassette.js';
 export { CassetteRecorder, recordCassette } from './cassettes/record-cassette.js';
-export { REDACTED, SecretRedactor } from './cassettes/redact-secrets.js';
+export { compileRedactions, REDACTED, SecretRedactor } from './cassettes/redact-secrets.js';
 export type { AgentSpec, MakeAgent, ReplayOptions, ReplayRun } from './cassettes/replay-cassette.js';
 export { replayCassette, replayRun } from './cassettes/replay-cassette.js';
 export type { JournalView } from './cassettes/replay-client.js';

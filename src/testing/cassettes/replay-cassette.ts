@@ -40,6 +40,11 @@ export interface ReplayOptions extends MatchOptions {
    * the tools run and their results are compared with the recorded ones.
    */
   readonly tools?: 'recorded' | 'live';
+  /**
+   * More patterns (regular expression sources) to redact from the new run's requests and journal,
+   * besides the cassette's own; `updateCassette` keeps them in the rewritten cassette.
+   */
+  readonly redact?: readonly string[];
   /** Environment whose secret variables' values are redacted from the new run (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -115,7 +120,7 @@ export async function replayRun(input: CassetteInput, options: ReplayOptions): P
   if (inputs.length === 0) {
     throw new HarnessError('invalid_cassette', 'the cassette holds no user message to start a run with');
   }
-  const redactor = new SecretRedactor(cassette.redact, options.env);
+  const redactor = new SecretRedactor([...cassette.redact, ...(options.redact ?? [])], options.env);
   const truncated = !endsARun(cassette.journal) || cassette.turns.some((turn) => turn.answer === undefined);
   const session = agent.session;
   client.begin(cassette, session, redactor, truncated);

@@ -72,7 +72,7 @@ export async function updateCassette(
       source: 'recording',
       turns,
       journal: agent.session.journal.map((entry) => redactor.value(entry)),
-      redact: cassette.redact,
+      redact: [...new Set([...cassette.redact, ...(options.redact ?? [])])],
       ...(cassette.meta === undefined ? {} : { meta: cassette.meta }),
     },
     changes,
