@@ -62,7 +62,7 @@ export function divergence(
 /** One divergence as text: where, what, and the diff. */
 export function formatDivergence(found: Divergence): string {
   const { turn, entryIndex, state } = found.step;
-  const where = `step ${entryIndex} (turn ${turn}, entry ${entryIndex}${state === '' ? '' : `, state ${state}`})`;
+  const where = `step ${entryIndex} (journal entry ${entryIndex}, turn ${turn}${state === '' ? '' : `, state ${state}`})`;
   const head = `${found.kind} diverged at ${where}: ${found.message}`;
   return found.diff === '' ? head : `${head}\n${found.diff}`;
 }
