@@ -12,7 +12,7 @@ export type {
   RecordedModelAnswer,
   RecordedModelRequest,
 } from './cassettes/cassette.js';
-export { CASSETTE_FORMAT, CASSETTE_VERSION } from './cassettes/cassette.js';
+export { CASSETTE_VERSION } from './cassettes/cassette.js';
 export type { ReadCassetteOptions } from './cassettes/cassette-file.js';
 export { parseCassette, readCassetteFile, serializeCassette, writeCassetteFile } from './cassettes/cassette-file.js';
 export type { JournalCassetteOptions } from './cassettes/cassette-from-journal.js';
@@ -24,11 +24,8 @@ export type { CassetteInput, JournalHolder } from './cassettes/load-cassette.js'
 export { loadCassette } from './cassettes/load-cassette.js';
 export type { HasJournal, RecordCassetteOptions } from './cassettes/record-cassette.js';
 export { CassetteRecorder, recordCassette } from './cassettes/record-cassette.js';
-export { compileRedactions, REDACTED, SecretRedactor } from './cassettes/redact-secrets.js';
-export type { AgentSpec, MakeAgent, ReplayOptions, ReplayRun } from './cassettes/replay-cassette.js';
-export { replayCassette, replayRun } from './cassettes/replay-cassette.js';
-export type { JournalView } from './cassettes/replay-client.js';
-export { ReplayClient } from './cassettes/replay-client.js';
+export type { AgentSpec, MakeAgent, ReplayOptions } from './cassettes/replay-cassette.js';
+export { replayCassette } from './cassettes/replay-cassette.js';
 export type { MatchOptions, StepComparator } from './cassettes/step-matcher.js';
 export type { CassetteUpdate } from './cassettes/update-cassette.js';
 export { updateCassette } from './cassettes/update-cassette.js';
