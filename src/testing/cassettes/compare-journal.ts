@@ -47,7 +47,10 @@ export function compareJournals(
     const now = redactor.value(actual[i] as JournalEntry);
     if (expected === now) continue;
     const kind = entryKind(expected);
-    if (expected.type !== now.type || !matcher.same(kind, { entry: expected }, { entry: now }, stepAt(actual, i))) {
+    if (
+      expected.type !== now.type ||
+      !matcher.same(kind, { entry: expected }, { entry: now }, () => stepAt(actual, i))
+    ) {
       const message =
         expected.type === now.type
           ? `entry ${i} (${expected.type}) differs from the recording`

@@ -2,6 +2,7 @@ import type { JournalEntry } from '../../core/journal-entry.js';
 import type { ToolCall } from '../../core/messages.js';
 import { ToolResult } from '../../core/tool-result.js';
 import type { ToolRegistry } from '../../tools/registry.js';
+import type { CassetteStep } from './divergence.js';
 import type { JournalView } from './replay-client.js';
 import { type StepMatcher, stepAt } from './step-matcher.js';
 
@@ -64,24 +65,24 @@ export class RecordedTools {
 
   private answer(name: string, params: unknown, callId: string): ToolResult | Promise<ToolResult> {
     const journal = this.view.journal;
-    const step = stepAt(journal, journal.length - 1);
+    const step = (): CassetteStep => stepAt(journal, journal.length - 1);
     const actual = { call: { callId, name, arguments: params } };
     const recorded = this.calls.get(callId);
     if (recorded === undefined) {
-      this.matcher.add(step, 'tool call', undefined, actual, `call ${callId} (${name}) is not in the recording`);
+      this.matcher.add(step(), 'tool call', undefined, actual, `call ${callId} (${name}) is not in the recording`);
       return ToolResult.error(`cassette: call ${callId} is not in the recording`);
     }
     const expected = { call: recorded.call };
     if (!this.matcher.same('tool call', expected, actual, step)) {
-      this.matcher.add(step, 'tool call', expected, actual, `call ${callId} differs from the recorded call`);
+      this.matcher.add(step(), 'tool call', expected, actual, `call ${callId} differs from the recorded call`);
     }
     if (recorded.content === undefined) {
       this.matcher.add(
-        step,
+        step(),
         'recording ended',
         undefined,
         actual,
-        `recording ended at step ${step.entryIndex}: it holds no result for call ${callId}`,
+        `recording ended at step ${journal.length - 1}: it holds no result for call ${callId}`,
       );
       return ToolResult.error(`cassette: the recording holds no result for call ${callId}`);
     }

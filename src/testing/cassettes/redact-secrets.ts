@@ -85,23 +85,30 @@ export class SecretRedactor {
   }
 
   private array(data: readonly unknown[]): unknown {
-    let changed = false;
-    const out = data.map((item) => {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < data.length; i++) {
+      const item = data[i];
       const next = this.redact(item);
-      changed ||= next !== item;
-      return next;
-    });
-    return changed ? out : data;
+      if (next !== item) out ??= data.slice(0, i);
+      out?.push(next);
+    }
+    return out ?? data;
   }
 
   private object(data: Record<string, unknown>): unknown {
-    let changed = false;
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(data)) {
+    let out: Record<string, unknown> | undefined;
+    for (const key in data) {
+      const item = data[key];
       const next = SECRET_KEY.test(key) && typeof item === 'string' ? REDACTED : this.redact(item);
-      changed ||= next !== item;
-      out[key] = next;
+      if (next !== item && out === undefined) {
+        out = {};
+        for (const before in data) {
+          if (before === key) break;
+          out[before] = data[before];
+        }
+      }
+      if (out !== undefined) out[key] = next;
     }
-    return changed ? out : data;
+    return out ?? data;
   }
 }

@@ -146,7 +146,7 @@ export class ReplayClient implements ModelClient {
           'request messages',
           { messages: expected.messages, output: expected.output },
           { messages: request.messages, output: request.output },
-          step,
+          () => step,
         )
       : this.sameMessages(expected.messages, request.messages) &&
         stableJson(expected.output ?? null) === stableJson(request.output ?? null);
@@ -163,7 +163,7 @@ export class ReplayClient implements ModelClient {
     // A cassette derived from a journal does not know the tools offered.
     if (expected.tools !== undefined) {
       const toolsMatch = this.matcher.isTuned('tools offered')
-        ? this.matcher.same('tools offered', { tools: expected.tools }, { tools: request.tools }, step)
+        ? this.matcher.same('tools offered', { tools: expected.tools }, { tools: request.tools }, () => step)
         : this.json.of(expected.tools) === this.json.of(request.tools ?? []);
       if (!toolsMatch) {
         differs = true;

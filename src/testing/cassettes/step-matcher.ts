@@ -1,6 +1,6 @@
 import type { JournalEntry } from '../../core/journal-entry.js';
-import { stableJson } from '../../core/stable-json.js';
 import { type CassetteStep, type Divergence, type DivergenceKind, divergence } from './divergence.js';
+import { jsonEqual } from './json-equal.js';
 import { parseJsonPath, withoutPaths } from './json-paths.js';
 
 /** Decides whether a step of the new run matches the recorded one (after `ignore`). */
@@ -57,13 +57,16 @@ export class StepMatcher {
     return this.paths.length > 0 || this.options.compare?.[kind] !== undefined;
   }
 
-  /** Whether `expected` and `actual` (documents rooted as `ignore` says) match for `kind`. */
-  same(kind: DivergenceKind, expected: unknown, actual: unknown, step: CassetteStep): boolean {
+  /**
+   * Whether `expected` and `actual` (documents rooted as `ignore` says) match for `kind`;
+   * `step` is computed only for a comparator that is given one.
+   */
+  same(kind: DivergenceKind, expected: unknown, actual: unknown, step: () => CassetteStep): boolean {
     const e = this.paths.length === 0 ? expected : withoutPaths(expected, this.paths);
     const a = this.paths.length === 0 ? actual : withoutPaths(actual, this.paths);
     const comparator = this.options.compare?.[kind];
-    if (comparator !== undefined) return comparator(e, a, step);
-    return stableJson(e) === stableJson(a);
+    if (comparator !== undefined) return comparator(e, a, step());
+    return jsonEqual(e, a);
   }
 
   /** Records a divergence. */
