@@ -40,7 +40,9 @@ export async function cassetteReplayCase(settings: BenchSettings): Promise<Resul
   );
   const ratio = run.median / replay.median;
   const label = `7 cassette replay ${TURNS.toLocaleString('en-US')} turns`;
-  console.error(`  ${label}: run ${run.median.toFixed(0)} turns/s, replay ${replay.median.toFixed(0)} turns/s (${ratio.toFixed(2)}×)`);
+  console.error(
+    `  ${label}: run ${run.median.toFixed(0)} turns/s, replay ${replay.median.toFixed(0)} turns/s (${ratio.toFixed(2)}×)`,
+  );
   return [
     { case: label, impl: 'agent-harness', metric: 'turns/s (in-memory run)', summary: run },
     {
