@@ -15,6 +15,8 @@ interface RecordedCall {
   readonly content: string | undefined;
   /** Where its result is among the recorded results (settle order). */
   readonly order: number;
+  /** How many calls had started when its result was recorded (concurrent calls interleave). */
+  readonly startsBefore: number;
 }
 
 function resultOf(content: string): ToolResult {
@@ -32,8 +34,10 @@ function resultOf(content: string): ToolResult {
 export class RecordedTools {
   private readonly calls = new Map<string, RecordedCall>();
   private next = 0;
+  /** Calls invoked so far: each was journaled as started just before. */
+  private started = 0;
   /** Calls answered ahead of their recorded turn, by recorded order: each settles when called. */
-  private readonly waiting = new Map<number, () => void>();
+  private readonly waiting = new Map<number, { readonly startsBefore: number; readonly settle: () => void }>();
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -41,9 +45,13 @@ export class RecordedTools {
     private readonly matcher: StepMatcher,
     private readonly view: JournalView,
   ) {
-    const results = new Map<string, { content: string; order: number }>();
+    const results = new Map<string, { content: string; order: number; startsBefore: number }>();
+    let starts = 0;
     for (const entry of journal) {
-      if (entry.type === 'tool_result') results.set(entry.callId, { content: entry.content, order: results.size });
+      if (entry.type === 'tool_started') starts++;
+      if (entry.type === 'tool_result') {
+        results.set(entry.callId, { content: entry.content, order: results.size, startsBefore: starts });
+      }
     }
     for (const entry of journal) {
       if (entry.type !== 'assistant_message') continue;
@@ -53,6 +61,7 @@ export class RecordedTools {
           call,
           content: result?.content,
           order: result?.order ?? Number.POSITIVE_INFINITY,
+          startsBefore: result?.startsBefore ?? 0,
         });
       }
     }
@@ -64,6 +73,7 @@ export class RecordedTools {
   }
 
   private answer(name: string, params: unknown, callId: string): ToolResult | Promise<ToolResult> {
+    this.started++;
     const journal = this.view.journal;
     const step = (): CassetteStep => stepAt(journal, journal.length - 1);
     const actual = { call: { callId, name, arguments: params } };
@@ -87,28 +97,41 @@ export class RecordedTools {
       return ToolResult.error(`cassette: the recording holds no result for call ${callId}`);
     }
     const result = resultOf(recorded.content);
-    if (recorded.order !== this.next) return this.later(recorded.order, result);
+    // Results recorded before this one settle first: this call's start may be what they waited for.
+    const released = this.release();
+    if (recorded.order !== this.next || recorded.startsBefore > this.started) {
+      return this.later(recorded.order, recorded.startsBefore, result);
+    }
     this.next++;
     this.release();
-    return result;
+    // After a release, settle behind the calls released (their reports are queued first).
+    return released ? Promise.resolve(result) : result;
   }
 
   /** A result recorded after others not yet asked for: it waits for them (briefly). */
-  private later(order: number, result: ToolResult): Promise<ToolResult> {
+  private later(order: number, startsBefore: number, result: ToolResult): Promise<ToolResult> {
     this.timer ??= setTimeout(() => this.giveUpOrder(), ORDER_WAIT_MS);
-    return new Promise((resolve) => this.waiting.set(order, () => resolve(result)));
+    return new Promise((resolve) => this.waiting.set(order, { startsBefore, settle: () => resolve(result) }));
   }
 
-  private release(): void {
-    for (let waiter = this.waiting.get(this.next); waiter !== undefined; waiter = this.waiting.get(this.next)) {
+  /** Settles the waiting calls now due, in recorded order; whether any was. */
+  private release(): boolean {
+    let released = false;
+    for (
+      let waiter = this.waiting.get(this.next);
+      waiter !== undefined && waiter.startsBefore <= this.started;
+      waiter = this.waiting.get(this.next)
+    ) {
       this.waiting.delete(this.next);
       this.next++;
-      waiter();
+      waiter.settle();
+      released = true;
     }
     if (this.waiting.size === 0 && this.timer !== undefined) {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
+    return released;
   }
 
   /**
@@ -122,7 +145,7 @@ export class RecordedTools {
       const waiter = this.waiting.get(order);
       this.waiting.delete(order);
       this.next = Math.max(this.next, order + 1);
-      waiter?.();
+      waiter?.settle();
     }
   }
 }
