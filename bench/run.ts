@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { bareContender } from './bare-loop.js';
+import { cassetteReplayCase } from './cases/cassette-replay.js';
 import { concurrencyCase } from './cases/concurrency.js';
 import { eventBusCase } from './cases/event-bus.js';
 import { heapCase } from './cases/heap.js';
@@ -19,7 +20,7 @@ import { markdownTable, type ResultRow } from './support/report.js';
 import { type BenchSettings, benchSettings } from './support/settings.js';
 
 /**
- * `npm run bench [-- --quick] [--peers] [--cases=1,2,3,4,5,6,7]`: runs the cases side by side in
+ * `npm run bench [-- --quick] [--peers] [--cases=1,2,3,4,5,6,7,8]`: runs the cases side by side in
  * this one process, prints a markdown table to stdout and writes the raw figures as JSON to
  * `bench/results/`. Progress goes to stderr.
  */
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
     ['5', 'replay and journal size', () => replayCase(settings)],
     ['6', 'fixed cost per run (T = 0 and 1)', () => turnCostCase(contenders, settings, true)],
     ['7', 'shell call in bubblewrap vs none', () => sandboxCase(settings)],
+    ['8', 'cassette replay vs the run that recorded it', () => cassetteReplayCase(settings)],
   ];
   for (const [n, name, phase] of phases) {
     if (!wants(n)) continue;

@@ -5,6 +5,7 @@ import { FORK_HELP, forkCommand } from './commands/fork.js';
 import { GRAPH_HELP, graphCommand } from './commands/graph.js';
 import { INSPECT_HELP, inspectCommand } from './commands/inspect.js';
 import { MCP_COMMAND_HELP, mcpCommand } from './commands/mcp.js';
+import { REPLAY_HELP, replayCommand } from './commands/replay.js';
 import { RESUME_HELP, resumeCommand } from './commands/resume.js';
 import { RUN_HELP, runCommand } from './commands/run.js';
 import { SESSIONS_HELP, sessionsCommand } from './commands/sessions.js';
@@ -25,6 +26,8 @@ const USAGE_REASONS = new Set([
   'unsupported_journal_version',
   'session_not_found', // a session id that the store does not hold
   'session_locked', // another live run writes that session
+  'invalid_cassette',
+  'unsupported_cassette_version',
 ]);
 
 /** Exit code for bad usage. */
@@ -44,6 +47,7 @@ const COMMANDS: Record<string, { run: Command; help: string }> = {
   fork: { run: forkCommand, help: FORK_HELP },
   graph: { run: graphCommand, help: GRAPH_HELP },
   inspect: { run: inspectCommand, help: INSPECT_HELP },
+  replay: { run: replayCommand, help: REPLAY_HELP },
   mcp: { run: mcpCommand, help: MCP_COMMAND_HELP },
   worker: { run: workerCommand, help: WORKER_HELP },
   approve: { run: approveCommand, help: APPROVE_HELP },
@@ -61,6 +65,8 @@ Commands:
   fork     start a new session from the first N entries of one (fork ID --at N)
   graph    print the machine diagram (Mermaid, Graphviz DOT or JSON)
   inspect  serve a local inspector page for a saved journal or a stored session (time travel)
+  replay   re-drive a recorded run with your current code and report where it differs
+           (replay FILE|ID --agent MODULE --check)
   mcp      list the tools of MCP servers (mcp list --mcp "CMD ARGS")
   worker   serve agent sessions for Restate: runs outlive their workers (worker --restate URL)
   approve  approve a call that waits in a run on Restate (approve ID CALL --restate URL)

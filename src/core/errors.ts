@@ -18,7 +18,10 @@ export type HarnessErrorReason =
   | 'session_not_found'
   | 'store_error'
   | 'missing_dependency'
-  | 'restate_error';
+  | 'restate_error'
+  | 'invalid_cassette'
+  | 'unsupported_cassette_version'
+  | 'cassette_diverged';
 
 /**
  * The one error class the library throws. Failures of actions (a tool that fails, a model

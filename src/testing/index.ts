@@ -5,6 +5,30 @@
 
 export type { RecordedRequest, ScriptedEvents, ScriptedTurn } from '../adapters/scripted-client.js';
 export { ScriptedClient } from '../adapters/scripted-client.js';
+export type {
+  Cassette,
+  CassetteSource,
+  CassetteTurn,
+  RecordedModelAnswer,
+  RecordedModelRequest,
+} from './cassettes/cassette.js';
+export { CASSETTE_VERSION } from './cassettes/cassette.js';
+export type { ReadCassetteOptions } from './cassettes/cassette-file.js';
+export { parseCassette, readCassetteFile, serializeCassette, writeCassetteFile } from './cassettes/cassette-file.js';
+export type { JournalCassetteOptions } from './cassettes/cassette-from-journal.js';
+export { cassetteFromJournal } from './cassettes/cassette-from-journal.js';
+export type { CassetteReport, CassetteStep, Divergence, DivergenceKind } from './cassettes/divergence.js';
+export { formatCassetteReport, formatDivergence } from './cassettes/divergence.js';
+export { expectCassette } from './cassettes/expect-cassette.js';
+export type { CassetteInput, JournalHolder } from './cassettes/load-cassette.js';
+export { loadCassette } from './cassettes/load-cassette.js';
+export type { HasJournal, RecordCassetteOptions } from './cassettes/record-cassette.js';
+export { CassetteRecorder, recordCassette } from './cassettes/record-cassette.js';
+export type { AgentSpec, MakeAgent, ReplayOptions } from './cassettes/replay-cassette.js';
+export { replayCassette } from './cassettes/replay-cassette.js';
+export type { MatchOptions, StepComparator } from './cassettes/step-matcher.js';
+export type { CassetteUpdate } from './cassettes/update-cassette.js';
+export { updateCassette } from './cassettes/update-cassette.js';
 export type { DelegationRule, DelegationViolation } from './invariants/delegation-invariants.js';
 export { checkDelegationInvariants } from './invariants/delegation-invariants.js';
 export type { LoopInvariantOptions } from './invariants/loop-invariants.js';

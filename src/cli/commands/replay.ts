@@ -1,0 +1,136 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { jsonLine, printable, printableLine } from '../../core/printable.js';
+import { checkEntry } from '../../session/journal-check.js';
+import { isSessionId } from '../../stores/session-id.js';
+import { writeCassetteFile } from '../../testing/cassettes/cassette-file.js';
+import { formatCassetteReport, formatDivergence } from '../../testing/cassettes/divergence.js';
+import type { CassetteInput } from '../../testing/cassettes/load-cassette.js';
+import { compileRedactions } from '../../testing/cassettes/redact-secrets.js';
+import { type MakeAgent, replayCassette } from '../../testing/cassettes/replay-cassette.js';
+import { updateCassette } from '../../testing/cassettes/update-cassette.js';
+import type { Output } from '../render-human.js';
+import { openCliStore, STORE_HELP, sessionIdArg, storeUrl } from '../store-flags.js';
+import { UsageError } from '../usage-error.js';
+
+/** Help text of `agent-harness replay`. */
+export const REPLAY_HELP = `Usage: agent-harness replay FILE --agent MODULE (--check | --update) [--live] [--json] [--redact RE]...
+       agent-harness replay ID --agent MODULE --check [--store URL] [--live] [--json]
+
+Re-drives a recorded run (a cassette written by recordCassette, a journal file, or a stored
+session: any journal is a cassette) with your current code, serving the model's recorded
+answers and, unless --live, the recorded tool results; reports the first step where the new
+run differs (the request's messages, the tools offered, a tool call or result, a transition,
+the stop reason) with a diff. No model is asked.
+
+MODULE exports makeAgent (or a default export): (client) => Agent, building your agent around
+the client it is given.
+
+Options:
+  --agent MODULE   the module that builds the agent (a .js file, or .ts under tsx)
+  --check          exit 0 when the run matches the recording, 1 with the report when not
+  --update         rewrite the cassette FILE after an intended change: the new requests and
+                   journal, the recorded answers kept; answers that no longer fit are reported
+                   (exit 1, nothing written)
+  --live           run the tools instead of serving their recorded results, and compare them
+  --all            report every divergence, not only the first
+  --ignore PATH    leave a JSON path out of the comparison (repeatable): messages[0].content,
+                   tools[*].description, entry.content
+  --redact RE      also redact what matches RE from the new run and the updated cassette (repeatable)
+  --json           print the report as JSON
+${STORE_HELP}
+`;
+
+/** Whether the argument names a stored session rather than a file. */
+function isStored(file: string, store: string | undefined): boolean {
+  return store !== undefined || (!existsSync(file) && isSessionId(file));
+}
+
+async function loadMaker(module: string | undefined): Promise<MakeAgent> {
+  if (module === undefined) {
+    throw new UsageError('replay needs --agent MODULE: the module whose makeAgent(client) builds your agent');
+  }
+  const loaded = (await import(pathToFileURL(resolve(module)).href)) as { makeAgent?: unknown; default?: unknown };
+  const make = loaded.makeAgent ?? loaded.default;
+  if (typeof make !== 'function') {
+    throw new UsageError(`--agent ${printableLine(module)} exports no makeAgent function (nor a default one)`);
+  }
+  return make as MakeAgent;
+}
+
+async function isJournalFile(path: string): Promise<boolean> {
+  const text = await readFile(path, 'utf8');
+  return text.slice(0, 200).includes('"format":"agent-harness-journal"');
+}
+
+/** `agent-harness replay FILE|ID --check|--update`: returns the exit code. */
+export async function replayCommand(argv: readonly string[], out: Output): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    options: {
+      agent: { type: 'string' },
+      check: { type: 'boolean', default: false },
+      update: { type: 'boolean', default: false },
+      live: { type: 'boolean', default: false },
+      all: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      ignore: { type: 'string', multiple: true },
+      redact: { type: 'string', multiple: true },
+      store: { type: 'string' },
+    },
+    allowPositionals: true,
+  });
+  const [source, ...extra] = positionals;
+  if (source === undefined || extra.length > 0) throw new UsageError('give exactly one cassette file or session id');
+  if (values.check === values.update) throw new UsageError('give one of --check (compare) and --update (rewrite)');
+  const redact = values.redact ?? [];
+  try {
+    compileRedactions(redact);
+  } catch (error) {
+    throw new UsageError(`--redact: ${(error as Error).message}`);
+  }
+  const stored = isStored(source, values.store);
+  if (values.update && stored) throw new UsageError('--update rewrites a cassette file; a stored session is read only');
+  if (values.update && (await isJournalFile(source))) {
+    throw new UsageError(`--update rewrites a cassette file; ${printableLine(source)} is a journal`);
+  }
+  const makeAgent = await loadMaker(values.agent);
+  const options = {
+    makeAgent,
+    tools: values.live ? ('live' as const) : ('recorded' as const),
+    ...(values.ignore === undefined ? {} : { ignore: values.ignore }),
+    redact,
+  };
+  let input: CassetteInput = resolve(source);
+  if (stored) {
+    const id = sessionIdArg(source, 'replay: a cassette file or session id');
+    const store = await openCliStore(storeUrl(values.store));
+    try {
+      input = (await store.read(id)).entries.map((entry, i) => checkEntry(entry, i));
+    } finally {
+      await store.close();
+    }
+  }
+  if (values.update) {
+    const update = await updateCassette(input, options);
+    if (values.json)
+      out.write(`${jsonLine({ updated: update.unfit.length === 0, changes: update.changes, unfit: update.unfit })}\n`);
+    if (update.unfit.length > 0) {
+      if (!values.json) {
+        out.write(`cassette not updated: ${update.unfit.length} recorded answer(s) no longer fit\n`);
+        for (const found of update.unfit) out.write(`${printable(formatDivergence(found))}\n`);
+      }
+      return 1;
+    }
+    await writeCassetteFile(resolve(source), update.cassette);
+    if (!values.json)
+      out.write(`cassette updated: ${update.changes.length} change(s) accepted, ${printableLine(source)} rewritten\n`);
+    return 0;
+  }
+  const report = await replayCassette(input, { ...options, continueOnDivergence: values.all });
+  out.write(values.json ? `${jsonLine(report)}\n` : `${printable(formatCassetteReport(report))}\n`);
+  return report.ok ? 0 : 1;
+}

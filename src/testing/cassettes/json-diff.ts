@@ -1,0 +1,68 @@
+/** At most this many differences are listed in a diff text. */
+const MAX_LINES = 20;
+
+/** Longest text shown for one value; longer ones are cut around their first difference. */
+const MAX_VALUE = 240;
+
+function show(value: unknown): string {
+  if (value === undefined) return '(absent)';
+  return JSON.stringify(value) ?? String(value);
+}
+
+function clip(text: string, from: number): string {
+  if (text.length <= MAX_VALUE) return text;
+  const start = Math.max(0, Math.min(from - 40, text.length - MAX_VALUE));
+  const head = start > 0 ? '…' : '';
+  const tail = start + MAX_VALUE < text.length ? '…' : '';
+  return `${head}${text.slice(start, start + MAX_VALUE)}${tail}`;
+}
+
+function firstDifference(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+function walk(expected: unknown, actual: unknown, path: string, lines: string[]): void {
+  if (lines.length > MAX_LINES) return;
+  if (expected === actual) return;
+  const bothObjects =
+    typeof expected === 'object' &&
+    expected !== null &&
+    typeof actual === 'object' &&
+    actual !== null &&
+    Array.isArray(expected) === Array.isArray(actual);
+  if (bothObjects) {
+    const keys = Array.isArray(expected)
+      ? Array.from({ length: Math.max(expected.length, (actual as unknown[]).length) }, (_, i) => i)
+      : [...new Set([...Object.keys(expected), ...Object.keys(actual)])].sort();
+    for (const key of keys) {
+      const next = typeof key === 'number' ? `${path}[${key}]` : path === '' ? key : `${path}.${key}`;
+      walk(
+        (expected as Record<string | number, unknown>)[key],
+        (actual as Record<string | number, unknown>)[key],
+        next,
+        lines,
+      );
+    }
+    return;
+  }
+  const was = show(expected);
+  const now = show(actual);
+  if (was === now) return;
+  const at = firstDifference(was, now);
+  lines.push(
+    `  ${path === '' ? '(the value)' : path}:\n    - expected ${clip(was, at)}\n    + actual   ${clip(now, at)}`,
+  );
+}
+
+/**
+ * A readable diff of two JSON values: one block per differing path, the expected and the actual
+ * value (long strings cut around their first difference), at most 20 blocks.
+ */
+export function jsonDiff(expected: unknown, actual: unknown): string {
+  const lines: string[] = [];
+  walk(expected, actual, '', lines);
+  if (lines.length > MAX_LINES) return `${lines.slice(0, MAX_LINES).join('\n')}\n  … and more differences`;
+  return lines.join('\n');
+}

@@ -1,0 +1,151 @@
+import type { JournalEntry } from '../../core/journal-entry.js';
+import type { ToolCall } from '../../core/messages.js';
+import { ToolResult } from '../../core/tool-result.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import type { CassetteStep } from './divergence.js';
+import type { JournalView } from './replay-client.js';
+import { type StepMatcher, stepAt } from './step-matcher.js';
+
+/** How long a call answered out of its recorded order waits for the calls recorded before it. */
+const ORDER_WAIT_MS = 25;
+
+interface RecordedCall {
+  readonly call: ToolCall;
+  /** Its result's content, when the recording has one. */
+  readonly content: string | undefined;
+  /** Where its result is among the recorded results (settle order). */
+  readonly order: number;
+  /** How many calls had started when its result was recorded (concurrent calls interleave). */
+  readonly startsBefore: number;
+}
+
+function resultOf(content: string): ToolResult {
+  return content.startsWith('Error: ')
+    ? ToolResult.error(content.slice('Error: '.length))
+    : ToolResult.success(content);
+}
+
+/**
+ * Answers tool calls from the recording (`tools: 'recorded'`): no tool runs. A call is matched
+ * by its id against the recorded call (name and arguments); its recorded result settles in the
+ * recorded order, so concurrent calls are journaled as they were. A call the recording does not
+ * hold, or holds no result for, is a divergence answered with an error: a replay never waits.
+ */
+export class RecordedTools {
+  private readonly calls = new Map<string, RecordedCall>();
+  private next = 0;
+  /** Calls invoked so far: each was journaled as started just before. */
+  private started = 0;
+  /** Calls answered ahead of their recorded turn, by recorded order: each settles when called. */
+  private readonly waiting = new Map<number, { readonly startsBefore: number; readonly settle: () => void }>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    journal: readonly JournalEntry[],
+    private readonly matcher: StepMatcher,
+    private readonly view: JournalView,
+  ) {
+    const results = new Map<string, { content: string; order: number; startsBefore: number }>();
+    let starts = 0;
+    for (const entry of journal) {
+      if (entry.type === 'tool_started') starts++;
+      if (entry.type === 'tool_result') {
+        results.set(entry.callId, { content: entry.content, order: results.size, startsBefore: starts });
+      }
+    }
+    for (const entry of journal) {
+      if (entry.type !== 'assistant_message') continue;
+      for (const call of entry.toolCalls ?? []) {
+        const result = results.get(call.callId);
+        this.calls.set(call.callId, {
+          call,
+          content: result?.content,
+          order: result?.order ?? Number.POSITIVE_INFINITY,
+          startsBefore: result?.startsBefore ?? 0,
+        });
+      }
+    }
+  }
+
+  /** Makes `registry` answer from the recording instead of running its tools. */
+  install(registry: ToolRegistry): void {
+    registry.invokeEager = (name, params, options = {}) => this.answer(name, params, options.callId ?? '');
+  }
+
+  private answer(name: string, params: unknown, callId: string): ToolResult | Promise<ToolResult> {
+    this.started++;
+    const journal = this.view.journal;
+    const step = (): CassetteStep => stepAt(journal, journal.length - 1);
+    const actual = { call: { callId, name, arguments: params } };
+    const recorded = this.calls.get(callId);
+    if (recorded === undefined) {
+      this.matcher.add(step(), 'tool call', undefined, actual, `call ${callId} (${name}) is not in the recording`);
+      return ToolResult.error(`cassette: call ${callId} is not in the recording`);
+    }
+    const expected = { call: recorded.call };
+    if (!this.matcher.same('tool call', expected, actual, step)) {
+      this.matcher.add(step(), 'tool call', expected, actual, `call ${callId} differs from the recorded call`);
+    }
+    if (recorded.content === undefined) {
+      this.matcher.add(
+        step(),
+        'recording ended',
+        undefined,
+        actual,
+        `recording ended at step ${journal.length - 1}: it holds no result for call ${callId}`,
+      );
+      return ToolResult.error(`cassette: the recording holds no result for call ${callId}`);
+    }
+    const result = resultOf(recorded.content);
+    // Results recorded before this one settle first: this call's start may be what they waited for.
+    const released = this.release();
+    if (recorded.order !== this.next || recorded.startsBefore > this.started) {
+      return this.later(recorded.order, recorded.startsBefore, result);
+    }
+    this.next++;
+    this.release();
+    // After a release, settle behind the calls released (their reports are queued first).
+    return released ? Promise.resolve(result) : result;
+  }
+
+  /** A result recorded after others not yet asked for: it waits for them (briefly). */
+  private later(order: number, startsBefore: number, result: ToolResult): Promise<ToolResult> {
+    this.timer ??= setTimeout(() => this.giveUpOrder(), ORDER_WAIT_MS);
+    return new Promise((resolve) => this.waiting.set(order, { startsBefore, settle: () => resolve(result) }));
+  }
+
+  /** Settles the waiting calls now due, in recorded order; whether any was. */
+  private release(): boolean {
+    let released = false;
+    for (
+      let waiter = this.waiting.get(this.next);
+      waiter !== undefined && waiter.startsBefore <= this.started;
+      waiter = this.waiting.get(this.next)
+    ) {
+      this.waiting.delete(this.next);
+      this.next++;
+      waiter.settle();
+      released = true;
+    }
+    if (this.waiting.size === 0 && this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    return released;
+  }
+
+  /**
+   * The calls recorded before the waiting ones never came (the run diverged): release the
+   * waiting ones in recorded order; the journal comparison reports the difference.
+   */
+  private giveUpOrder(): void {
+    this.timer = undefined;
+    const orders = [...this.waiting.keys()].sort((a, b) => a - b);
+    for (const order of orders) {
+      const waiter = this.waiting.get(order);
+      this.waiting.delete(order);
+      this.next = Math.max(this.next, order + 1);
+      waiter?.settle();
+    }
+  }
+}

@@ -1,0 +1,168 @@
+import { Agent } from '../../agent/agent.js';
+import { Config, type ConfigOptions } from '../../config/config.js';
+import type { AgentEvent } from '../../core/agent-event.js';
+import { HarnessError } from '../../core/errors.js';
+import type { JournalEntry } from '../../core/journal-entry.js';
+import type { ModelClient } from '../../core/model-client.js';
+import { ToolRegistry } from '../../tools/registry.js';
+import type { ToolLike } from '../../tools/tool.js';
+import type { Cassette } from './cassette.js';
+import { compareJournals, endsARun } from './compare-journal.js';
+import type { CassetteReport, Divergence } from './divergence.js';
+import { type CassetteInput, loadCassette } from './load-cassette.js';
+import { RecordedTools } from './recorded-tools.js';
+import { SecretRedactor } from './redact-secrets.js';
+import { ReplayClient } from './replay-client.js';
+import { type MatchOptions, StepMatcher, stepAt } from './step-matcher.js';
+
+/** Builds the agent to replay with, from the user's current code, around the replay's client. */
+export type MakeAgent = (client: ModelClient) => Agent | Promise<Agent>;
+
+/** An agent described by its configuration and tools (the replay builds it). */
+export interface AgentSpec {
+  /** Its configuration. */
+  readonly config?: Config | ConfigOptions;
+  /** Its tools. */
+  readonly tools?: ToolRegistry | readonly ToolLike[];
+}
+
+/** Options of {@link replayCassette}. */
+export interface ReplayOptions extends MatchOptions {
+  /**
+   * Builds a fresh agent that must send its requests to `client` (wrapping it, as an adapter
+   * layer would, is fine). Give this or `agent`.
+   */
+  readonly makeAgent?: MakeAgent;
+  /** The agent as configuration and tools, when no `makeAgent` is given. */
+  readonly agent?: AgentSpec;
+  /**
+   * `recorded` (default): tool calls are answered from the recording and no tool runs; `live`:
+   * the tools run and their results are compared with the recorded ones.
+   */
+  readonly tools?: 'recorded' | 'live';
+  /**
+   * More patterns (regular expression sources) to redact from the new run's requests and journal,
+   * besides the cassette's own; `updateCassette` keeps them in the rewritten cassette.
+   */
+  readonly redact?: readonly string[];
+  /** Environment whose secret variables' values are redacted from the new run (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A finished replay: the report, and what an update needs. */
+export interface ReplayRun {
+  /** What was found. */
+  readonly report: CassetteReport;
+  /** The cassette replayed. */
+  readonly cassette: Cassette;
+  /** The replay's model: what the run sent and what was served to it. */
+  readonly client: ReplayClient;
+  /** The agent that ran. */
+  readonly agent: Agent;
+  /** The redactor the run's requests and journal were compared through. */
+  readonly redactor: SecretRedactor;
+}
+
+async function buildAgent(options: ReplayOptions, client: ModelClient): Promise<Agent> {
+  if (options.makeAgent !== undefined) return options.makeAgent(client);
+  if (options.agent === undefined) {
+    throw new HarnessError('invalid_argument', 'replayCassette needs makeAgent (a function of the client) or agent');
+  }
+  const { config: given, tools } = options.agent;
+  const config = given instanceof Config ? given : new Config(given ?? {});
+  const registry = tools instanceof ToolRegistry ? tools : new ToolRegistry(config).register(...(tools ?? []));
+  return new Agent(config, { client, tools: registry });
+}
+
+/** The user messages that started the recorded runs, in order. */
+function runInputs(journal: readonly JournalEntry[]): string[] {
+  return journal.flatMap((entry) =>
+    entry.type === 'user_message' && entry.author === undefined ? [entry.content] : [],
+  );
+}
+
+/** Answers approval requests as the recording decided them (a call it never decided is denied). */
+function answerApprovals(agent: Agent, journal: readonly JournalEntry[], matcher: StepMatcher): void {
+  const decisions = new Map<string, { approved: boolean; reason?: string }>();
+  for (const entry of journal) if (entry.type === 'approval_decision') decisions.set(entry.callId, entry);
+  agent.events.subscribe((event: AgentEvent) => {
+    if (event.type !== 'tool_approval_request') return;
+    const { callId } = event.data as { callId: string };
+    const decision = decisions.get(callId);
+    if (decision === undefined) {
+      const step = stepAt(agent.session.journal, agent.session.journal.length - 1);
+      matcher.add(
+        step,
+        'tool call',
+        undefined,
+        event.data,
+        `call ${callId} asked for approval; the recording never did`,
+      );
+    }
+    queueMicrotask(() => {
+      if (decision?.approved === true) agent.approve(callId);
+      else agent.deny(callId, decision?.reason ?? 'not approved in the recording');
+    });
+  });
+}
+
+function byStep(a: Divergence, b: Divergence): number {
+  return a.step.entryIndex - b.step.entryIndex;
+}
+
+/** Replays and returns the report with what the replay produced (see {@link replayCassette}). */
+export async function replayRun(input: CassetteInput, options: ReplayOptions): Promise<ReplayRun> {
+  const matcher = new StepMatcher(options);
+  const client = new ReplayClient(matcher);
+  const agent = await buildAgent(options, client);
+  const cassette = await loadCassette(input, agent.config.systemPrompt);
+  const inputs = runInputs(cassette.journal);
+  if (inputs.length === 0) {
+    throw new HarnessError('invalid_cassette', 'the cassette holds no user message to start a run with');
+  }
+  const redactor = new SecretRedactor([...cassette.redact, ...(options.redact ?? [])], options.env);
+  const truncated = !endsARun(cassette.journal) || cassette.turns.some((turn) => turn.answer === undefined);
+  const session = agent.session;
+  client.begin(cassette, session, redactor, truncated);
+  if ((options.tools ?? 'recorded') === 'recorded')
+    new RecordedTools(cassette.journal, matcher, session).install(agent.tools);
+  answerApprovals(agent, cassette.journal, matcher);
+  for (const task of inputs) {
+    for await (const _ of agent.run(task)) {
+      // drained: the replay compares the journal, not the events
+    }
+    if (!matcher.keepGoing && matcher.found.length > 0) break;
+  }
+  const stoppedAt = matcher.found.reduce(
+    (least, found) => Math.min(least, found.step.entryIndex + 1),
+    Number.POSITIVE_INFINITY,
+  );
+  compareJournals(
+    cassette.journal,
+    session.journal,
+    matcher,
+    redactor,
+    matcher.keepGoing ? Number.POSITIVE_INFINITY : stoppedAt,
+  );
+  const all = matcher.found.slice().sort(byStep);
+  const [first] = all;
+  const report: CassetteReport =
+    first === undefined
+      ? { ok: true, ...(matcher.keepGoing ? { divergences: [] } : {}) }
+      : { ok: false, divergence: first, ...(matcher.keepGoing ? { divergences: all } : {}) };
+  return { report, cassette, client, agent, redactor };
+}
+
+/**
+ * Re-drives a recorded run with the current code (SPEC §17): a fresh agent (`makeAgent` or
+ * `agent`) runs the recorded user messages against a model that matches each request with the
+ * recorded one and serves the recorded answer, deltas included; tool calls are answered from the
+ * recording (or, with `tools: 'live'`, run and compared). The new journal (tool calls and
+ * results, transitions, the stop reason) is compared with the recorded one. Returns `{ ok }`,
+ * or the first divergence by step (with `continueOnDivergence`, all of them). A truncated
+ * recording diverges with "recording ended at step N"; a run asking for more model turns than
+ * were recorded diverges at the first extra request; neither waits.
+ */
+export async function replayCassette(input: CassetteInput, options: ReplayOptions): Promise<CassetteReport> {
+  return (await replayRun(input, options)).report;
+}
