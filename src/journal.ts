@@ -14,6 +14,7 @@ export type {
   HandoffEntry,
   JournalEntry,
   JournalEntryType,
+  ModelSwitchEntry,
   ResetEntry,
   ToolResultEntry,
   ToolStartedEntry,

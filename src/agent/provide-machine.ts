@@ -41,7 +41,7 @@ export function provideAgentMachine() {
       requestModel: ({ self, system }, { toolsWithheld }) => requestModel(self, system, toolsWithheld),
       recordModelTurn: ({ system }, { turn }) => {
         const { session } = depsOf(system);
-        session.trackUsage(turn.usage);
+        session.trackUsage(turn.usage, turn.model);
         if (turn.toolCalls.length > 0) session.addAssistantMessage(turn.text, turn.toolCalls, turn.reasoning);
       },
       recordResult: ({ system }, { call, result, usage }) => {
@@ -68,7 +68,7 @@ export function provideAgentMachine() {
       },
       rejectOutput: ({ system }, { turn, problem }) => {
         const { session } = depsOf(system);
-        session.trackUsage(turn.usage);
+        session.trackUsage(turn.usage, turn.model);
         session.addAssistantMessage(turn.text, [], turn.reasoning);
         session.addHarnessMessage(outputRetryMessage(problem));
       },

@@ -88,7 +88,7 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   const output = run.output;
   const requested = client.chatCompletion(messages, tools, run.requestOptions);
   const events = isPromiseLike(requested) ? await requested : requested;
-  const { text, toolCalls, usage, finishReason, reasoning } = await readModelStream(
+  const { text, toolCalls, usage, finishReason, reasoning, model } = await readModelStream(
     events,
     (delta) => {
       throwIfAborted(abort);
@@ -102,6 +102,7 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
       throwIfAborted(abort);
       return run.emit(AgentEvent.reasoningDelta(delta));
     },
+    (modelSwitch) => session.recordModelSwitch(modelSwitch),
   );
   run.lastReasoning = reasoning;
   throwIfAborted(abort);
@@ -113,7 +114,13 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   const outputCheck = output !== undefined && toolCalls.length === 0 ? checkOutput(text, output.schema) : undefined;
   const context =
     session.config.context === undefined ? undefined : measureContext(sentTokens, { text, toolCalls, usage });
-  if (permissions !== undefined || outputCheck !== undefined || context !== undefined || reasoning !== undefined) {
+  if (
+    permissions !== undefined ||
+    outputCheck !== undefined ||
+    context !== undefined ||
+    reasoning !== undefined ||
+    model !== undefined
+  ) {
     return {
       text,
       toolCalls,
@@ -121,6 +128,7 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
       concurrencySafe,
       elapsedMs,
       ...(reasoning !== undefined ? { reasoning } : {}),
+      ...(model !== undefined ? { model } : {}),
       ...(permissions !== undefined ? { permissions } : {}),
       ...(outputCheck !== undefined ? { outputCheck } : {}),
       ...context,

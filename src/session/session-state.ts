@@ -254,6 +254,7 @@ export function applyEntry(state: SessionState, entry: JournalEntry, systemPromp
       compact(state, entry);
       return;
     case 'transition':
+    case 'model_switch':
     case 'approval_request':
     case 'agent_error':
     case 'budget_warning':
