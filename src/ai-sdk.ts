@@ -11,7 +11,6 @@ export type {
   AiSdkLanguageModel,
   AiSdkProviderMetadata,
   AiSdkStreamPart,
-  AiSdkStreamReader,
 } from './adapters/ai-sdk/ai-sdk-types.js';
 export type { ModelErrorKind } from './adapters/http/model-error.js';
 export { ModelError } from './adapters/http/model-error.js';

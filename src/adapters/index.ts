@@ -12,7 +12,6 @@ export type {
   AiSdkLanguageModel,
   AiSdkProviderMetadata,
   AiSdkStreamPart,
-  AiSdkStreamReader,
 } from './ai-sdk/ai-sdk-types.js';
 export type { AnthropicClientOptions } from './anthropic/anthropic-client.js';
 export { ANTHROPIC_BASE_URL, AnthropicClient } from './anthropic/anthropic-client.js';

@@ -3,14 +3,9 @@ import type { Message } from '../../core/messages.js';
 import type { ChatCompletionOptions, ModelClient } from '../../core/model-client.js';
 import type { StreamEvent } from '../../core/stream-event.js';
 import type { ToolDefinition } from '../../core/tool-params.js';
+import { ModelError } from '../http/model-error.js';
 import { classifyAiSdkError } from './ai-sdk-errors.js';
-import type {
-  AiSdkCallOptions,
-  AiSdkLanguageModel,
-  AiSdkProviderMetadata,
-  AiSdkStreamPart,
-  AiSdkStreamReader,
-} from './ai-sdk-types.js';
+import type { AiSdkCallOptions, AiSdkLanguageModel, AiSdkProviderMetadata, AiSdkStreamPart } from './ai-sdk-types.js';
 import { convertPrompt, convertTools } from './convert-prompt.js';
 import { mapAiSdkStream } from './map-stream.js';
 
@@ -26,10 +21,25 @@ export interface FromAiSdkOptions {
 
 const VERSIONS = new Set(['v2', 'v3', 'v4']);
 
-async function* readAll(reader: AiSdkStreamReader): AsyncGenerator<AiSdkStreamPart> {
+/** Settles when `signal` aborts (never without one): a provider that ignores the signal still stops. */
+function aborted(signal: AbortSignal | undefined): Promise<'aborted'> {
+  return new Promise((resolve) => {
+    if (signal === undefined) return;
+    if (signal.aborted) resolve('aborted');
+    else signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+  });
+}
+
+async function* readAll(
+  reader: ReadableStreamDefaultReader<AiSdkStreamPart>,
+  signal: AbortSignal | undefined,
+  where: string,
+): AsyncGenerator<AiSdkStreamPart> {
+  const abort = aborted(signal);
   try {
     for (;;) {
-      const next = await reader.read();
+      const next = await Promise.race([reader.read(), abort]);
+      if (next === 'aborted') throw new ModelError('aborted', `${where}: the request was aborted`);
       if (next.done) return;
       yield next.value;
     }
@@ -75,14 +85,14 @@ export function fromAiSdk(model: AiSdkLanguageModel, options: FromAiSdkOptions =
       if (options.maxOutputTokens !== undefined) call.maxOutputTokens = options.maxOutputTokens;
       if (options.temperature !== undefined) call.temperature = options.temperature;
       if (options.providerOptions !== undefined) call.providerOptions = options.providerOptions;
-      let reader: AiSdkStreamReader;
+      let reader: ReadableStreamDefaultReader<AiSdkStreamPart>;
       try {
         reader = (await model.doStream(call)).stream.getReader();
       } catch (error) {
         throw classifyAiSdkError(error, where, signal);
       }
       try {
-        yield* mapAiSdkStream(readAll(reader), provider, where, signal);
+        yield* mapAiSdkStream(readAll(reader, signal, where), provider, where, signal);
       } catch (error) {
         throw classifyAiSdkError(error, where, signal);
       }

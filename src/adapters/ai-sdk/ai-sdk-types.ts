@@ -37,6 +37,8 @@ export interface AiSdkToolCallPart {
   toolCallId: string;
   toolName: string;
   input: unknown;
+  /** The call's provider metadata as it came (Gemini's thought signature). */
+  providerOptions?: AiSdkProviderMetadata;
 }
 
 /** A tool's result, as text. */
@@ -71,13 +73,6 @@ export interface AiSdkStreamPart {
   readonly type: string;
 }
 
-/** The reader of a web `ReadableStream`, as `doStream` returns one. */
-export interface AiSdkStreamReader {
-  read(): Promise<{ done: true; value?: undefined } | { done: false; value: AiSdkStreamPart }>;
-  cancel(reason?: unknown): Promise<void>;
-  releaseLock(): void;
-}
-
 /**
  * An AI SDK language model (`LanguageModelV4`, V3 or V2 from a provider package such as
  * `@ai-sdk/google`, `@ai-sdk/amazon-bedrock` or `@ai-sdk/openai-compatible`). Only streaming
@@ -88,5 +83,5 @@ export interface AiSdkLanguageModel {
   /** `google.generative-ai`, `amazon-bedrock`, … */
   readonly provider: string;
   readonly modelId: string;
-  doStream(options: AiSdkCallOptions): PromiseLike<{ stream: { getReader(): AiSdkStreamReader } }>;
+  doStream(options: AiSdkCallOptions): PromiseLike<{ stream: ReadableStream<AiSdkStreamPart> }>;
 }

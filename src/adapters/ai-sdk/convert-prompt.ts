@@ -8,6 +8,7 @@ import type {
   AiSdkToolCallPart,
   AiSdkToolResultPart,
 } from './ai-sdk-types.js';
+import { TOOL_CALL_METADATA } from './map-stream.js';
 
 /**
  * A reasoning part as the AI SDK takes it back: its text, and the provider metadata it came with
@@ -42,15 +43,25 @@ export function convertPrompt(messages: readonly Message[]): AiSdkMessage[] {
         break;
       case 'assistant': {
         const content: (AiSdkReasoningPart | AiSdkToolCallPart | { type: 'text'; text: string })[] = [];
+        const callOptions = new Map<string, AiSdkProviderMetadata>();
         for (const part of message.reasoning ?? []) {
           const converted = reasoningPart(part);
-          if (converted !== undefined) content.push(converted);
+          if (converted === undefined) continue;
+          const id = part.type === 'reasoning' ? part.id : undefined;
+          const callId = id?.startsWith(TOOL_CALL_METADATA) ? id.slice(TOOL_CALL_METADATA.length) : undefined;
+          if (callId === undefined) content.push(converted);
+          else if (converted.providerOptions !== undefined) callOptions.set(callId, converted.providerOptions);
         }
         if (message.content !== '') content.push({ type: 'text', text: message.content });
         for (const call of message.toolCalls ?? []) {
           toolNames.set(call.callId, call.name);
           const input = typeof call.arguments === 'string' ? parsedOrText(call.arguments) : call.arguments;
-          content.push({ type: 'tool-call', toolCallId: call.callId, toolName: call.name, input });
+          const providerOptions = callOptions.get(call.callId);
+          content.push(
+            providerOptions === undefined
+              ? { type: 'tool-call', toolCallId: call.callId, toolName: call.name, input }
+              : { type: 'tool-call', toolCallId: call.callId, toolName: call.name, input, providerOptions },
+          );
         }
         prompt.push({ role: 'assistant', content });
         break;

@@ -21,6 +21,9 @@ interface Part extends AiSdkStreamPart {
   readonly error?: unknown;
 }
 
+/** The `id` prefix of a reasoning part that holds a tool call's provider metadata, not reasoning. */
+export const TOOL_CALL_METADATA = 'tool-call-metadata:';
+
 const FINISH: Record<string, FinishReason> = {
   stop: 'stop',
   length: 'length',
@@ -160,11 +163,18 @@ export async function* mapAiSdkStream(
         if (part.providerExecuted === true) break;
         const input = part.input;
         const args = typeof input === 'string' ? parseJsonArguments(input) : (input ?? {});
-        yield StreamEvent.toolCallComplete({
-          callId: part.toolCallId ?? '',
-          name: part.toolName ?? '',
-          arguments: args as never,
-        });
+        const callId = part.toolCallId ?? '';
+        // A call's own metadata (Gemini's thought signature) must go back with it: kept as a
+        // reasoning part of the message, which is journaled with its calls and sent back only here.
+        if (part.providerMetadata !== undefined) {
+          yield StreamEvent.reasoningComplete({
+            type: 'reasoning',
+            provider,
+            id: `${TOOL_CALL_METADATA}${callId}`,
+            signature: JSON.stringify(part.providerMetadata),
+          });
+        }
+        yield StreamEvent.toolCallComplete({ callId, name: part.toolName ?? '', arguments: args as never });
         break;
       }
       case 'finish':
