@@ -172,7 +172,7 @@ const SUBJECTS: Subject[] = [
   },
 ];
 
-const ASK: Parameters<ModelClient['chatCompletion']> = [
+const ASK: [Parameters<ModelClient['chatCompletion']>[0], Parameters<ModelClient['chatCompletion']>[1]] = [
   [{ role: 'user', content: 'read a.txt' }],
   [
     {
