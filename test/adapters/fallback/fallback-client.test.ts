@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ModelError, type ModelErrorKind } from '../../../src/adapters/index.js';
 import { FallbackError, type FallbackReason, fallbackClient } from '../../../src/fallback.js';
 import { type ModelClient, ScriptedClient, Session, StreamEvent } from '../../../src/index.js';
+import { checkLoopInvariants } from '../../../src/testing/index.js';
 import { collect, makeAgent } from '../../support/fixtures.js';
 import { tempWorkspace } from '../../support/workspace.js';
 
@@ -165,9 +166,10 @@ describe('fallbackClient', () => {
 describe('an agent on a fallback chain', () => {
   it('journals each switch and the model that answered, and a reloaded session keeps both', async () => {
     const chain = fallbackClient([failing('model-a', 'overloaded'), answering('model-b', 'hello')]);
-    const { agent, session } = makeAgent(chain, [], { cwd: tempWorkspace() });
+    const { agent, session, config } = makeAgent(chain, [], { cwd: tempWorkspace() });
     const seen = await collect(agent.run('go'));
     expect(seen.at(-1)).toMatchObject({ type: 'agent_end', data: { response: 'hello' } });
+    expect(checkLoopInvariants(session.journal, { config, events: seen })).toEqual([]);
     const switches = session.journal.filter((entry) => entry.type === 'model_switch');
     expect(switches).toEqual([
       {
