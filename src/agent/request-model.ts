@@ -7,6 +7,7 @@ import { type LazyAbort, withLazySignal } from '../core/lazy-abort.js';
 import type { Message } from '../core/messages.js';
 import type { ChatCompletionOptions } from '../core/model-client.js';
 import { isPromiseLike } from '../core/promise-like.js';
+import { usageOfModel } from '../core/usage.js';
 import type { AgentMachineEvent, ModelTurn } from '../machines/agent-machine-types.js';
 import { callPermissions } from './call-permissions.js';
 import { checkOutput } from './output-check.js';
@@ -88,7 +89,7 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
   const output = run.output;
   const requested = client.chatCompletion(messages, tools, run.requestOptions);
   const events = isPromiseLike(requested) ? await requested : requested;
-  const { text, toolCalls, usage, finishReason, reasoning, model } = await readModelStream(
+  const streamed = await readModelStream(
     events,
     (delta) => {
       throwIfAborted(abort);
@@ -104,6 +105,9 @@ async function requestTurn(deps: MachineDeps, run: RunHandle, toolsWithheld: boo
     },
     (modelSwitch) => session.recordModelSwitch(modelSwitch),
   );
+  const { text, toolCalls, finishReason, reasoning, model } = streamed;
+  // Usage a named model answered (a fallback chain) is priced at that model's rates.
+  const usage = model === undefined ? streamed.usage : usageOfModel(streamed.usage, model);
   run.lastReasoning = reasoning;
   throwIfAborted(abort);
   if (text !== '') await run.emit(AgentEvent.textComplete(text));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError, type ModelErrorKind } from '../../../src/adapters/index.js';
 import { FallbackError, type FallbackReason, fallbackClient } from '../../../src/fallback.js';
-import { type ModelClient, ScriptedClient, Session, StreamEvent } from '../../../src/index.js';
+import { Budget, type ModelClient, ScriptedClient, Session, StreamEvent } from '../../../src/index.js';
 import { checkLoopInvariants } from '../../../src/testing/index.js';
 import { collect, makeAgent } from '../../support/fixtures.js';
 import { tempWorkspace } from '../../support/workspace.js';
@@ -202,5 +202,54 @@ describe('an agent on a fallback chain', () => {
       },
     });
     expect(session.journal.filter((entry) => entry.type === 'model_switch')).toHaveLength(1);
+  });
+});
+
+describe('prices on a fallback chain', () => {
+  it('prices each turn at the rates of the model that answered, live and after reloading the journal', async () => {
+    const chain = fallbackClient([failing('model-a', 'server'), answering('model-b', 'hello')]);
+    const budget = {
+      inputRatePer1k: 1,
+      outputRatePer1k: 1,
+      modelRates: { 'model-b': { inputRatePer1k: 10, outputRatePer1k: 20 } },
+    };
+    const { agent, session, config } = makeAgent(chain, [], { cwd: tempWorkspace(), budget });
+    const seen = await collect(agent.run('go'));
+    // 10 prompt tokens at 10 and 2 completion tokens at 20 per 1,000, not the primary's 1 and 1.
+    expect(config.budget.usageCost(session.totalUsage)).toBeCloseTo(0.14, 12);
+    expect(seen.at(-1)).toMatchObject({ type: 'agent_end' });
+    const reloaded = Session.fromJSON(JSON.parse(JSON.stringify(session.toJSON())));
+    expect(config.budget.usageCost(reloaded.totalUsage)).toBeCloseTo(0.14, 12);
+    // A model without rates of its own is priced at the budget's.
+    const plain = makeAgent(fallbackClient([failing('model-a', 'server'), answering('model-c', 'hi')]), [], {
+      cwd: tempWorkspace(),
+      budget,
+    });
+    await collect(plain.agent.run('go'));
+    expect(plain.config.budget.usageCost(plain.session.totalUsage)).toBeCloseTo(0.012, 12);
+  });
+
+  it("a cost budget stops the run at the answering model's price", async () => {
+    const budget = { maxCost: 0.05, modelRates: { 'model-b': { inputRatePer1k: 10, outputRatePer1k: 20 } } };
+    const script = fallbackClient([
+      failing('model-a', 'server'),
+      {
+        model: 'model-b',
+        chatCompletion: () => [
+          StreamEvent.toolCallComplete({ callId: 'c1', name: 'missing_tool', arguments: {} }),
+          StreamEvent.messageComplete({ promptTokens: 10, completionTokens: 2, totalTokens: 12 }, 'tool_calls'),
+        ],
+      },
+    ]);
+    const { agent } = makeAgent(script, [], { cwd: tempWorkspace(), budget });
+    const seen = await collect(agent.run('go'));
+    expect(seen.at(-1)).toMatchObject({ type: 'agent_error', data: { reason: 'cost_budget' } });
+  });
+
+  it('refuses modelRates that are not an object of rates, and a bad rate naming the model', () => {
+    expect(() => new Budget({ modelRates: [] as never })).toThrow('budget.modelRates must be an object');
+    expect(() => new Budget({ modelRates: { m: { inputRatePer1k: -1 } } })).toThrow(
+      "budget.modelRates['m'].inputRatePer1k must be a non-negative number, got -1",
+    );
   });
 });
