@@ -15,6 +15,7 @@ export type {
   HandoffEntry,
   JournalEntry,
   JournalEntryType,
+  ModelSwitchEntry,
   ResetEntry,
   ToolResultEntry,
   ToolStartedEntry,

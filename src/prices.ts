@@ -5,7 +5,7 @@
 
 export type { BudgetRates, ModelPrice } from './adapters/prices.js';
 export { MODEL_PRICES, PRICES_AS_OF, PriceTable } from './adapters/prices.js';
-export type { BudgetOptions, BudgetStopReason, SoftLimitHit } from './config/budget.js';
+export type { BudgetOptions, BudgetStopReason, ModelRates, SoftLimitHit } from './config/budget.js';
 export { Budget } from './config/budget.js';
 export type { BudgetKind } from './core/agent-event.js';
 export type { TokenUsage } from './core/usage.js';

@@ -5,8 +5,22 @@
  * folder import each other directly.
  */
 
+export type { FromAiSdkOptions } from './ai-sdk/ai-sdk-client.js';
+export { fromAiSdk } from './ai-sdk/ai-sdk-client.js';
+export type {
+  AiSdkCallOptions,
+  AiSdkLanguageModel,
+  AiSdkProviderMetadata,
+  AiSdkStreamPart,
+} from './ai-sdk/ai-sdk-types.js';
 export type { AnthropicClientOptions } from './anthropic/anthropic-client.js';
 export { ANTHROPIC_BASE_URL, AnthropicClient } from './anthropic/anthropic-client.js';
+export type { FallbackOptions } from './fallback/fallback-client.js';
+export { fallbackClient } from './fallback/fallback-client.js';
+export type { FallbackFailure } from './fallback/fallback-error.js';
+export { FallbackError } from './fallback/fallback-error.js';
+export type { FallbackReason } from './fallback/fallback-reason.js';
+export { DEFAULT_FALLBACK_ON } from './fallback/fallback-reason.js';
 export type { HttpClientOptions } from './http/client-options.js';
 export type { ModelErrorKind, ModelErrorOptions } from './http/model-error.js';
 export { ModelError } from './http/model-error.js';

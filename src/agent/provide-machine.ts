@@ -43,7 +43,7 @@ export function provideAgentMachine() {
       recordModelTurn: ({ system }, { turn }) => {
         const deps = depsOf(system);
         const { session } = deps;
-        session.trackUsage(turn.usage);
+        session.trackUsage(turn.usage, turn.model);
         if (turn.toolCalls.length > 0) session.addAssistantMessage(turn.text, turn.toolCalls, turn.reasoning);
         if (turn.verdicts === undefined) return;
         const run = activeRun(deps);
@@ -73,7 +73,7 @@ export function provideAgentMachine() {
       },
       rejectOutput: ({ system }, { turn, problem }) => {
         const { session } = depsOf(system);
-        session.trackUsage(turn.usage);
+        session.trackUsage(turn.usage, turn.model);
         session.addAssistantMessage(turn.text, [], turn.reasoning);
         session.addHarnessMessage(outputRetryMessage(problem));
       },

@@ -3,7 +3,13 @@ import { MAX_JSON_DEPTH, TOO_DEEP_ARGUMENTS, valueDeeperThan } from '../core/jso
 import type { ReasoningContent, ToolCall } from '../core/messages.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import { reasoningPart } from '../core/reasoning.js';
-import { type FinishReason, type StreamEvent, type ToolCallDelta, textOf } from '../core/stream-event.js';
+import {
+  type FinishReason,
+  type ModelSwitch,
+  type StreamEvent,
+  type ToolCallDelta,
+  textOf,
+} from '../core/stream-event.js';
 import { usageFromModel, ZERO_USAGE } from '../core/usage.js';
 import type { StreamedTurn } from '../machines/model-turn.js';
 
@@ -70,12 +76,13 @@ class TurnReader {
   private readonly toolCalls: ToolCall[] = [];
   private usage = ZERO_USAGE;
   private finishReason: FinishReason | undefined;
+  private model: string | undefined;
 
   /**
    * Takes one event; returns its text delta, or its tool-call delta, when it has one. Throws on
    * an `error` event.
    */
-  read(event: StreamEvent): string | ToolCallDelta | ReasoningDelta | undefined {
+  read(event: StreamEvent): string | ToolCallDelta | ReasoningDelta | SwitchNote | undefined {
     if (event.type === 'text_delta') {
       const delta = textOf(event.textDelta);
       if (delta === '') return undefined;
@@ -100,7 +107,10 @@ class TurnReader {
     } else if (event.type === 'message_complete') {
       if (event.usage) this.usage = usageFromModel(event.usage);
       this.finishReason = event.finishReason;
+      if (typeof event.model === 'string' && event.model !== '') this.model = event.model;
       this.complete = true;
+    } else if (event.type === 'model_switch') {
+      return { modelSwitch: checkSwitch(event.modelSwitch) };
     } else if (event.type === 'error') {
       throw new HarnessError('model_error', streamErrorText(event.error));
     }
@@ -108,17 +118,36 @@ class TurnReader {
   }
 
   turn(): StreamedTurn {
-    const { toolCalls, usage, finishReason, reasoning } = this;
+    const { toolCalls, usage, finishReason, reasoning, model } = this;
     const text = this.pieces === undefined ? this.text : this.pieces.join('');
     const turn: StreamedTurn =
       finishReason === undefined ? { text, toolCalls, usage } : { text, toolCalls, usage, finishReason };
-    return reasoning === undefined ? turn : { ...turn, reasoning: Object.freeze(reasoning) };
+    if (reasoning === undefined && model === undefined) return turn;
+    return {
+      ...turn,
+      ...(reasoning !== undefined ? { reasoning: Object.freeze(reasoning) } : {}),
+      ...(model !== undefined ? { model } : {}),
+    };
   }
 }
 
 /** A piece of reasoning as {@link TurnReader.read} hands it on. */
 interface ReasoningDelta {
   readonly reasoning: string;
+}
+
+/** A fallback client's switch, as {@link TurnReader.read} hands it on. */
+interface SwitchNote {
+  readonly modelSwitch: ModelSwitch;
+}
+
+/** A switch as journaled: four strings, else the client's fault (the turn is discarded). */
+function checkSwitch(raw: ModelSwitch | undefined): ModelSwitch {
+  const { from, to, reason, message } = (raw ?? {}) as Partial<Record<keyof ModelSwitch, unknown>>;
+  if (typeof from !== 'string' || typeof to !== 'string' || typeof reason !== 'string' || typeof message !== 'string') {
+    throw new HarnessError('model_error', 'the model client sent a model_switch without from, to, reason and message');
+  }
+  return { from, to, reason, message };
 }
 
 /** A reasoning part as journaled; a malformed one is the client's fault (the turn is discarded). */
@@ -142,22 +171,23 @@ function isSyncIterable(events: object): events is Iterable<StreamEvent> {
 
 /**
  * Reads one model stream to its end (or `message_complete`), calling `onText` for each text
- * delta and `onToolDelta` for each tool-call delta (awaited: backpressure). Throws on an
- * `error` event; the caller discards the turn.
+ * delta and `onToolDelta` for each tool-call delta (awaited: backpressure), and `onSwitch` for
+ * each switch of a fallback client. Throws on an `error` event; the caller discards the turn.
  */
 export async function readModelStream(
   events: AsyncIterable<StreamEvent> | Iterable<StreamEvent>,
   onText: (delta: string) => Promise<void>,
   onToolDelta: (delta: ToolCallDelta) => Promise<void> = async () => {},
   onReasoning: (delta: string) => Promise<void> = async () => {},
+  onSwitch: (modelSwitch: ModelSwitch) => void = () => {},
 ): Promise<StreamedTurn> {
   const reader = new TurnReader();
-  const onDelta = (delta: string | ToolCallDelta | ReasoningDelta): Promise<void> =>
-    typeof delta === 'string'
-      ? onText(delta)
-      : 'reasoning' in delta
-        ? onReasoning(delta.reasoning)
-        : onToolDelta(delta);
+  const onDelta = async (delta: string | ToolCallDelta | ReasoningDelta | SwitchNote): Promise<void> => {
+    if (typeof delta === 'string') return onText(delta);
+    if ('reasoning' in delta) return onReasoning(delta.reasoning);
+    if ('modelSwitch' in delta) return onSwitch(delta.modelSwitch);
+    return onToolDelta(delta);
+  };
   if (isSyncIterable(events)) {
     // A client that has the whole turn at hand (a script, a cache): no promise per event. An
     // element that is a promise is awaited, as `for await` would.

@@ -7,6 +7,7 @@ import { type LazyAbort, withLazySignal } from '../core/lazy-abort.js';
 import type { Message } from '../core/messages.js';
 import type { ChatCompletionOptions } from '../core/model-client.js';
 import { isPromiseLike } from '../core/promise-like.js';
+import { usageOfModel } from '../core/usage.js';
 import type { AgentMachineEvent, ModelTurn } from '../machines/agent-machine-types.js';
 import { callVerdicts } from './call-permissions.js';
 import { checkOutput } from './output-check.js';
@@ -92,7 +93,7 @@ async function requestTurn(
   const output = run.output;
   const requested = client.chatCompletion(messages, tools, run.requestOptions);
   const events = isPromiseLike(requested) ? await requested : requested;
-  const { text, toolCalls, usage, finishReason, reasoning } = await readModelStream(
+  const streamed = await readModelStream(
     events,
     (delta) => {
       throwIfAborted(abort);
@@ -106,7 +107,11 @@ async function requestTurn(
       throwIfAborted(abort);
       return run.emit(AgentEvent.reasoningDelta(delta));
     },
+    (modelSwitch) => session.recordModelSwitch(modelSwitch),
   );
+  const { text, toolCalls, finishReason, reasoning, model } = streamed;
+  // Usage a named model answered (a fallback chain) is priced at that model's rates.
+  const usage = model === undefined ? streamed.usage : usageOfModel(streamed.usage, model);
   run.lastReasoning = reasoning;
   throwIfAborted(abort);
   if (text !== '') await run.emit(AgentEvent.textComplete(text));
@@ -120,7 +125,13 @@ async function requestTurn(
   const outputCheck = output !== undefined && toolCalls.length === 0 ? checkOutput(text, output.schema) : undefined;
   const context =
     session.config.context === undefined ? undefined : measureContext(sentTokens, { text, toolCalls, usage });
-  if (permissions !== undefined || outputCheck !== undefined || context !== undefined || reasoning !== undefined) {
+  if (
+    permissions !== undefined ||
+    outputCheck !== undefined ||
+    context !== undefined ||
+    reasoning !== undefined ||
+    model !== undefined
+  ) {
     return {
       text,
       toolCalls,
@@ -128,6 +139,7 @@ async function requestTurn(
       concurrencySafe,
       elapsedMs,
       ...(reasoning !== undefined ? { reasoning } : {}),
+      ...(model !== undefined ? { model } : {}),
       ...(permissions !== undefined ? { permissions, verdicts } : {}),
       ...(outputCheck !== undefined ? { outputCheck } : {}),
       ...context,

@@ -13,6 +13,8 @@ import type { ToolSet } from './run-options.js';
 /** What `run` and `worker` take from their flags to configure the agent. */
 export interface CliAgentSettings {
   readonly model: string;
+  /** `--fallback` models: their usage is priced at their own rates. */
+  readonly fallback?: readonly string[];
   /** The workspace, absolute. */
   readonly cwd: string;
   /** Files and folders the workspace tools keep out of (the store, the journal). */
@@ -40,6 +42,9 @@ export function cliAgentConfig(settings: CliAgentSettings, err: Output): Config 
       ...(settings.maxCost !== undefined ? { maxCost: settings.maxCost } : {}),
       ...(settings.timeoutMs !== undefined ? { maxWallClockMs: settings.timeoutMs } : {}),
       ...prices.budgetRates(settings.model),
+      ...(settings.fallback !== undefined && settings.fallback.length > 0
+        ? { modelRates: Object.fromEntries(settings.fallback.map((model) => [model, prices.budgetRates(model)])) }
+        : {}),
     },
     ...(settings.context !== undefined ? { context: settings.context } : {}),
   });

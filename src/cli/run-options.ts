@@ -23,6 +23,20 @@ export const PROVIDERS = ['openai', 'anthropic'] as const;
 /** One of {@link PROVIDERS}. */
 export type Provider = (typeof PROVIDERS)[number];
 
+/** `ai-sdk:<package>`: an installed AI SDK provider package (`ai-sdk:@ai-sdk/google`). */
+export type AiSdkProvider = `ai-sdk:${string}`;
+
+/** What `run --provider` may name: a built-in provider, or an AI SDK provider package. */
+export type RunProvider = Provider | AiSdkProvider;
+
+/** The prefix of an AI SDK provider in `--provider`. */
+export const AI_SDK_PREFIX = 'ai-sdk:';
+
+/** Whether `provider` is an AI SDK provider package. */
+export function isAiSdkProvider(provider: string): provider is AiSdkProvider {
+  return provider.startsWith(AI_SDK_PREFIX);
+}
+
 /** The model each provider uses when `--model` is absent. */
 export const DEFAULT_MODELS: Readonly<Record<Provider, string>> = {
   openai: 'gpt-4.1-mini',
@@ -35,8 +49,10 @@ export interface RunCliOptions {
   readonly task: string;
   /** `--resume FILE`: the journal of the session to continue. */
   readonly resume: string | undefined;
-  readonly provider: Provider;
+  readonly provider: RunProvider;
   readonly model: string;
+  /** From `--fallback MODEL[,MODEL]`: models of the same provider to try, in order, when the model fails. */
+  readonly fallback: readonly string[];
   /** From `--base-url`; the client falls back to the provider's environment variable. */
   readonly baseURL: string | undefined;
   readonly maxTurns: number;
@@ -99,6 +115,7 @@ const FLAGS = {
   resume: { type: 'string' },
   provider: { type: 'string' },
   model: { type: 'string' },
+  fallback: { type: 'string' },
   'base-url': { type: 'string' },
   'max-turns': { type: 'string' },
   'max-cost': { type: 'string' },
@@ -129,6 +146,35 @@ export function provider(text: string | undefined): Provider {
   if (text === undefined) return 'openai';
   if ((PROVIDERS as readonly string[]).includes(text)) return text as Provider;
   throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}, got '${text}'`);
+}
+
+/**
+ * `run --provider`: a built-in provider, or `ai-sdk:<package>/<model>` (the package's name may be
+ * scoped: `ai-sdk:@ai-sdk/google/gemini-2.5-flash`), which gives the model too.
+ */
+export function runProvider(text: string | undefined): { provider: RunProvider; model?: string } {
+  if (text === undefined || !isAiSdkProvider(text)) return { provider: provider(text) };
+  const spec = text.slice(AI_SDK_PREFIX.length);
+  const parts = spec.split('/');
+  const nameParts = spec.startsWith('@') ? 2 : 1;
+  const name = parts.slice(0, nameParts).join('/');
+  const model = parts.slice(nameParts).join('/');
+  if (name === '' || name === '@' || (spec.startsWith('@') && parts.length < 2) || /\s/.test(spec)) {
+    throw new UsageError(
+      `--provider ${text}: give ai-sdk:<package>/<model>, e.g. ai-sdk:@ai-sdk/google/gemini-2.5-flash`,
+    );
+  }
+  return model === '' ? { provider: `ai-sdk:${name}` } : { provider: `ai-sdk:${name}`, model };
+}
+
+/** `--fallback MODEL[,MODEL]`: the model names, in order; an empty name is a mistake. */
+export function fallbackModels(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  const models = text.split(',').map((model) => model.trim());
+  if (models.some((model) => model === '')) {
+    throw new UsageError(`--fallback takes model names separated by commas, got '${text}'`);
+  }
+  return models;
 }
 
 function contextFlags(tokens: string | undefined, strategy: string | undefined): RunCliOptions['context'] {
@@ -172,6 +218,11 @@ function workspace(text: string | undefined): string {
   return dir;
 }
 
+function defaultModel(provider: RunProvider): string {
+  if (!isAiSdkProvider(provider)) return DEFAULT_MODELS[provider];
+  throw new UsageError(`--provider ${provider} needs a model: ${provider}/<model>, or --model`);
+}
+
 /** Parses the arguments of `run`; throws {@link UsageError} (or a `parseArgs` error) on a mistake. */
 export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): RunCliOptions {
   const args = joinNegativeValues(argv, NUMERIC_FLAGS);
@@ -187,13 +238,23 @@ export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
     throw new UsageError('--resume FILE and --session ID both name the session to continue: give one');
   }
   const store = storeUrl(values.store, env);
-  const chosen = provider(values.provider);
+  const chosen = runProvider(values.provider);
+  if (chosen.model !== undefined && values.model !== undefined) {
+    throw new UsageError(`--provider ${values.provider} names the model already: drop --model ${values.model}`);
+  }
+  const model = chosen.model ?? values.model ?? defaultModel(chosen.provider);
+  if (isAiSdkProvider(chosen.provider) && values['base-url'] !== undefined) {
+    throw new UsageError(
+      `--base-url does not apply to ${chosen.provider}: the provider package reads its own settings (its environment variables)`,
+    );
+  }
   const timeout = values.timeout;
   return {
     task,
     resume,
-    provider: chosen,
-    model: values.model ?? DEFAULT_MODELS[chosen],
+    provider: chosen.provider,
+    model,
+    fallback: fallbackModels(values.fallback),
     baseURL: values['base-url'],
     maxTurns: positiveInteger(values['max-turns'], '--max-turns') ?? 10,
     maxCost: positiveDecimal(values['max-cost'], '--max-cost'),
@@ -212,8 +273,10 @@ export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
     session,
     context: contextFlags(values['context-tokens'], values['context-strategy']),
     given: new Set(
-      SESSION_SETTINGS.filter(
-        (name) => (name === 'baseURL' ? values['base-url'] : (values as Record<string, unknown>)[name]) !== undefined,
+      SESSION_SETTINGS.filter((name) =>
+        name === 'model'
+          ? values.model !== undefined || chosen.model !== undefined
+          : (name === 'baseURL' ? values['base-url'] : (values as Record<string, unknown>)[name]) !== undefined,
       ),
     ),
   };

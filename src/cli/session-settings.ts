@@ -6,9 +6,10 @@ import { journalMeta } from '../session/journal-file.js';
 import type { JournalStore } from '../stores/journal-store.js';
 import { clientBaseURL, type Env } from './make-client.js';
 import {
+  isAiSdkProvider,
   PROVIDERS,
-  type Provider,
   type RunCliOptions,
+  type RunProvider,
   SESSION_SETTINGS,
   type SessionSetting,
   TOOL_SETS,
@@ -30,14 +31,12 @@ const FLAG: Readonly<Record<SessionSetting, string>> = {
  * talks to (never a key: user name, password and secret-looking query parameters are stripped),
  * the workspace and the tool set.
  */
-export function settingsMeta(options: RunCliOptions, env: Env): Record<SessionSetting, string> {
-  return {
-    provider: options.provider,
-    model: options.model,
-    baseURL: storableUrl(clientBaseURL(options, env)),
-    cwd: options.cwd,
-    tools: options.tools,
-  };
+export function settingsMeta(options: RunCliOptions, env: Env): Record<string, string> {
+  const { provider } = options;
+  const meta: Record<string, string> = { provider, model: options.model, cwd: options.cwd, tools: options.tools };
+  // An AI SDK provider package finds its server itself: there is no base URL of ours to keep.
+  if (!isAiSdkProvider(provider)) meta.baseURL = storableUrl(clientBaseURL({ ...options, provider }, env));
+  return meta;
 }
 
 /** The meta of the session a run continues (`--session ID` the store holds, or `--resume FILE`). */
@@ -59,7 +58,7 @@ function storedValue(setting: SessionSetting, value: string, where: string): Run
   const refuse = (why: string): never => {
     throw new UsageError(`${where} ${why}: give ${FLAG[setting]}`);
   };
-  if (setting === 'provider' && !(PROVIDERS as readonly string[]).includes(value)) {
+  if (setting === 'provider' && !(PROVIDERS as readonly string[]).includes(value) && !isAiSdkProvider(value)) {
     return refuse(`names an unknown provider '${printableLine(value)}'`);
   }
   if (setting === 'tools' && !(TOOL_SETS as readonly string[]).includes(value)) {
@@ -68,7 +67,7 @@ function storedValue(setting: SessionSetting, value: string, where: string): Run
   if (setting === 'cwd' && !(statSync(value, { throwIfNoEntry: false })?.isDirectory() ?? false)) {
     return refuse(`ran in '${printableLine(value)}', which is not a directory any more`);
   }
-  return value as Provider & ToolSet;
+  return value as RunProvider & ToolSet;
 }
 
 /**

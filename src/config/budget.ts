@@ -29,6 +29,59 @@ export interface BudgetOptions {
    * with tools withheld. Off when absent.
    */
   readonly softLimitRatio?: number;
+  /**
+   * Rates of other models, by name: usage a fallback chain's model answered (its `usage` entry
+   * names it) is priced at that model's rates; any other usage at this budget's own.
+   */
+  readonly modelRates?: Readonly<Record<string, ModelRates>>;
+}
+
+/** The rates of one model in {@link BudgetOptions.modelRates}. */
+export type ModelRates = Pick<
+  BudgetOptions,
+  'inputRatePer1k' | 'outputRatePer1k' | 'cachedInputRatePer1k' | 'cacheWriteRatePer1k'
+>;
+
+/** Rates with every default filled in. */
+interface Rates {
+  readonly input: number;
+  readonly output: number;
+  readonly cachedInput: number;
+  readonly cacheWrite: number;
+}
+
+function costAt(rates: Rates, usage: TokenUsage): number {
+  const { cachedPromptTokens: cached, cacheWriteTokens: written } = usage;
+  if (cached === undefined && written === undefined) {
+    return (usage.promptTokens * rates.input + usage.completionTokens * rates.output) / 1000;
+  }
+  // Prompt totals include the tokens read from and written to the cache: each part at its rate.
+  const read = cached ?? 0;
+  const write = written ?? 0;
+  const plain = Math.max(0, usage.promptTokens - read - write);
+  return (
+    (plain * rates.input +
+      read * rates.cachedInput +
+      write * rates.cacheWrite +
+      usage.completionTokens * rates.output) /
+    1000
+  );
+}
+
+/** `usage` less `part` (a part of it), count by count. */
+function subtract(usage: TokenUsage, part: TokenUsage): TokenUsage {
+  const less = (a: number | undefined, b: number | undefined): number | undefined =>
+    a === undefined ? undefined : Math.max(0, a - (b ?? 0));
+  const rest: { -readonly [K in keyof TokenUsage]: TokenUsage[K] } = {
+    promptTokens: Math.max(0, usage.promptTokens - part.promptTokens),
+    completionTokens: Math.max(0, usage.completionTokens - part.completionTokens),
+    totalTokens: Math.max(0, usage.totalTokens - part.totalTokens),
+  };
+  const cached = less(usage.cachedPromptTokens, part.cachedPromptTokens);
+  const written = less(usage.cacheWriteTokens, part.cacheWriteTokens);
+  if (cached !== undefined) rest.cachedPromptTokens = cached;
+  if (written !== undefined) rest.cacheWriteTokens = written;
+  return rest;
 }
 
 /** Which budget crossed the soft limit, and how far it is used. */
@@ -50,6 +103,7 @@ export const BUDGET_KEYS = [
   'cachedInputRatePer1k',
   'cacheWriteRatePer1k',
   'softLimitRatio',
+  'modelRates',
 ] as const;
 
 /** Relative slack so that a cost equal to the limit (up to float rounding) does not count as over. */
@@ -105,6 +159,9 @@ export class Budget {
   readonly cacheWriteRatePer1k: number;
   /** Soft limit as a fraction of any budget; off when undefined. */
   readonly softLimitRatio: number | undefined;
+  /** Other models' rates, by name (see {@link BudgetOptions.modelRates}). */
+  readonly modelRates: Readonly<Record<string, ModelRates>> | undefined;
+  private readonly ratesByModel: ReadonlyMap<string, Rates> | undefined;
 
   constructor(options: BudgetOptions = {}) {
     if (typeof options !== 'object' || options === null)
@@ -131,25 +188,57 @@ export class Budget {
       throw new HarnessError('invalid_config', `budget.softLimitRatio must be in (0, 1], got ${String(soft)}`);
     }
     this.softLimitRatio = soft;
+    const given = options.modelRates;
+    if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given))) {
+      throw new HarnessError('invalid_config', 'budget.modelRates must be an object of rates by model name');
+    }
+    this.modelRates = given;
+    this.ratesByModel =
+      options.modelRates === undefined
+        ? undefined
+        : new Map(
+            Object.entries(options.modelRates).map(([model, given]) => {
+              const at = (name: string): string => `modelRates['${model}'].${name}`;
+              const input = rate(given.inputRatePer1k, at('inputRatePer1k'), this.inputRatePer1k);
+              return [
+                model,
+                {
+                  input,
+                  output: rate(given.outputRatePer1k, at('outputRatePer1k'), this.outputRatePer1k),
+                  cachedInput: rate(given.cachedInputRatePer1k, at('cachedInputRatePer1k'), input),
+                  cacheWrite: rate(given.cacheWriteRatePer1k, at('cacheWriteRatePer1k'), input),
+                },
+              ];
+            }),
+          );
   }
 
-  /** The cost of some usage at this budget's rates. */
+  private get ownRates(): Rates {
+    return {
+      input: this.inputRatePer1k,
+      output: this.outputRatePer1k,
+      cachedInput: this.cachedInputRatePer1k,
+      cacheWrite: this.cacheWriteRatePer1k,
+    };
+  }
+
+  /**
+   * The cost of some usage at this budget's rates; the parts a named model answered
+   * ({@link TokenUsage.byModel}) at that model's {@link BudgetOptions.modelRates} when given.
+   */
   usageCost(usage: TokenUsage): number {
-    const { cachedPromptTokens: cached, cacheWriteTokens: written } = usage;
-    if (cached === undefined && written === undefined) {
-      return (usage.promptTokens * this.inputRatePer1k + usage.completionTokens * this.outputRatePer1k) / 1000;
+    const own = this.ownRates;
+    const byModel = usage.byModel;
+    if (byModel === undefined || this.ratesByModel === undefined) return costAt(own, usage);
+    let rest: TokenUsage = usage;
+    let cost = 0;
+    for (const [model, part] of Object.entries(byModel)) {
+      const rates = this.ratesByModel.get(model);
+      if (rates === undefined) continue; // priced with the rest, at the budget's own rates
+      cost += costAt(rates, part);
+      rest = subtract(rest, part);
     }
-    // Prompt totals include the tokens read from and written to the cache: each part at its rate.
-    const read = cached ?? 0;
-    const write = written ?? 0;
-    const plain = Math.max(0, usage.promptTokens - read - write);
-    return (
-      (plain * this.inputRatePer1k +
-        read * this.cachedInputRatePer1k +
-        write * this.cacheWriteRatePer1k +
-        usage.completionTokens * this.outputRatePer1k) /
-      1000
-    );
+    return cost + costAt(own, rest);
   }
 
   /** The first hard limit reached, in the order turns, cost, tokens, time; or null. */
@@ -195,6 +284,7 @@ export class Budget {
     if (this.maxTotalTokens !== undefined) out.maxTotalTokens = this.maxTotalTokens;
     if (this.maxWallClockMs !== undefined) out.maxWallClockMs = this.maxWallClockMs;
     if (this.softLimitRatio !== undefined) out.softLimitRatio = this.softLimitRatio;
+    if (this.modelRates !== undefined) out.modelRates = this.modelRates;
     return out;
   }
 }

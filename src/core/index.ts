@@ -41,6 +41,7 @@ export type {
   HandoffEntry,
   JournalEntry,
   JournalEntryType,
+  ModelSwitchEntry,
   ResetEntry,
   ToolResultEntry,
   ToolStartedEntry,
@@ -68,7 +69,7 @@ export { excerpt, jsonLine, printable, printableLine } from './printable.js';
 export { isPromiseLike } from './promise-like.js';
 export { hasCredentials, redactPassword, redactUrl, storableUrl } from './redact-url.js';
 export { stableJson } from './stable-json.js';
-export type { FinishReason, StreamError, TextDelta, ToolCallDelta } from './stream-event.js';
+export type { FinishReason, ModelSwitch, StreamError, TextDelta, ToolCallDelta } from './stream-event.js';
 export { StreamEvent, StreamEventType, textOf } from './stream-event.js';
 export type { ToolException } from './tool-exception.js';
 export { exceptionOf, thrownResult, withException } from './tool-exception.js';

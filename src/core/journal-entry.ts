@@ -100,6 +100,24 @@ export interface ToolResultEntry {
 export interface UsageEntry {
   readonly type: 'usage';
   readonly usage: TokenUsage;
+  /**
+   * The model that answered, when a fallback chain named it (journal version 6): its rates price
+   * this usage.
+   */
+  readonly model?: string;
+}
+
+/**
+ * A fallback client left model `from` for `to` before the turn's answer started, for `reason`
+ * (`rate_limit`, `overloaded`, `server`, `context_length`, `timeout`, `connection`) with the
+ * failed model's error `message` (journal version 6). It changes no message or usage.
+ */
+export interface ModelSwitchEntry {
+  readonly type: 'model_switch';
+  readonly from: string;
+  readonly to: string;
+  readonly reason: string;
+  readonly message: string;
 }
 
 /** The session was cleared. */
@@ -173,6 +191,7 @@ export type JournalEntry =
   | ApprovalDecisionEntry
   | ToolResultEntry
   | UsageEntry
+  | ModelSwitchEntry
   | ResetEntry
   | TransitionEntry
   | AgentEndEntry

@@ -11,6 +11,7 @@ export const StreamEventType = {
   REASONING_COMPLETE: 'reasoning_complete',
   MESSAGE_COMPLETE: 'message_complete',
   ERROR: 'error',
+  MODEL_SWITCH: 'model_switch',
 } as const;
 
 /** One of the {@link StreamEventType} values. */
@@ -44,6 +45,21 @@ export interface StreamError {
 }
 
 /**
+ * A fallback client left one model for the next before the turn's first delta: the agent
+ * journals it (a `model_switch` entry). `from` and `to` name the models (or providers).
+ */
+export interface ModelSwitch {
+  /** The model that failed. */
+  readonly from: string;
+  /** The model tried next. */
+  readonly to: string;
+  /** Why: `rate_limit`, `overloaded`, `server`, `context_length`, `timeout` or `connection`. */
+  readonly reason: string;
+  /** The failed model's error, one line. */
+  readonly message: string;
+}
+
+/**
  * One chunk of a model response, as a model client yields it.
  * The agent reads `text_delta`, `tool_call_delta`, `tool_call_complete`, `message_complete` and
  * `error`; `tool_call_begin` is a progress hint it ignores (`tool_call_begin`, not
@@ -68,6 +84,13 @@ export interface StreamEvent {
   readonly usage?: TokenUsage;
   /** With `message_complete`. */
   readonly finishReason?: FinishReason;
+  /**
+   * With `message_complete`: the model that answered, when the client is a chain of several
+   * (a fallback client): usage is journaled with it, and priced at its rates.
+   */
+  readonly model?: string;
+  /** With `model_switch`. */
+  readonly modelSwitch?: ModelSwitch;
   /** With `error`. A bare string is accepted too. */
   readonly error?: StreamError | string;
 }
@@ -101,6 +124,10 @@ export const StreamEvent = {
       ...(usage ? { usage } : {}),
       ...(finishReason ? { finishReason } : {}),
     };
+  },
+  /** A fallback client's switch to the next model, before the turn's first delta. */
+  modelSwitch(modelSwitch: ModelSwitch): StreamEvent {
+    return { type: StreamEventType.MODEL_SWITCH, modelSwitch };
   },
   /** A provider error in the stream; the agent ends the run with `model_error`. */
   error(message: string, code?: string): StreamEvent {

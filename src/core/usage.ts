@@ -14,6 +14,31 @@ export interface TokenUsage {
   readonly cacheWriteTokens?: number;
   /** Of `completionTokens`, those spent reasoning. */
   readonly reasoningTokens?: number;
+  /**
+   * Of this usage, the parts that named models answered (a fallback chain's turns), so that a
+   * budget prices each at its model's rates. Never journaled: the `usage` entries' `model` rebuilds it.
+   */
+  readonly byModel?: Readonly<Record<string, TokenUsage>>;
+}
+
+/** `usage`, attributed to `model` (see {@link TokenUsage.byModel}). */
+export function usageOfModel(usage: TokenUsage, model: string): TokenUsage {
+  const { byModel: _ignored, ...counts } = usage;
+  return { ...counts, byModel: { [model]: counts } };
+}
+
+function addByModel(
+  a: TokenUsage['byModel'],
+  b: TokenUsage['byModel'],
+): Readonly<Record<string, TokenUsage>> | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  const sum: Record<string, TokenUsage> = { ...a };
+  for (const [model, usage] of Object.entries(b)) {
+    const known = sum[model];
+    sum[model] = known === undefined ? usage : addUsage(known, usage);
+  }
+  return sum;
 }
 
 /** Usage of nothing: the identity of {@link addUsage}. */
@@ -50,6 +75,7 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   if (a.reasoningTokens !== undefined || b.reasoningTokens !== undefined) {
     sum.reasoningTokens = (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0);
   }
+  if (a.byModel !== undefined || b.byModel !== undefined) sum.byModel = addByModel(a.byModel, b.byModel);
   return sum;
 }
 

@@ -132,6 +132,12 @@ export class TimelineBuilder {
         return this.addTransition(entry.from, entry.to, entry.event);
       case 'tool_started':
         return this.startTool(entry.callId, entry.source, entry.childSessionId);
+      case 'model_switch':
+        return this.push({
+          kind: 'model_switch',
+          title: `model switch (${entry.reason}): ${entry.from} → ${entry.to}`,
+          text: entry.message,
+        });
       case 'handoff':
         return this.push({ kind: 'handoff', title: `handoff: ${entry.from} → ${entry.to}`, text: entry.instructions });
       case 'approval_request':

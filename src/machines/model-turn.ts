@@ -20,6 +20,8 @@ export interface ModelTurn {
   readonly verdicts?: readonly PolicyVerdict[];
   readonly usage: TokenUsage;
   readonly finishReason?: FinishReason;
+  /** The model that answered, when the client named it in the stream (a fallback chain does). */
+  readonly model?: string;
   /** The turn's reasoning parts, journaled with its message; absent when it had none. */
   readonly reasoning?: readonly ReasoningContent[];
   /** Milliseconds since the run started, when the turn completed. */

@@ -256,7 +256,17 @@ export function checkEntry(raw: unknown, index: number): JournalEntry {
         instructions: text(entry, 'instructions', index),
       };
     case 'usage':
-      return { type: 'usage', usage: usageOf(entry.usage, index) };
+      return entry.model === undefined
+        ? { type: 'usage', usage: usageOf(entry.usage, index) }
+        : { type: 'usage', usage: usageOf(entry.usage, index), model: text(entry, 'model', index) };
+    case 'model_switch':
+      return {
+        type: 'model_switch',
+        from: text(entry, 'from', index),
+        to: text(entry, 'to', index),
+        reason: text(entry, 'reason', index),
+        message: text(entry, 'message', index),
+      };
     case 'transition':
       return {
         type: 'transition',

@@ -12,7 +12,8 @@ export const JOURNAL_VERSION = 6;
  * added reasoning parts (`reasoning` on `assistant_message` and `agent_end`) and the optional
  * cached, cache-write and reasoning token counts of usage; version 6 added the rule that asked or
  * decided (`rule` on `approval_request` and `approval_decision`, policy functions' verdicts as
- * `approval_decision` entries) and an approval's edited `arguments`.
+ * `approval_decision` entries), an approval's edited `arguments`, the `model_switch` entry and
+ * the model that answered on `usage` (a fallback chain).
  */
 export const READABLE_JOURNAL_VERSIONS: readonly number[] = [1, 2, 3, 4, 5, 6];
 

@@ -3,7 +3,7 @@ import { HarnessError } from '../core/errors.js';
 import type { ApprovalDecisionEntry, CompactionEntry, JournalEntry } from '../core/journal-entry.js';
 import type { JsonObject, Message, ReasoningContent, ToolCall } from '../core/messages.js';
 import { stableJson } from '../core/stable-json.js';
-import { addUsage, type TokenUsage, ZERO_USAGE } from '../core/usage.js';
+import { addUsage, type TokenUsage, usageOfModel, ZERO_USAGE } from '../core/usage.js';
 
 /** What a session knows, as a fold over its journal. Mutated in place for speed. */
 export interface SessionState {
@@ -272,7 +272,10 @@ export function applyEntry(state: SessionState, entry: JournalEntry, systemPromp
       handOff(state, entry.to, entry.instructions);
       return;
     case 'usage':
-      state.totalUsage = addUsage(state.totalUsage, entry.usage);
+      state.totalUsage = addUsage(
+        state.totalUsage,
+        entry.model === undefined ? entry.usage : usageOfModel(entry.usage, entry.model),
+      );
       return;
     case 'reset':
       Object.assign(state, initialState(systemPrompt));
@@ -287,6 +290,7 @@ export function applyEntry(state: SessionState, entry: JournalEntry, systemPromp
       compact(state, entry);
       return;
     case 'transition':
+    case 'model_switch':
     case 'approval_request':
     case 'agent_error':
     case 'budget_warning':

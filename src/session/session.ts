@@ -9,6 +9,7 @@ import type { AgentEndEntry, AssistantMessageEntry, DroppedReasoning, JournalEnt
 import type { JsonValue, Message, ReasoningContent, ToolCall, ToolResultMessage } from '../core/messages.js';
 import type { ModelClient } from '../core/model-client.js';
 import { isCheckedReasoning } from '../core/reasoning.js';
+import type { ModelSwitch } from '../core/stream-event.js';
 import type { TokenUsage } from '../core/usage.js';
 import type { JournalStore, JournalWriter, StoredEntry } from '../stores/journal-store.js';
 import { checkSessionId } from '../stores/session-id.js';
@@ -575,9 +576,24 @@ export class Session {
     return this.state.activeAgent;
   }
 
-  /** Adds one request's usage to the total. */
-  trackUsage(usage: TokenUsage): void {
-    this.append({ type: 'usage', usage: checkUsage(usage) });
+  /** Adds one request's usage to the total, with the model that answered when a fallback chain named it. */
+  trackUsage(usage: TokenUsage, model?: string): void {
+    this.append(
+      model === undefined
+        ? { type: 'usage', usage: checkUsage(usage) }
+        : { type: 'usage', usage: checkUsage(usage), model: requireText(model, 'model') },
+    );
+  }
+
+  /** Records that a fallback client left one model for the next, and why. */
+  recordModelSwitch(modelSwitch: ModelSwitch): void {
+    this.append({
+      type: 'model_switch',
+      from: requireText(modelSwitch.from, 'from'),
+      to: requireText(modelSwitch.to, 'to'),
+      reason: requireText(modelSwitch.reason, 'reason'),
+      message: modelSwitch.message,
+    });
   }
 
   /** Clears messages, usage and turns (the journal keeps the history and the reset). */

@@ -182,3 +182,28 @@ describe('InspectorFeed.ofAgent (live)', () => {
     expect(feed.snapshot().steps.find((s) => s.id === 'turn-1')?.text).toBeUndefined();
   });
 });
+
+describe('TimelineBuilder and a fallback chain', () => {
+  it('shows each model switch as a line naming both models, the reason and the error', () => {
+    const builder = new TimelineBuilder();
+    const entries: JournalEntry[] = [
+      { type: 'user_message', content: 'go' },
+      { type: 'turn_start' },
+      {
+        type: 'model_switch',
+        from: 'gpt-5',
+        to: 'gpt-5-mini',
+        reason: 'rate_limit',
+        message: 'rate limited (HTTP 429)',
+      },
+      { type: 'usage', usage: { promptTokens: 10, completionTokens: 2, totalTokens: 12 }, model: 'gpt-5-mini' },
+      { type: 'agent_end', response: 'done' },
+    ];
+    for (const entry of entries) builder.addEntry(entry);
+    const line = builder.steps.find((step) => step.kind === 'model_switch');
+    expect(line).toMatchObject({
+      title: 'model switch (rate_limit): gpt-5 → gpt-5-mini',
+      text: 'rate limited (HTTP 429)',
+    });
+  });
+});

@@ -4,7 +4,9 @@ import { HarnessError } from '../../core/errors.js';
 export type ModelErrorKind =
   | 'authentication'
   | 'rate_limited'
+  | 'overloaded'
   | 'server'
+  | 'context_length'
   | 'bad_request'
   | 'connection'
   | 'unreachable'
@@ -22,7 +24,13 @@ export interface ModelErrorOptions {
   readonly cause?: unknown;
 }
 
-const RETRYABLE: ReadonlySet<ModelErrorKind> = new Set(['rate_limited', 'server', 'connection', 'timeout']);
+const RETRYABLE: ReadonlySet<ModelErrorKind> = new Set([
+  'rate_limited',
+  'overloaded',
+  'server',
+  'connection',
+  'timeout',
+]);
 
 /**
  * A failed model request, after retries. Its `reason` is `model_error` (so the agent ends the
@@ -45,7 +53,7 @@ export class ModelError extends HarnessError {
     this.retryAfterMs = options.retryAfterMs;
   }
 
-  /** True for failures worth another attempt: 408/409/429/5xx, a dropped connection, a time-out. */
+  /** True for failures worth another attempt: 408/409/429/5xx (529 overloaded included), a dropped connection, a time-out. */
   get retryable(): boolean {
     return RETRYABLE.has(this.kind);
   }

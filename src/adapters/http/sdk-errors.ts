@@ -37,6 +37,17 @@ function causeCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** An overloaded provider (Anthropic's `overloaded_error`, 529; some gateways say it with a 503). */
+const OVERLOADED = /overloaded/i;
+
+/**
+ * How providers word a request over the model's context window: OpenAI's
+ * `context_length_exceeded` / "maximum context length", Anthropic's "prompt is too long",
+ * Gemini's "exceeds the maximum number of tokens", and the generic "too many tokens".
+ */
+const CONTEXT_LENGTH =
+  /context_length_exceeded|maximum context length|context window|prompt is too long|exceeds the maximum number of tokens|too many (input )?tokens/i;
+
 function statusError(error: Error & { status: number; headers?: HeaderReader }, where: string): ModelError {
   const { status } = error;
   const options = { status, retryAfterMs: retryAfterMs(error.headers), cause: error };
@@ -50,8 +61,14 @@ function statusError(error: Error & { status: number; headers?: HeaderReader }, 
     );
   }
   if (status === 429) return new ModelError('rate_limited', `${where}: rate limited (HTTP 429): ${detail}`, options);
+  if (status === 529 || (status === 503 && OVERLOADED.test(detail))) {
+    return new ModelError('overloaded', `${where}: overloaded (HTTP ${status}): ${detail}`, options);
+  }
   if (status >= 500 || status === 408 || status === 409) {
     return new ModelError('server', `${where}: server error (HTTP ${status}): ${detail}`, options);
+  }
+  if ((status === 400 || status === 413) && CONTEXT_LENGTH.test(detail)) {
+    return new ModelError('context_length', `${where}: the context is too long (HTTP ${status}): ${detail}`, options);
   }
   return new ModelError('bad_request', `${where}: request refused (HTTP ${status}): ${detail}`, options);
 }

@@ -1,9 +1,11 @@
 import { constants as osConstants } from 'node:os';
 import type { Readable } from 'node:stream';
+import { fallbackClient } from '../../adapters/fallback/fallback-client.js';
 import type { RetryOptions } from '../../adapters/http/retry-policy.js';
 import type { RetryNotice } from '../../adapters/http/with-retries.js';
 import { Agent } from '../../agent/agent.js';
 import type { AgentEvent } from '../../core/agent-event.js';
+import type { ModelClient } from '../../core/model-client.js';
 import { jsonLine, printableLine } from '../../core/printable.js';
 import { collectToolTimings } from '../../inspector/tool-timings.js';
 import { closeAll } from '../../mcp/connect-mcp.js';
@@ -12,6 +14,7 @@ import { readJournalFile } from '../../session/journal-file.js';
 import { Session } from '../../session/session.js';
 import type { JournalStore } from '../../stores/journal-store.js';
 import { builtinTools, cliAgentConfig, cliSandbox } from '../agent-config.js';
+import { aiSdkClients } from '../ai-sdk-provider.js';
 import {
   type CliApprovals,
   type ResumeFrom,
@@ -28,7 +31,7 @@ import { checkPermissionFlags, PERMISSION_HELP, POLICY_HELP } from '../permissio
 import { loadPolicyModule } from '../policy-module.js';
 import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
-import { parseRunOptions, policyWithModule, type RunCliOptions } from '../run-options.js';
+import { isAiSdkProvider, parseRunOptions, policyWithModule, type RunCliOptions } from '../run-options.js';
 import { newSessionId, openRunSession } from '../run-session.js';
 import { settingsMeta, withSessionSettings } from '../session-settings.js';
 import { openCliStore, STORE_HELP, storeLocation } from '../store-flags.js';
@@ -44,8 +47,12 @@ MCP servers named (stopped again when the run ends). Streams the model's
 text, one line per tool call, and a closing summary (turns, tokens, cost, wall time, stop reason).
 
 Options:
-  --provider P     openai (default; any OpenAI-compatible server) or anthropic
+  --provider P     openai (default; any OpenAI-compatible server), anthropic, or
+                   ai-sdk:<package>/<model>, an installed AI SDK provider package
+                   (e.g. ai-sdk:@ai-sdk/google/gemini-2.5-flash; its key from its own env var)
   --model NAME     default: gpt-4.1-mini (openai), claude-sonnet-4-6 (anthropic)
+  --fallback M[,M] models of the same provider to switch to, in order, when the model is
+                   rate limited, overloaded, failing, out of context or timing out
   --base-url URL   server to talk to (default: $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL, else the provider's)
   --max-turns N    stop after N model requests (default 10)
   --max-cost USD   stop once the run costs more than this (from the model's list price)
@@ -122,6 +129,24 @@ function retryLine(err: Output): (notice: RetryNotice) => void {
     err.write(`retry ${retry} in ${(delayMs / 1000).toFixed(1)} s after: ${printableLine(error.message)}\n`);
 }
 
+/**
+ * The model client of a run: the provider's (an AI SDK package's, loaded now), or with
+ * `--fallback` a chain over the model and its fallbacks, all of the same provider.
+ */
+async function runClient(options: RunCliOptions, deps: RunDeps, err: Output): Promise<ModelClient> {
+  const models = [options.model, ...options.fallback];
+  const { provider } = options;
+  const clients = isAiSdkProvider(provider)
+    ? await aiSdkClients(provider, models, options.cwd)
+    : models.map((model) =>
+        makeClient(
+          { provider, model, baseURL: options.baseURL, retry: deps.retry, onRetry: retryLine(err) },
+          deps.env ?? process.env,
+        ),
+      );
+  return clients.length === 1 ? (clients[0] as ModelClient) : fallbackClient(clients);
+}
+
 async function setUp(
   options: RunCliOptions,
   deps: RunDeps,
@@ -129,16 +154,7 @@ async function setUp(
   sources: McpSource[],
   store: JournalStore,
 ): Promise<{ agent: Agent; meta: Readonly<Record<string, string>> }> {
-  const client = makeClient(
-    {
-      provider: options.provider,
-      model: options.model,
-      baseURL: options.baseURL,
-      retry: deps.retry,
-      onRetry: retryLine(err),
-    },
-    deps.env ?? process.env,
-  );
+  const client = await runClient(options, deps, err);
   const permissions =
     options.policyFile === undefined
       ? options.permissions
