@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { BUDGET_KEYS, Budget, type BudgetOptions } from './budget.js';
 import { type ContextOptions, type ContextSettings, checkContextOptions } from './context-options.js';
+import { checkGuardrails, type GuardrailOptions, type GuardrailSettings } from './guardrail-options.js';
 import { refuseMisspelledKeys } from './option-keys.js';
 import { checkPermissions, type PermissionPolicy, type ScopedPermissions } from './permission-policy.js';
 
@@ -29,6 +30,7 @@ const CONFIG_KEYS = [
   'context',
   'maxAgentDepth',
   'protectedPaths',
+  'guardrails',
   ...BUDGET_KEYS,
 ] as const;
 
@@ -80,6 +82,12 @@ export interface ConfigOptions extends BudgetOptions {
    * top of `cwd` is always refused. None by default.
    */
   readonly protectedPaths?: readonly string[];
+  /**
+   * Checks on the user's message (`input`), the final answer (`output`) and each tool result
+   * (`toolResult`): each `{ name, check(value, ctx) }` answers `'pass'`, `{ tripwire }` (the run
+   * ends with `guardrail`) or `{ replace }` (output and tool results). See docs/guardrails.md.
+   */
+  readonly guardrails?: GuardrailOptions;
 }
 
 /** Immutable configuration shared by the session, the registry, the tools and the agent. */
@@ -106,6 +114,8 @@ export class Config {
   readonly maxAgentDepth: number;
   /** Absolute paths the workspace tools refuse (see {@link ConfigOptions.protectedPaths}). */
   readonly protectedPaths: readonly string[];
+  /** The guardrails of each stage (empty lists when none were given). */
+  readonly guardrails: GuardrailSettings;
 
   constructor(options: ConfigOptions = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -131,6 +141,7 @@ export class Config {
     this.context = checkContextOptions(options.context);
     this.maxAgentDepth = positiveInteger(options.maxAgentDepth, 'maxAgentDepth') ?? DEFAULT_MAX_AGENT_DEPTH;
     this.protectedPaths = pathList(options.protectedPaths, this.cwd);
+    this.guardrails = checkGuardrails(options.guardrails);
   }
 
   /**
@@ -158,6 +169,7 @@ export class Config {
       maxInvalidToolCalls: this.maxInvalidToolCalls,
       maxAgentDepth: this.maxAgentDepth,
       protectedPaths: this.protectedPaths,
+      guardrails: this.guardrails,
       ...(this.context === undefined ? {} : { context: this.context }),
     });
   }

@@ -24,6 +24,15 @@ export { debugLog } from './debug-log.js';
 export type { HarnessErrorReason } from './errors.js';
 export { errorMessage, HarnessError } from './errors.js';
 export type {
+  Guardrail,
+  GuardrailAnswer,
+  GuardrailContext,
+  GuardrailOutcome,
+  GuardrailStage,
+  GuardrailVerdict,
+} from './guardrail.js';
+export { GUARDRAIL_STAGES, guardrailStopMessage, stopsRun } from './guardrail.js';
+export type {
   AgentEndEntry,
   AgentErrorEntry,
   ApprovalDecisionEntry,
@@ -31,6 +40,7 @@ export type {
   AssistantMessageEntry,
   BudgetWarningEntry,
   CompactionEntry,
+  GuardrailEntry,
   HandoffEntry,
   JournalEntry,
   JournalEntryType,

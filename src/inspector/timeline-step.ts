@@ -21,7 +21,9 @@ export type TimelineStepKind =
   /** An inspected actor started. */
   | 'actor'
   /** The conversation was handed to another agent. */
-  | 'handoff';
+  | 'handoff'
+  /** A guardrail's verdict on the input, the final answer or a tool result. */
+  | 'guardrail';
 
 /** Where a tool call is: announced, running, or settled with a result. */
 export type ToolCallStatus = 'pending' | 'running' | 'ok' | 'error';

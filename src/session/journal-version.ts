@@ -1,7 +1,7 @@
 import { HarnessError } from '../core/errors.js';
 
 /** The journal format this library writes. */
-export const JOURNAL_VERSION = 5;
+export const JOURNAL_VERSION = 6;
 
 /**
  * Versions this library reads. Old versions stay here forever. Version 2 added the write-ahead
@@ -10,9 +10,10 @@ export const JOURNAL_VERSION = 5;
  * version 4 added the `compaction` entry and the stop reason `context_overflow`, and sub-agents
  * and handoffs (`tool_started.childSessionId`, `tool_result.usage`, the `handoff` entry); version 5
  * added reasoning parts (`reasoning` on `assistant_message` and `agent_end`) and the optional
- * cached, cache-write and reasoning token counts of usage.
+ * cached, cache-write and reasoning token counts of usage; version 6 added the
+ * `guardrail` entry (a guardrail's verdict) and the stop reason `guardrail`.
  */
-export const READABLE_JOURNAL_VERSIONS: readonly number[] = [1, 2, 3, 4, 5];
+export const READABLE_JOURNAL_VERSIONS: readonly number[] = [1, 2, 3, 4, 5, 6];
 
 /** Throws `unsupported_journal_version` unless `version` is readable. */
 export function checkJournalVersion(version: unknown): number {

@@ -102,6 +102,7 @@ export function eventRules(monitor: MonitorState, transition: MonitoredTransitio
     case 'TOOL_SETTLED':
       return settled(monitor, transition, event.index, event.elapsedMs, event.usage);
     case 'HANDOFF':
+    case 'GUARDRAIL_CHECKED':
       return [monitor, []];
     case 'ABORT':
       return transition.role === 'matters' && monitor.abort === null
