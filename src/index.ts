@@ -15,21 +15,11 @@ export type { BudgetOptions } from './config/budget.js';
 export { Budget } from './config/budget.js';
 export type { ConfigOptions } from './config/config.js';
 export { Config } from './config/config.js';
-export type { GuardrailOptions } from './config/guardrail-options.js';
 export type { PermissionPolicy } from './config/permission-policy.js';
 // Data, events and errors
 export type { AgentEventDataMap, StopReason } from './core/agent-event.js';
 export { AgentEvent, AgentEventType, isTerminal } from './core/agent-event.js';
 export { HarnessError } from './core/errors.js';
-// Guardrails (docs/guardrails.md)
-export type {
-  Guardrail,
-  GuardrailAnswer,
-  GuardrailContext,
-  GuardrailOutcome,
-  GuardrailStage,
-  GuardrailVerdict,
-} from './core/guardrail.js';
 export type { JournalEntry } from './core/journal-entry.js';
 export type {
   AssistantMessage,

@@ -11,6 +11,7 @@ export type {
   AssistantMessageEntry,
   BudgetWarningEntry,
   CompactionEntry,
+  GuardrailEntry,
   HandoffEntry,
   JournalEntry,
   JournalEntryType,

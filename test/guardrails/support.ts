@@ -1,11 +1,10 @@
 import { z } from 'zod';
+import type { Guardrail, GuardrailAnswer } from '../../src/guardrails.js';
 import {
   Agent,
   Config,
   type ConfigOptions,
   defineTool,
-  type Guardrail,
-  type GuardrailAnswer,
   ScriptedClient,
   Session,
   ToolKind,

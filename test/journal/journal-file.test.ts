@@ -15,7 +15,7 @@ const journal: JournalEntry[] = [
 describe('journal files', () => {
   it('round-trips through JSON Lines with a versioned header', () => {
     const text = serializeJournal(journal);
-    expect(text.split('\n')[0]).toBe('{"format":"agent-harness-journal","version":5}');
+    expect(text.split('\n')[0]).toBe('{"format":"agent-harness-journal","version":6}');
     expect(parseJournal(text)).toEqual(journal);
   });
 
