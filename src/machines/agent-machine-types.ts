@@ -72,6 +72,8 @@ export interface GuardrailGate extends GuardrailStages {
   readonly inputChecking: boolean;
   /** A model turn that came before the input's verdict: held until the input passed. */
   readonly heldTurn: ModelTurn | undefined;
+  /** Calls of the turn whose settled result is being checked (`toolResult`), by index. */
+  readonly checking: readonly number[];
 }
 
 /**

@@ -92,6 +92,8 @@ export const checkResult = machineSetup.enqueueActions(({ context, event, enqueu
     type: 'checkGuardrails',
     params: { stage: 'toolResult', value, turn: context.turns, call, settled: event },
   });
+  const { guardrails } = context;
+  enqueue.assign({ guardrails: { ...guardrails, checking: [...guardrails.checking, event.index] } });
 });
 
 /** The result a check leaves: the tool's (perhaps replaced, keeping success or error), or the withheld error. */
@@ -116,7 +118,9 @@ export const settleCheckedResult = machineSetup.enqueueActions(({ context, event
   if (event.type !== 'GUARDRAIL_CHECKED' || event.settled === undefined) return;
   const { action, usage } = record(context, event);
   enqueue(action);
-  if (usage !== context.usage) enqueue.assign({ usage });
+  const { guardrails } = context;
+  const index = event.settled.index;
+  enqueue.assign({ usage, guardrails: { ...guardrails, checking: guardrails.checking.filter((i) => i !== index) } });
   const stop = guardrailStop(event);
   if (stop !== undefined) enqueue.raise({ type: 'ABORT', reason: 'guardrail', message: stop.message });
   const settled = event.settled;

@@ -7,7 +7,7 @@ import { NO_INVALID_CALLS } from './invalid-calls.js';
 import { DEFAULT_OUTPUT_RETRIES } from './output-rules.js';
 import { NO_BATCH, newBatch } from './tool-batch.js';
 
-const GATE_IDLE = { inputChecking: false, heldTurn: undefined } as const;
+const GATE_IDLE = { inputChecking: false, heldTurn: undefined, checking: Object.freeze([]) } as const;
 
 /** A run without guardrails. */
 const NO_GUARDRAIL_GATE: GuardrailGate = Object.freeze({

@@ -142,7 +142,10 @@ export const machineSetup = setup({
     compactionMadeRoom: ({ event }) => event.type === 'COMPACTED' && event.compaction !== undefined,
     inputUnchecked: ({ context, event }) => event.type === 'MODEL_TURN' && context.guardrails.inputChecking,
     resultNeedsGuardrails: ({ context, event }) =>
-      context.guardrails.toolResult && isNewResult(context, event) && (event as ToolSettledEvent).checked !== true,
+      context.guardrails.toolResult &&
+      isNewResult(context, event) &&
+      event.checked !== true &&
+      !context.guardrails.checking.includes(event.index),
     answerNeedsGuardrails: ({ context }) => context.guardrails.output,
     guardrailTripped: ({ event }) => event.type === 'GUARDRAIL_CHECKED' && event.verdicts.some(stopsRun),
     inputChecked: ({ event }) => event.type === 'GUARDRAIL_CHECKED' && event.stage === 'input',
@@ -151,6 +154,7 @@ export const machineSetup = setup({
       event.type === 'GUARDRAIL_CHECKED' &&
       event.stage === 'toolResult' &&
       event.settled !== undefined &&
+      context.guardrails.checking.includes(event.settled.index) &&
       isNewResult(context, event.settled),
     softLimitReached: ({ context }) =>
       !context.toolsWithheld &&
