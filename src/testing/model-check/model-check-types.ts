@@ -75,7 +75,9 @@ export interface ModelCheckOptions extends Partial<AlphabetOptions> {
  * model request follows a tool's `maxInvalidToolCalls`-th invalid call in a row, and
  * `invalid_tool_calls` stops only such a run (`invalid_calls`); a structured answer that fails
  * its schema never ends the run with an answer, is sent back at most `outputRetries` times, and
- * then ends it with `output_invalid` (`output_retries`);
+ * then ends it with `output_invalid` (`output_retries`); with guardrails, no tool result is journaled
+ * (so none reaches a request) before its guardrails' verdict (`guarded_results`), and after a
+ * verdict that stops the run nothing asks the model, starts a tool or answers (`tripwire_ends_run`);
  * no call runs without an `allow` or an approval, and decisions are taken only for calls that
  * wait (`approval_gate`); a denied call is answered without running (`denied_never_runs`); a
  * suspend ends a run only while nothing runs and a call waits, leaving those calls unanswered
@@ -106,6 +108,8 @@ export const MACHINE_RULES = [
   'suspend_pending',
   'invalid_calls',
   'output_retries',
+  'guarded_results',
+  'tripwire_ends_run',
   'context_limit',
   'result_index',
   'report_order',
