@@ -3,7 +3,14 @@ import { agentMachine, Budget } from '../../src/index.js';
 import { MACHINE_RULES, modelCheckAgentMachine } from '../../src/testing/index.js';
 import { APPROVAL_BUGS } from './approval-bugs.js';
 import { expectReported } from './expect-reported.js';
-import { BUDGET_BUGS, GUARD_BUGS, SCHEDULE_BUGS, turnNotCounted, VARIANT_BUGS } from './planted-bugs.js';
+import {
+  BUDGET_BUGS,
+  GUARD_BUGS,
+  GUARDRAIL_BUGS,
+  SCHEDULE_BUGS,
+  turnNotCounted,
+  VARIANT_BUGS,
+} from './planted-bugs.js';
 
 describe('the model checker, on machines with a planted bug', () => {
   it('finds nothing wrong with the real machine on the budgets the bugs are planted under', () => {
@@ -72,7 +79,14 @@ describe('the model checker, on machines with a planted bug', () => {
   });
 
   it('has no silent rule: every built-in rule reports one of the planted bugs', () => {
-    const planted = [...GUARD_BUGS, ...BUDGET_BUGS, ...VARIANT_BUGS, ...SCHEDULE_BUGS, ...APPROVAL_BUGS];
+    const planted = [
+      ...GUARD_BUGS,
+      ...BUDGET_BUGS,
+      ...VARIANT_BUGS,
+      ...SCHEDULE_BUGS,
+      ...APPROVAL_BUGS,
+      ...GUARDRAIL_BUGS,
+    ];
     const rules = new Set(planted.flatMap((bug) => bug.reported.map(([rule]) => rule)));
     expect([...MACHINE_RULES].filter((rule) => !rules.has(rule))).toEqual([]);
   });
