@@ -92,10 +92,10 @@ describe('examples/', () => {
     expect(lines).toContain('replayed context equals the live one: true');
   });
 
-  it('check-the-machine.ts lists the eight states and finds no violation', async () => {
+  it('check-the-machine.ts lists the nine states and finds no violation', async () => {
     const lines = await printedBy('check-the-machine.ts');
     expect(lines).toContain(
-      'states: awaitingModel, executingTools, awaitingApproval, observing, budgetCheck, compacting, done, error',
+      'states: awaitingModel, executingTools, awaitingApproval, observing, budgetCheck, compacting, guardingOutput, done, error',
     );
     expect(lines).toContain('violations: 0');
     expect(lines.find((line) => line.startsWith('stop reasons reached:'))).toContain('turn_budget');
