@@ -118,7 +118,7 @@ describe('reasoning parts (SPEC §15)', () => {
     });
     await runToEnd(agent, 'go');
     const text = serializeJournal(agent.session.journal);
-    expect(text.split('\n')[0]).toBe('{"format":"agent-harness-journal","version":5}');
+    expect(text.split('\n')[0]).toBe('{"format":"agent-harness-journal","version":6}');
     const replayed = Session.replay(agent.session.journal, config);
     expect(serializeJournal(replayed.journal)).toBe(text);
     const fork = await replayed.fork({ at: replayed.journal.length });
