@@ -59,7 +59,7 @@ export default defineConfig({
       { find: /^agent-harness$/, replacement: src('index.ts') },
       { find: /^agent-harness\/(tools|stores|mcp|context)$/, replacement: src('$1/index.ts') },
       {
-        find: /^agent-harness\/(openai|anthropic|inspector|diagram|telemetry|journal|machine|prices|subagents|restate)$/,
+        find: /^agent-harness\/(openai|anthropic|inspector|diagram|telemetry|journal|machine|prices|subagents|restate|guardrails)$/,
         replacement: src('$1.ts'),
       },
     ],

@@ -12,6 +12,7 @@ export type {
   BudgetWarningEntry,
   CompactionEntry,
   DroppedReasoning,
+  GuardrailEntry,
   HandoffEntry,
   JournalEntry,
   JournalEntryType,

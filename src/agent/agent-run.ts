@@ -168,6 +168,7 @@ export class AgentRuns {
       queue,
       closing: undefined,
       modelAbort,
+      guardrailAbort: new LazyAbort(),
       requestOptions: requestOptions(modelAbort, output?.request, this.setup.session.id),
       announced: new Set(),
       startedAt: this.setup.now(),
@@ -281,6 +282,7 @@ export class AgentRuns {
     }
     run.finished = true;
     run.modelAbort.abort('internal error');
+    run.guardrailAbort.abort('internal error');
     this.setup.session.recordError('internal_error', message);
     run.post(AgentEvent.agentError('internal_error', message));
   }

@@ -216,6 +216,7 @@ export class Agent {
       relayApproval: (name, request, child) => this.relayApproval(name, request, child),
       session: this.session,
       client: this.client,
+      guardrails: config.guardrails,
       tools: this.tools,
       activeTools: () => this.activeTools,
       bus: this.events,

@@ -5,6 +5,7 @@ import { agentMachine } from '../machines/agent-machine.js';
 import type { ReportParams } from '../machines/agent-machine-types.js';
 import { softLimitMessage } from '../machines/budget-message.js';
 import { toolActorLogic } from '../machines/tool-actor-logic.js';
+import { checkGuardrails } from './check-guardrails-effect.js';
 import { compactContext } from './compact-context.js';
 import { outputRetryMessage } from './output-check.js';
 import { decisionEvent, recordVerdicts } from './policy-journal.js';
@@ -78,6 +79,13 @@ export function provideAgentMachine() {
         session.addHarnessMessage(outputRetryMessage(problem));
       },
       compactContext: ({ self, system }, params) => compactContext(self, system, params),
+      checkGuardrails: ({ self, system }, params) => checkGuardrails(self, system, params),
+      recordGuardrails: ({ system }, { verdicts, usage }) => {
+        const { session } = depsOf(system);
+        // The judges' usage first: the verdicts are what it paid for.
+        if (usage.totalTokens > 0) session.trackUsage(usage);
+        for (const verdict of verdicts) session.recordGuardrail(verdict);
+      },
       recordCompaction: ({ system }, { event }) => {
         const { session } = depsOf(system);
         if (event.compaction === undefined) return;
@@ -96,10 +104,19 @@ export function provideAgentMachine() {
         const softLimitRatio = context.limits.budget.softLimitRatio ?? 1;
         activeRun(deps).post(AgentEvent.budgetWarning({ budget: hit.budget, used: hit.used, softLimitRatio, message }));
       },
-      stopping: ({ system }) => depsOf(system).bus.hurry(),
+      stopping: ({ context, event, system }) => {
+        const deps = depsOf(system);
+        // A stopping run's guardrail checks stop too (a slow one must not hold the run).
+        const why =
+          context.stop?.message ?? context.aborting?.message ?? (event.type === 'ABORT' ? event.message : 'stopped');
+        activeRun(deps).guardrailAbort.abort(why);
+        deps.bus.hurry();
+      },
       cancelInFlight: ({ context, system }) => {
         const run = activeRun(depsOf(system));
-        run.modelAbort.abort(context.stop?.message ?? context.aborting?.message ?? 'stopped');
+        const why = context.stop?.message ?? context.aborting?.message ?? 'stopped';
+        run.modelAbort.abort(why);
+        run.guardrailAbort.abort(why);
       },
       finish: ({ context, system }) => {
         const deps = depsOf(system);

@@ -1,4 +1,5 @@
 import type { Actor, AnyActorLogic } from 'xstate';
+import type { GuardrailSettings } from '../config/guardrail-options.js';
 import type { AgentEvent } from '../core/agent-event.js';
 import type { LazyAbort } from '../core/lazy-abort.js';
 import type { ReasoningContent } from '../core/messages.js';
@@ -20,6 +21,8 @@ export interface RunHandle {
    * its `AbortSignal` is made only when a client reads it.
    */
   readonly modelAbort: LazyAbort;
+  /** Aborted when the run stops: the signal of every guardrail check of the run. */
+  readonly guardrailAbort: LazyAbort;
   /** The options of every model request of the run, made once (its `signal` is made on first read). */
   readonly requestOptions: ChatCompletionOptions;
   readonly startedAt: number;
@@ -58,6 +61,8 @@ export interface MachineDeps {
   readonly session: Session;
   /** The agent's model client (none: a run ends with `no_client`). */
   readonly client: ModelClient | undefined;
+  /** The agent's guardrails (`Config.guardrails`). */
+  readonly guardrails: GuardrailSettings;
   /** The agent's own tools, which tool sources refresh. */
   readonly tools: ToolRegistry;
   /** The tools of the agent in charge now (after a handoff, those of the agent handed to). */

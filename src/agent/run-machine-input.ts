@@ -1,8 +1,9 @@
 import type { Config } from '../config/config.js';
 import { estimateContextTokens, estimateToolTokens } from '../context/token-estimate.js';
+import type { JournalEntry } from '../core/journal-entry.js';
 import { IN_DOUBT_ERROR, ToolResult } from '../core/tool-result.js';
 import { MAIN_AGENT } from '../machines/agent-machine.js';
-import type { AgentMachineInput, PendingCalls } from '../machines/agent-machine-types.js';
+import type { AgentMachineInput, GuardrailStages, PendingCalls } from '../machines/agent-machine-types.js';
 import type { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { type ApprovalMap, gatePending } from './approval-controls.js';
@@ -49,7 +50,28 @@ export function runMachineInput(config: Config, session: Session, parts: RunStar
     ...(outputProblem !== undefined ? { refusal: { reason: 'output_invalid', message: outputProblem } } : {}),
     ...contextInput(config, session, tools, parts.tokenScale),
     ...(parts.tree === undefined ? {} : { tree: parts.tree }),
+    ...guardrailInput(config, session),
   };
+}
+
+/**
+ * Which stages have guardrails; the input still needs its check unless the journal has a verdict
+ * on it since the user's last message (a resumed run never checks the input twice).
+ */
+function guardrailInput(config: Config, session: Session): { guardrails?: GuardrailStages } {
+  const { input, output, toolResult } = config.guardrails;
+  if (input.length === 0 && output.length === 0 && toolResult.length === 0) return {};
+  const has = { input: input.length > 0, output: output.length > 0, toolResult: toolResult.length > 0 };
+  return { guardrails: { ...has, inputPending: has.input && !inputChecked(session.journal) } };
+}
+
+function inputChecked(journal: readonly JournalEntry[]): boolean {
+  for (let index = journal.length - 1; index >= 0; index--) {
+    const entry = journal[index] as JournalEntry;
+    if (entry.type === 'guardrail' && entry.stage === 'input') return true;
+    if (entry.type === 'user_message' && entry.author === undefined) return false;
+  }
+  return false;
 }
 
 /**

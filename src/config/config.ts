@@ -3,6 +3,7 @@ import type { PolicyFunction } from '../core/approval-types.js';
 import { HarnessError } from '../core/errors.js';
 import { BUDGET_KEYS, Budget, type BudgetOptions } from './budget.js';
 import { type ContextOptions, type ContextSettings, checkContextOptions } from './context-options.js';
+import { checkGuardrails, type GuardrailOptions, type GuardrailSettings } from './guardrail-options.js';
 import { refuseMisspelledKeys } from './option-keys.js';
 import { checkPermissions, type PermissionPolicy, type ScopedPermissions } from './permission-policy.js';
 
@@ -30,6 +31,7 @@ const CONFIG_KEYS = [
   'context',
   'maxAgentDepth',
   'protectedPaths',
+  'guardrails',
   ...BUDGET_KEYS,
 ] as const;
 
@@ -82,6 +84,12 @@ export interface ConfigOptions extends BudgetOptions {
    * top of `cwd` is always refused. None by default.
    */
   readonly protectedPaths?: readonly string[];
+  /**
+   * Checks on the user's message (`input`), the final answer (`output`) and each tool result
+   * (`toolResult`): each `{ name, check(value, ctx) }` answers `'pass'`, `{ tripwire }` (the run
+   * ends with `guardrail`) or `{ replace }` (output and tool results). See docs/guardrails.md.
+   */
+  readonly guardrails?: GuardrailOptions;
 }
 
 /** Immutable configuration shared by the session, the registry, the tools and the agent. */
@@ -108,6 +116,8 @@ export class Config {
   readonly maxAgentDepth: number;
   /** Absolute paths the workspace tools refuse (see {@link ConfigOptions.protectedPaths}). */
   readonly protectedPaths: readonly string[];
+  /** The guardrails of each stage (empty lists when none were given). */
+  readonly guardrails: GuardrailSettings;
 
   constructor(options: ConfigOptions = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -133,6 +143,7 @@ export class Config {
     this.context = checkContextOptions(options.context);
     this.maxAgentDepth = positiveInteger(options.maxAgentDepth, 'maxAgentDepth') ?? DEFAULT_MAX_AGENT_DEPTH;
     this.protectedPaths = pathList(options.protectedPaths, this.cwd);
+    this.guardrails = checkGuardrails(options.guardrails);
   }
 
   /**
@@ -160,6 +171,7 @@ export class Config {
       maxInvalidToolCalls: this.maxInvalidToolCalls,
       maxAgentDepth: this.maxAgentDepth,
       protectedPaths: this.protectedPaths,
+      guardrails: this.guardrails,
       ...(this.context === undefined ? {} : { context: this.context }),
     });
   }

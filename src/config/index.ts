@@ -18,6 +18,8 @@ export {
 } from './config.js';
 export type { ContextOptions, ContextSettings } from './context-options.js';
 export { COMPACTION_STRATEGIES } from './context-options.js';
+export type { GuardrailOptions, GuardrailSettings } from './guardrail-options.js';
+export { checkGuardrails, NO_GUARDRAILS } from './guardrail-options.js';
 export { editDistance } from './option-keys.js';
 export type { FoundRule, PermissionPolicy, ScopedPermissions } from './permission-policy.js';
 export {

@@ -35,6 +35,7 @@ export const STOP_REASONS = [
   'output_invalid',
   'store_error',
   'context_overflow',
+  'guardrail',
 ] as const;
 
 /** Why a run ended without a final answer: one of {@link STOP_REASONS}. */

@@ -30,6 +30,15 @@ export { debugLog } from './debug-log.js';
 export type { HarnessErrorReason } from './errors.js';
 export { errorMessage, HarnessError } from './errors.js';
 export type {
+  Guardrail,
+  GuardrailAnswer,
+  GuardrailContext,
+  GuardrailOutcome,
+  GuardrailStage,
+  GuardrailVerdict,
+} from './guardrail.js';
+export { GUARDRAIL_STAGES, guardrailStopMessage, stopsRun } from './guardrail.js';
+export type {
   AgentEndEntry,
   AgentErrorEntry,
   ApprovalDecisionEntry,
@@ -38,6 +47,7 @@ export type {
   BudgetWarningEntry,
   CompactionEntry,
   DroppedReasoning,
+  GuardrailEntry,
   HandoffEntry,
   JournalEntry,
   JournalEntryType,

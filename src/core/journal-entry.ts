@@ -1,5 +1,6 @@
 import type { StopReason } from './agent-event.js';
 import type { Compaction } from './compaction.js';
+import type { GuardrailVerdict } from './guardrail.js';
 import type { JsonObject, JsonValue, ReasoningContent, ToolCall } from './messages.js';
 import type { TokenUsage } from './usage.js';
 
@@ -181,6 +182,15 @@ export interface HandoffEntry {
   readonly instructions: string;
 }
 
+/**
+ * A guardrail's verdict (journal version 6): on the input, on the final answer, or on one call's
+ * result (`callId`). A replaced value is not here: the entry it replaced in (`tool_result`,
+ * `agent_end`) carries the replacement, and the original is never journaled.
+ */
+export interface GuardrailEntry extends GuardrailVerdict {
+  readonly type: 'guardrail';
+}
+
 /** One append-only journal record. Plain JSON. */
 export type JournalEntry =
   | TurnStartEntry
@@ -198,7 +208,8 @@ export type JournalEntry =
   | AgentErrorEntry
   | BudgetWarningEntry
   | CompactionEntry
-  | HandoffEntry;
+  | HandoffEntry
+  | GuardrailEntry;
 
 /** The `type` of a {@link JournalEntry}. */
 export type JournalEntryType = JournalEntry['type'];

@@ -162,6 +162,13 @@ export class TimelineBuilder {
         return this.addText('answer', 'final answer', entry.response, entry.reasoning);
       case 'agent_error':
         return this.push({ kind: 'error', title: `stopped: ${entry.reason}`, text: entry.message });
+      case 'guardrail': {
+        const on = entry.callId === undefined ? entry.stage : `${entry.stage} of ${entry.callId}`;
+        const title = `guardrail ${entry.guardrail} (${on}): ${entry.outcome}`;
+        return entry.reason === undefined
+          ? this.push({ kind: 'guardrail', title })
+          : this.push({ kind: 'guardrail', title, text: entry.reason });
+      }
       case 'budget_warning': {
         const percent = Math.round(entry.used * 100);
         return this.push({ kind: 'budget_warning', title: `budget warning: ${entry.budget} ${percent}% used` });

@@ -23,7 +23,9 @@ export type TimelineStepKind =
   /** The conversation was handed to another agent. */
   | 'handoff'
   /** A fallback client left a failing model for the next one. */
-  | 'model_switch';
+  | 'model_switch'
+  /** A guardrail's verdict on the input, the final answer or a tool result. */
+  | 'guardrail';
 
 /** Where a tool call is: announced, running, or settled with a result. */
 export type ToolCallStatus = 'pending' | 'running' | 'ok' | 'error';

@@ -2,6 +2,7 @@ import type { Budget } from '../config/budget.js';
 import type { StopReason } from '../core/agent-event.js';
 import type { ApprovalDecision, ApproveEvent, DenyEvent, Permission, SuspendEvent } from '../core/approval-types.js';
 import type { Compaction } from '../core/compaction.js';
+import type { GuardrailStage, GuardrailVerdict } from '../core/guardrail.js';
 import type { ToolCall } from '../core/messages.js';
 import type { ToolResult } from '../core/tool-result.js';
 import type { TokenUsage } from '../core/usage.js';
@@ -16,6 +17,7 @@ export type AgentStateName =
   | 'observing'
   | 'budgetCheck'
   | 'compacting'
+  | 'guardingOutput'
   | 'done'
   | 'error';
 
@@ -51,6 +53,27 @@ export interface AgentMachineInput {
   readonly refusal?: StopInfo;
   /** A sub-agent's run: the live spend of the agents above it, read before each request. */
   readonly tree?: TreeBudget;
+  /** Which stages have guardrails, and whether the input still needs its check (none by default). */
+  readonly guardrails?: GuardrailStages;
+}
+
+/** Which guardrail stages the run has (`Config.guardrails`), as the machine decides on them. */
+export interface GuardrailStages {
+  readonly input: boolean;
+  readonly output: boolean;
+  readonly toolResult: boolean;
+  /** The user's message has no verdict yet: its check runs beside the next model request. */
+  readonly inputPending: boolean;
+}
+
+/** The guardrails' part of the context. */
+export interface GuardrailGate extends GuardrailStages {
+  /** The input's check is running (started with the request in flight). */
+  readonly inputChecking: boolean;
+  /** A model turn that came before the input's verdict: held until the input passed. */
+  readonly heldTurn: ModelTurn | undefined;
+  /** Calls of the turn whose settled result is being checked (`toolResult`), by index. */
+  readonly checking: readonly number[];
 }
 
 /**
@@ -188,12 +211,17 @@ export interface AgentContext {
   readonly reportedTokenScale: number | undefined;
   /** The agent in charge of the conversation: `main`, or the last one handed to (`HANDOFF`). */
   readonly agent: string;
+  /** The guardrail stages the run has, and where the input's check stands. */
+  readonly guardrails: GuardrailGate;
 }
 
-/** Stops the run: `agent.abort()` sends `aborted`, the wall-clock timer `time_budget`, a failed store `store_error`. */
+/**
+ * Stops the run: `agent.abort()` sends `aborted`, the wall-clock timer `time_budget`, a failed
+ * store `store_error`, and the machine itself `guardrail` when a tool result's guardrail trips.
+ */
 export interface AbortEvent {
   readonly type: 'ABORT';
-  readonly reason: 'aborted' | 'time_budget' | 'store_error';
+  readonly reason: 'aborted' | 'time_budget' | 'store_error' | 'guardrail';
   readonly message: string;
 }
 
@@ -206,6 +234,36 @@ export interface ToolSettledEvent {
   readonly elapsedMs: number;
   /** Usage the call spent for the run (a child agent's): counted into the run's budgets. */
   readonly usage?: TokenUsage;
+  /** The result passed the run's `toolResult` guardrails (or is their replacement). */
+  readonly checked?: true;
+}
+
+/**
+ * The `checkGuardrails` effect's answer: the verdicts of one stage's guardrails on one value, in
+ * order, up to the first that stops the run.
+ */
+export interface GuardrailCheckedEvent {
+  readonly type: 'GUARDRAIL_CHECKED';
+  readonly stage: GuardrailStage;
+  readonly verdicts: readonly GuardrailVerdict[];
+  /** The value after every replacement (the checked value when none replaced it). */
+  readonly value: string;
+  /** What the guardrails' own model requests used (an LLM judge); counted into the budgets. */
+  readonly usage: TokenUsage;
+  /** `toolResult`: the call's settlement whose result was checked. */
+  readonly settled?: ToolSettledEvent;
+}
+
+/** Parameters of the `checkGuardrails` effect: which stage, on which value. */
+export interface CheckGuardrailsParams {
+  readonly stage: GuardrailStage;
+  /** The value to check; the `input` stage checks the session's last user message. */
+  readonly value?: string;
+  /** Model turns completed so far, for the guardrail's context. */
+  readonly turn: number;
+  /** `toolResult`: the call whose settlement is checked. */
+  readonly call?: ToolCall;
+  readonly settled?: ToolSettledEvent;
 }
 
 /**
@@ -265,6 +323,7 @@ export type AgentMachineEvent =
   | ModelErrorEvent
   | CompactedEvent
   | ToolSettledEvent
+  | GuardrailCheckedEvent
   | HandoffEvent
   | AbortEvent
   | InternalErrorEvent

@@ -3,6 +3,15 @@ import type { AgentStateName } from './agent-machine-types.js';
 import { decide, requestApprovals, suspend } from './approval-steps.js';
 import { budgetStop, hardStop, treeStop } from './budget-rules.js';
 import { contextOverflowStop, tokensAfterWarning } from './context-rules.js';
+import {
+  checkOutput,
+  checkResult,
+  holdTurn,
+  passInput,
+  passOutput,
+  settleCheckedResult,
+  stopOnGuardrail,
+} from './guardrail-steps.js';
 import { initialContext } from './initial-context.js';
 import { invalidCallsStop } from './invalid-calls.js';
 import { machineSetup } from './machine-setup.js';
@@ -68,12 +77,20 @@ export const agentMachine = machineSetup.createMachine({
       ],
       on: {
         MODEL_TURN: [
+          // The input's guardrails have not answered yet: the turn waits for their verdict.
+          { guard: 'inputUnchecked', actions: holdTurn },
           { guard: 'turnAskedForTools', target: 'executingTools', actions: [recordModelTurn, adoptToolTurn] },
           { guard: 'turnAskedForGatedTools', target: 'executingTools', actions: acceptGatedToolTurn },
           // A structured answer that fails its schema goes back (a turn, so budgets decide), or stops the run.
           { guard: 'outputRejectedWithRetry', target: 'budgetCheck', actions: retryOutput },
           { guard: 'outputRejected', target: 'error', actions: [refuseOutput, recordModelTurn] },
+          { guard: 'answerNeedsGuardrails', target: 'guardingOutput', actions: [acceptAnswer, recordModelTurn] },
           { target: 'done', actions: [acceptAnswer, recordModelTurn] },
+        ],
+        // A tripwire on the input ends the run; entering `error` cancels the request in flight.
+        GUARDRAIL_CHECKED: [
+          { guard: 'guardrailTripped', target: 'error', actions: stopOnGuardrail },
+          { guard: 'inputChecked', actions: passInput },
         ],
         MODEL_ERROR: {
           target: 'error',
@@ -96,9 +113,12 @@ export const agentMachine = machineSetup.createMachine({
         // taking the `always` (XState builds a snapshot per microstep). `always` still leaves
         // when the calls are all answered otherwise (withheld, aborted before they started).
         TOOL_SETTLED: [
+          // No result is journaled, reported or sent on before its guardrails passed (or replaced it).
+          { guard: 'resultNeedsGuardrails', actions: checkResult },
           { guard: 'settlesLastResult', target: 'observing', actions: settleLastTool },
           { guard: 'settlesNewResult', actions: settleTool },
         ],
+        GUARDRAIL_CHECKED: { guard: 'resultChecked', actions: settleCheckedResult },
         ABORT: { actions: abortTools },
         APPROVE: { guard: 'decidesWaitingCall', actions: decide },
         DENY: { guard: 'decidesWaitingCall', actions: decide },
@@ -175,6 +195,16 @@ export const agentMachine = machineSetup.createMachine({
           target: 'error',
           actions: assign({ stop: ({ event }) => ({ reason: 'model_error', message: event.message }) }),
         },
+      },
+    },
+    guardingOutput: {
+      // The final answer waits for the output guardrails: it passes (perhaps replaced) or the run stops.
+      entry: [enter('guardingOutput'), checkOutput],
+      on: {
+        GUARDRAIL_CHECKED: [
+          { guard: 'guardrailTripped', target: 'error', actions: stopOnGuardrail },
+          { guard: 'outputChecked', target: 'done', actions: passOutput },
+        ],
       },
     },
     done: {

@@ -1,11 +1,22 @@
 import { Budget } from '../config/budget.js';
 import { DEFAULT_MAX_INVALID_TOOL_CALLS, DEFAULT_MAX_PARALLEL_TOOLS, DEFAULT_MAX_TURNS } from '../config/config.js';
 import { ZERO_USAGE } from '../core/usage.js';
-import type { AgentContext, AgentMachineInput } from './agent-machine-types.js';
+import type { AgentContext, AgentMachineInput, GuardrailGate } from './agent-machine-types.js';
 import { gateCalls } from './approval-gate.js';
 import { NO_INVALID_CALLS } from './invalid-calls.js';
 import { DEFAULT_OUTPUT_RETRIES } from './output-rules.js';
 import { NO_BATCH, newBatch } from './tool-batch.js';
+
+const GATE_IDLE = { inputChecking: false, heldTurn: undefined, checking: Object.freeze([]) } as const;
+
+/** A run without guardrails. */
+const NO_GUARDRAIL_GATE: GuardrailGate = Object.freeze({
+  input: false,
+  output: false,
+  toolResult: false,
+  inputPending: false,
+  ...GATE_IDLE,
+});
 
 /** The name of a session's own agent, before any handoff. */
 export const MAIN_AGENT = 'main';
@@ -39,5 +50,6 @@ export function initialContext(input: AgentMachineInput | undefined): AgentConte
     tokenScale: input?.tokenScale ?? 1,
     reportedTokenScale: undefined,
     agent: input?.agent ?? MAIN_AGENT,
+    guardrails: input?.guardrails === undefined ? NO_GUARDRAIL_GATE : { ...input.guardrails, ...GATE_IDLE },
   };
 }

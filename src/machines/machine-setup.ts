@@ -1,10 +1,13 @@
 import { type Spawner, setup } from 'xstate';
 import type { ApprovalRequestParams, DecisionParams } from '../core/approval-types.js';
+import { type GuardrailVerdict, stopsRun } from '../core/guardrail.js';
+import type { TokenUsage } from '../core/usage.js';
 import type {
   AgentContext,
   AgentMachineEvent,
   AgentMachineInput,
   AgentStateName,
+  CheckGuardrailsParams,
   CompactedEvent,
   CompactParams,
   HandoffParams,
@@ -90,6 +93,13 @@ export const machineSetup = setup({
      * answers with `COMPACTED` or, when a summary request fails, `MODEL_ERROR`.
      */
     compactContext: (_, _params: CompactParams) => {},
+    /**
+     * Effect: run one stage's guardrails on a value (the agent runs each check with the run's
+     * signal); it answers with `GUARDRAIL_CHECKED`. The machine decides what the verdicts do.
+     */
+    checkGuardrails: (_, _params: CheckGuardrailsParams) => {},
+    /** Effect: journal guardrail verdicts (and the usage of their own model requests). */
+    recordGuardrails: (_, _params: { verdicts: readonly GuardrailVerdict[]; usage: TokenUsage }) => {},
     /** Effect: journal a compaction (and the usage of its summary request). */
     recordCompaction: (_, _params: { event: CompactedEvent }) => {},
     /** Effect: a soft limit was crossed; warn and ask for a final answer. */
@@ -130,6 +140,22 @@ export const machineSetup = setup({
     treeBudgetReached: ({ context }) => treeStop(context) !== null,
     contextOverLimit: ({ context }) => contextOverLimit(context),
     compactionMadeRoom: ({ event }) => event.type === 'COMPACTED' && event.compaction !== undefined,
+    inputUnchecked: ({ context, event }) => event.type === 'MODEL_TURN' && context.guardrails.inputChecking,
+    resultNeedsGuardrails: ({ context, event }) =>
+      context.guardrails.toolResult &&
+      isNewResult(context, event) &&
+      event.checked !== true &&
+      !context.guardrails.checking.includes(event.index),
+    answerNeedsGuardrails: ({ context }) => context.guardrails.output,
+    guardrailTripped: ({ event }) => event.type === 'GUARDRAIL_CHECKED' && event.verdicts.some(stopsRun),
+    inputChecked: ({ event }) => event.type === 'GUARDRAIL_CHECKED' && event.stage === 'input',
+    outputChecked: ({ event }) => event.type === 'GUARDRAIL_CHECKED' && event.stage === 'output',
+    resultChecked: ({ context, event }) =>
+      event.type === 'GUARDRAIL_CHECKED' &&
+      event.stage === 'toolResult' &&
+      event.settled !== undefined &&
+      context.guardrails.checking.includes(event.settled.index) &&
+      isNewResult(context, event.settled),
     softLimitReached: ({ context }) =>
       !context.toolsWithheld &&
       context.limits.budget.softLimit(context.turns, context.usage, context.elapsedMs) !== null,

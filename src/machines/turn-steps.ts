@@ -10,18 +10,24 @@ import type {
 import { type GatedCalls, gateCalls, verdictDecision } from './approval-gate.js';
 import { treeStop } from './budget-rules.js';
 import { contextOverLimit, tokensAfterRetry } from './context-rules.js';
+import { inputCheckStarts } from './guardrail-steps.js';
 import { type ContextUpdate, machineSetup } from './machine-setup.js';
 import { outputInvalidStop, rejectedOutput } from './output-rules.js';
 import { batchOf, newBatch, type ToolProgress, UNGATED } from './tool-batch.js';
 import { readyRange } from './tool-schedule.js';
 
 /**
- * Starts a model request, unless the run resumes with pending tool calls, the context must be
+ * Starts a model request (and the input's guardrails beside the first), unless the run resumes with pending tool calls, the context must be
  * compacted first, or a sub-agent's tree is out of budget (the state's `always` transitions take over).
  */
 export const startTurn = machineSetup.enqueueActions(({ context, enqueue }) => {
   if (context.resuming || contextOverLimit(context) || context.stop !== undefined || treeStop(context) !== null) return;
   enqueue({ type: 'requestModel', params: { toolsWithheld: context.toolsWithheld } });
+  // The input's guardrails run beside the first request; its answer waits for their verdict.
+  if (inputCheckStarts(context)) {
+    enqueue({ type: 'checkGuardrails', params: { stage: 'input', turn: context.turns } });
+    enqueue.assign({ guardrails: { ...context.guardrails, inputChecking: true } });
+  }
 });
 
 /** What the `compactContext` effect is given: the context's size, and how it was scaled. */

@@ -2,11 +2,13 @@ import { COMPACTION_STRATEGIES } from '../config/context-options.js';
 import { STOP_REASONS } from '../core/agent-event.js';
 import type { BoundedTokenScale } from '../core/compaction.js';
 import { HarnessError } from '../core/errors.js';
+import { GUARDRAIL_STAGES, type GuardrailOutcome, type GuardrailStage } from '../core/guardrail.js';
 import type {
   AgentEndEntry,
   ApprovalDecisionEntry,
   AssistantMessageEntry,
   DroppedReasoning,
+  GuardrailEntry,
   JournalEntry,
 } from '../core/journal-entry.js';
 import type { JsonObject, JsonValue, Message, ReasoningContent, ToolCall } from '../core/messages.js';
@@ -196,6 +198,24 @@ function boundedScaleOf(value: unknown, index: number): BoundedTokenScale {
   return { reported, used };
 }
 
+/** A guardrail verdict: its guardrail, a known stage and outcome, and an optional reason and call. */
+function guardrailOf(entry: Fields, index: number): GuardrailEntry {
+  const stage = text(entry, 'stage', index);
+  if (!(GUARDRAIL_STAGES as readonly string[]).includes(stage)) fail(index, `unknown guardrail stage '${stage}'`);
+  const outcome = text(entry, 'outcome', index);
+  if (!GUARDRAIL_OUTCOMES.includes(outcome)) fail(index, `unknown guardrail outcome '${outcome}'`);
+  return {
+    type: 'guardrail',
+    guardrail: text(entry, 'guardrail', index),
+    stage: stage as GuardrailStage,
+    outcome: outcome as GuardrailOutcome,
+    ...(entry.reason === undefined ? {} : { reason: text(entry, 'reason', index) }),
+    ...(entry.callId === undefined ? {} : { callId: text(entry, 'callId', index) }),
+  };
+}
+
+const GUARDRAIL_OUTCOMES: readonly string[] = ['pass', 'replace', 'tripwire', 'error'];
+
 /**
  * Checks one journal entry read from outside and returns a clean copy of it.
  * Throws a {@link HarnessError} (`invalid_journal`) naming the entry and the field.
@@ -293,6 +313,8 @@ export function checkEntry(raw: unknown, index: number): JournalEntry {
     }
     case 'compaction':
       return compactionOf(entry, index);
+    case 'guardrail':
+      return guardrailOf(entry, index);
     default:
       return fail(index, `unknown entry type ${JSON.stringify(entry.type)}`);
   }

@@ -294,6 +294,8 @@ export function applyEntry(state: SessionState, entry: JournalEntry, systemPromp
     case 'approval_request':
     case 'agent_error':
     case 'budget_warning':
+    // A verdict changes nothing: a replacement is in the entry it replaced in, a tripwire in `agent_error`.
+    case 'guardrail':
       return;
   }
 }

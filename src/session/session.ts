@@ -5,6 +5,7 @@ import type { StopReason } from '../core/agent-event.js';
 import type { ApprovalDecision, PolicyDecisionRecord } from '../core/approval-types.js';
 import type { Compaction } from '../core/compaction.js';
 import { HarnessError } from '../core/errors.js';
+import type { GuardrailVerdict } from '../core/guardrail.js';
 import type { AgentEndEntry, AssistantMessageEntry, DroppedReasoning, JournalEntry } from '../core/journal-entry.js';
 import type { JsonValue, Message, ReasoningContent, ToolCall, ToolResultMessage } from '../core/messages.js';
 import type { ModelClient } from '../core/model-client.js';
@@ -657,6 +658,19 @@ export class Session {
   recordError(reason: StopReason, message: string): void {
     this.append({ type: 'agent_error', reason, message });
     this.log.trim();
+  }
+
+  /** Records a guardrail's verdict (the agent calls this before it uses the value checked). */
+  recordGuardrail(verdict: GuardrailVerdict): void {
+    const { guardrail, stage, outcome, reason, callId } = verdict;
+    this.append({
+      type: 'guardrail',
+      guardrail,
+      stage,
+      outcome,
+      ...(reason === undefined ? {} : { reason }),
+      ...(callId === undefined ? {} : { callId }),
+    });
   }
 
   /** Records that a soft budget limit was crossed. */

@@ -40,5 +40,14 @@ export const INPUT_MESSAGES = 'gen_ai.input.messages';
 export const OUTPUT_MESSAGES = 'gen_ai.output.messages';
 /** Why a run stopped without failing (`suspended`); the harness's own attribute. */
 export const STOP_REASON = 'agent_harness.stop_reason';
+/** A guardrail's verdict, as an event on the run's span; the harness's own names. */
+export const GUARDRAIL_EVENT = 'agent_harness.guardrail';
+/** The guardrail's name, on a {@link GUARDRAIL_EVENT}. */
+export const GUARDRAIL_NAME = 'agent_harness.guardrail.name';
+/** Its stage (`input`, `output`, `toolResult`). */
+export const GUARDRAIL_STAGE = 'agent_harness.guardrail.stage';
+/** Its outcome (`pass`, `replace`, `tripwire`, `error`). */
+export const GUARDRAIL_OUTCOME = 'agent_harness.guardrail.outcome';
+
 /** The class of a failure: a stop reason, or `tool_error`. */
 export const ERROR_TYPE = 'error.type';

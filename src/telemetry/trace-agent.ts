@@ -135,6 +135,15 @@ class SpanProjection {
             outputMessages(entry.content, entry.toolCalls ?? [], 'tool_calls'),
           );
         break;
+      case 'guardrail':
+        // A verdict is a point in the run, not an operation: an event on the run's span (no reason: it may quote content).
+        this.run?.span.addEvent(attr.GUARDRAIL_EVENT, {
+          [attr.GUARDRAIL_NAME]: entry.guardrail,
+          [attr.GUARDRAIL_STAGE]: entry.stage,
+          [attr.GUARDRAIL_OUTCOME]: entry.outcome,
+          ...(entry.callId === undefined ? {} : { [attr.TOOL_CALL_ID]: entry.callId }),
+        });
+        break;
       case 'transition':
         // A request ends when the machine leaves awaitingModel: into tools, or done with an
         // answer. Into `error`, the run's `agent_error` ends it with the reason.

@@ -29,6 +29,16 @@ describe('examples/', () => {
     expect(lines).toContain('reasoning integrity: every part went back with its turn, unchanged');
   });
 
+  it('guardrails.ts redacts a key before the journal and the model see it, and trips on input and output', async () => {
+    const lines = await printedBy('guardrails.ts');
+    expect(lines).toContain('answer: The region is eu-west-1.');
+    expect(lines).toContain('the model saw: "REGION=eu-west-1\\nAPI_KEY=[redacted key]"');
+    // Two model turns of 45 tokens, and the judge's 45.
+    expect(lines).toContain("usage with the judge's: 135 tokens");
+    expect(lines).toContain("stopped: guardrail: guardrail 'injection-judge' (input) tripped: the judge said UNSAFE");
+    expect(lines).toContain("stopped: guardrail: guardrail 'max-length-80' (output) tripped: 120 characters, over 80");
+  });
+
   it('custom-tools.ts runs both tools in one turn and prints the answer with its usage', async () => {
     const lines = await printedBy('custom-tools.ts');
     expect(lines).toContain('  weather -> Lyon: 18 °C, light rain');
@@ -82,10 +92,10 @@ describe('examples/', () => {
     expect(lines).toContain('replayed context equals the live one: true');
   });
 
-  it('check-the-machine.ts lists the eight states and finds no violation', async () => {
+  it('check-the-machine.ts lists the nine states and finds no violation', async () => {
     const lines = await printedBy('check-the-machine.ts');
     expect(lines).toContain(
-      'states: awaitingModel, executingTools, awaitingApproval, observing, budgetCheck, compacting, done, error',
+      'states: awaitingModel, executingTools, awaitingApproval, observing, budgetCheck, compacting, guardingOutput, done, error',
     );
     expect(lines).toContain('violations: 0');
     expect(lines.find((line) => line.startsWith('stop reasons reached:'))).toContain('turn_budget');

@@ -37,6 +37,7 @@ describe.skipIf(skipWithout('chromium'))('inspector page for a saved journal', (
       'observing',
       'budgetCheck',
       'compacting',
+      'guardingOutput',
       'done',
       'error',
     ]);

@@ -5,7 +5,7 @@ import { agentMachine, Budget } from '../../src/index.js';
 import { tokenUsage } from '../../src/prices.js';
 
 describe('contract §5 the exported machine', () => {
-  it('has exactly the states awaitingModel, executingTools, awaitingApproval, observing, budgetCheck, compacting, done and error', () => {
+  it('has exactly the states awaitingModel, executingTools, awaitingApproval, observing, budgetCheck, compacting, guardingOutput, done and error', () => {
     expect(Object.keys(agentMachine.config.states ?? {}).sort()).toEqual(
       [
         'awaitingModel',
@@ -15,6 +15,7 @@ describe('contract §5 the exported machine', () => {
         'done',
         'error',
         'executingTools',
+        'guardingOutput',
         'observing',
       ].sort(),
     );

@@ -301,7 +301,7 @@ function dropOnSettle(effect: string) {
 
 /** A machine that forgets to count a turn that asked for tools. */
 export const turnNotCounted = variant(({ awaitingModel }) => {
-  const [tools, answer] = on(awaitingModel, 'MODEL_TURN');
+  const [tools, answer] = on(awaitingModel, 'MODEL_TURN').filter((t) => t.guard !== 'inputUnchecked');
   const handler = [...appendTo([tools], uncountTurn), answer];
   return { awaitingModel: { ...awaitingModel, on: { ...(awaitingModel?.on as object), MODEL_TURN: handler } } };
 });
@@ -638,5 +638,21 @@ export const SCHEDULE_BUGS: readonly ScheduleBug[] = [
       return { from: next, to: safe[next] && to < safe.length ? to + 1 : to };
     },
     reported: [['tool_schedule', /call 1 started together with call 0, one of them unsafe/]],
+  },
+];
+
+const guarded = { budget: { maxTurns: 2 }, maxToolCalls: 2, guardrails: true } as const;
+
+/** Bugs of the guardrail steps: a result passed on before its check, a tripwire read as a pass. */
+export const GUARDRAIL_BUGS: readonly PlantedBug[] = [
+  {
+    bug: 'a settled result is journaled without waiting for its toolResult guardrails',
+    check: { ...guarded, machine: agentMachine.provide({ guards: { resultNeedsGuardrails: () => false } }) },
+    reported: [['guarded_results', /result of call 0 was journaled .* before its guardrails' verdict/]],
+  },
+  {
+    bug: 'a tripwire is ignored: the verdict is read as a pass',
+    check: { ...guarded, machine: agentMachine.provide({ guards: { guardrailTripped: () => false } }) },
+    reported: [['tripwire_ends_run', /'(finish|requestModel|spawned)' after a guardrail stopped the run/]],
   },
 ];

@@ -3,7 +3,14 @@ import { agentMachine, Budget } from '../../src/index.js';
 import { MACHINE_RULES, modelCheckAgentMachine } from '../../src/testing/index.js';
 import { APPROVAL_BUGS } from './approval-bugs.js';
 import { expectReported } from './expect-reported.js';
-import { BUDGET_BUGS, GUARD_BUGS, SCHEDULE_BUGS, turnNotCounted, VARIANT_BUGS } from './planted-bugs.js';
+import {
+  BUDGET_BUGS,
+  GUARD_BUGS,
+  GUARDRAIL_BUGS,
+  SCHEDULE_BUGS,
+  turnNotCounted,
+  VARIANT_BUGS,
+} from './planted-bugs.js';
 import { REASONING_BUGS } from './reasoning-bugs.js';
 
 describe('the model checker, on machines with a planted bug', () => {
@@ -80,6 +87,7 @@ describe('the model checker, on machines with a planted bug', () => {
       ...SCHEDULE_BUGS,
       ...APPROVAL_BUGS,
       ...REASONING_BUGS,
+      ...GUARDRAIL_BUGS,
     ];
     const rules = new Set(planted.flatMap((bug) => bug.reported.map(([rule]) => rule)));
     expect([...MACHINE_RULES].filter((rule) => !rules.has(rule))).toEqual([]);

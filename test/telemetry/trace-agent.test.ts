@@ -179,6 +179,28 @@ describe('traceAgent: spans from the stream', () => {
     expect(spans()).toHaveLength(count);
   });
 
+  it('marks each guardrail verdict as an event on the run span, and a tripwire as error type guardrail', async () => {
+    const client = new ScriptedClient([toolTurn('a', 'checkpoint', { step: 1 }), textTurn('never')]);
+    const { agent } = makeAgent(client, [(config) => new CheckpointTool(config)], {
+      guardrails: { toolResult: [{ name: 'stop-all', check: () => ({ tripwire: 'no' }) }] },
+    });
+    traceAgent(agent, { tracer });
+    await collect(agent.run('go'));
+    const [run] = named('invoke_agent');
+    expect(run?.attributes['error.type']).toBe('guardrail');
+    expect(run?.events.map((event) => [event.name, event.attributes])).toEqual([
+      [
+        'agent_harness.guardrail',
+        {
+          'agent_harness.guardrail.name': 'stop-all',
+          'agent_harness.guardrail.stage': 'toolResult',
+          'agent_harness.guardrail.outcome': 'tripwire',
+          'gen_ai.tool.call.id': 'a',
+        },
+      ],
+    ]);
+  });
+
   it('fails the open chat span of a model error with the reason', async () => {
     const client = new ScriptedClient([[StreamEvent.error('upstream exploded', '500')]]);
     const { agent } = makeAgent(client, [], {});

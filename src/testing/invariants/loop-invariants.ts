@@ -6,6 +6,7 @@ import { stableJson } from '../../core/stable-json.js';
 import { parseJournal, serializeJournal } from '../../session/journal-file.js';
 import { Session } from '../../session/session.js';
 import { endData, eventShape, textOrder, toolDeltaOrder, toolEvents } from './event-rules.js';
+import { guardrailOrder } from './guardrail-rules.js';
 import {
   budgetCheckBeforeRequest,
   endFollowsState,
@@ -32,7 +33,10 @@ export interface LoopInvariantOptions {
   readonly requests?: readonly SentRequest[];
   /** The turn budget each run must keep. */
   readonly maxTurns?: number;
-  /** Configuration to replay with (its system prompt); a default one otherwise. */
+  /**
+   * Configuration to replay with (its system prompt); a default one otherwise. Its guardrails
+   * say which verdicts the journal must hold before what they check.
+   */
   readonly config?: Config;
   /** Printed under the violations by {@link assertLoopInvariants} (e.g. the script that ran). */
   readonly context?: string;
@@ -54,8 +58,9 @@ function replayRule(journal: readonly JournalEntry[], config: Config): LoopViola
   }
 }
 
-function runRules(run: JournalRun, options: LoopInvariantOptions): LoopViolation[] {
+function runRules(run: JournalRun, options: LoopInvariantOptions, config: Config): LoopViolation[] {
   return [
+    ...guardrailOrder(run, config.guardrails),
     ...transitionsChain(run),
     ...budgetCheckBeforeRequest(run),
     ...endFollowsState(run),
@@ -99,7 +104,7 @@ export function checkLoopInvariants(
 ): LoopViolation[] {
   const config = options.config ?? new Config();
   const runs = splitRuns(journal);
-  const problems = [...resultsFollowCalls(journal), ...runs.flatMap((run) => runRules(run, options))];
+  const problems = [...resultsFollowCalls(journal), ...runs.flatMap((run) => runRules(run, options, config))];
   const last = runs.at(-1);
   if (last !== undefined && !last.ended)
     problems.push(

@@ -9,6 +9,7 @@ export type LoopRule =
   | 'usage'
   | 'turn_budget'
   | 'soft_limit'
+  | 'guardrails'
   | 'replay'
   | 'reasoning_integrity'
   | 'event_shape'

@@ -1,14 +1,17 @@
 import type { Permission } from '../../core/approval-types.js';
 import type { Compaction } from '../../core/compaction.js';
+import type { GuardrailOutcome, GuardrailStage, GuardrailVerdict } from '../../core/guardrail.js';
 import type { ReasoningContent, ToolCall } from '../../core/messages.js';
 import type { ToolResult } from '../../core/tool-result.js';
 import type { TokenUsage } from '../../core/usage.js';
 import type {
   AgentContext,
   AgentMachineEvent,
+  GuardrailCheckedEvent,
   ModelErrorEvent,
   ModelTurn,
   ModelTurnEvent,
+  ToolSettledEvent,
 } from '../../machines/agent-machine-types.js';
 import { waitingCalls } from '../../machines/approval-gate.js';
 import type { OutputCheck } from '../../machines/model-turn.js';
@@ -73,6 +76,12 @@ export interface AlphabetOptions {
    * calls, unchanged. Off by default.
    */
   readonly reasoning?: boolean;
+  /**
+   * Explore guardrails on every stage: the input's check runs beside the first request (and
+   * holds its answer), each settled result is checked before it is journaled, and the final
+   * answer in `guardingOutput`; each check passes, replaces or trips. Off by default.
+   */
+  readonly guardrails?: boolean;
 }
 
 /** The context limit a model check with `context: true` explores (tokens). */
@@ -176,6 +185,51 @@ function aborts(context: AgentContext): LabelledEvent[] {
   ];
 }
 
+const VERDICTS: readonly (readonly [string, GuardrailOutcome])[] = [
+  ['pass', 'pass'],
+  ['replace', 'replace'],
+  ['tripwire', 'tripwire'],
+];
+
+/** A check's answer: one verdict of `outcome` by the guardrail `g` (on call `index`'s result, for `toolResult`). */
+function checked(stage: GuardrailStage, outcome: GuardrailOutcome, context: AgentContext, index?: number) {
+  const call = index === undefined ? undefined : context.tools.calls[index];
+  const verdict: GuardrailVerdict = {
+    guardrail: 'g',
+    stage,
+    outcome,
+    ...(outcome === 'tripwire' ? { reason: 'tripped' } : {}),
+    ...(call === undefined ? {} : { callId: call.callId }),
+  };
+  const event: GuardrailCheckedEvent = {
+    type: 'GUARDRAIL_CHECKED',
+    stage,
+    verdicts: [verdict],
+    value: outcome === 'replace' ? '[redacted]' : (context.response ?? 'ok'),
+    usage: zero,
+    ...(index === undefined
+      ? {}
+      : { settled: settle(index, { success: true, output: 'ok' }, context.elapsedMs) as ToolSettledEvent }),
+  };
+  return event;
+}
+
+/** The guardrails' answers that can come in a state: on the input, the final answer, or a result being checked. */
+function guardrailEvents(context: AgentContext, state: string): LabelledEvent[] {
+  const events: LabelledEvent[] = [];
+  const gate = context.guardrails;
+  const stageVerdicts = (stage: GuardrailStage, index?: number) =>
+    VERDICTS.filter(([, outcome]) => stage !== 'input' || outcome !== 'replace').map(([kind, outcome]) => ({
+      label: `${stage}${index === undefined ? '' : `#${index}`}(${kind})`,
+      role: 'matters' as const,
+      event: checked(stage, outcome, context, index),
+    }));
+  if (state === 'awaitingModel' && gate.inputChecking) events.push(...stageVerdicts('input'));
+  if (state === 'guardingOutput') events.push(...stageVerdicts('output'));
+  if (state === 'executingTools') for (const index of gate.checking) events.push(...stageVerdicts('toolResult', index));
+  return events;
+}
+
 /** Something inside the loop broke (an effect threw): possible in every state that is not final. */
 function internalError(): LabelledEvent {
   return { label: 'internal error', role: 'matters', event: { type: 'INTERNAL_ERROR', message: 'an effect threw' } };
@@ -260,7 +314,8 @@ function compactionEvents(options: AlphabetOptions, context: AgentContext): Labe
 function toolEvents(options: AlphabetOptions, context: AgentContext): LabelledEvent[] {
   const events: LabelledEvent[] = [];
   for (let index = 0; index < context.tools.nextToStart; index++) {
-    if (context.tools.results[index] !== undefined) continue;
+    // A call whose result awaits its guardrails has settled: its verdict comes next, not another result.
+    if (context.tools.results[index] !== undefined || context.guardrails.checking.includes(index)) continue;
     for (const [kind, result] of options.invalidCalls ? [...RESULTS, INVALID] : RESULTS) {
       for (const ms of reachableTimes(options, context)) {
         const label = `settle#${index}(${kind} t${ms})`;
@@ -341,11 +396,18 @@ export function alphabetFor(options: AlphabetOptions, state: string, context: Ag
   if (state === 'done' || state === 'error') {
     return aborts(context).map((abort) => ({ ...abort, label: `late ${abort.label}`, role: 'noise' }));
   }
+  // A turn held for the input's verdict answered the request in flight: no other answer comes.
+  const held = context.guardrails.heldTurn !== undefined;
   const own =
     state === 'awaitingModel'
-      ? modelEvents(options, context)
+      ? held
+        ? []
+        : modelEvents(options, context)
       : state === 'compacting'
         ? compactionEvents(options, context)
-        : [...toolEvents(options, context), ...decisionEvents(context, state)];
-  return [...own, ...aborts(context), internalError(), ...noiseEvents(context, state)];
+        : state === 'guardingOutput'
+          ? []
+          : [...toolEvents(options, context), ...decisionEvents(context, state)];
+  const checks = options.guardrails ? guardrailEvents(context, state) : [];
+  return [...own, ...checks, ...aborts(context), internalError(), ...noiseEvents(context, state)];
 }

@@ -77,6 +77,9 @@ export interface ModelCheckOptions extends Partial<AlphabetOptions> {
  * its schema never ends the run with an answer, is sent back at most `outputRetries` times, and
  * then ends it with `output_invalid` (`output_retries`); the turn recorded is the model's own,
  * its reasoning unchanged, in order, with its calls (`reasoning_integrity`; explored with `reasoning: true`);
+ * with guardrails, no tool result is journaled
+ * (so none reaches a request) before its guardrails' verdict (`guarded_results`), and after a
+ * verdict that stops the run nothing asks the model, starts a tool or answers (`tripwire_ends_run`);
  * no call runs without an `allow` or an approval, and decisions are taken only for calls that
  * wait (`approval_gate`); a denied call is answered without running (`denied_never_runs`); a
  * suspend ends a run only while nothing runs and a call waits, leaving those calls unanswered
@@ -108,6 +111,8 @@ export const MACHINE_RULES = [
   'invalid_calls',
   'output_retries',
   'reasoning_integrity',
+  'guarded_results',
+  'tripwire_ends_run',
   'context_limit',
   'result_index',
   'report_order',

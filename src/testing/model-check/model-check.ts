@@ -42,11 +42,14 @@ export function stepBound(
   resumedCalls: number,
   asks = false,
   compacts = false,
+  guarded = false,
 ): number {
-  // A call that asks may take one decision before its result; a waiting run one suspend at the end.
-  const perCall = asks ? 2 : 1;
+  // A call that asks may take one decision before its result, a guarded one a verdict after it;
+  // a waiting run one suspend at the end; guardrails a verdict on the input and on the answer.
+  const perCall = (asks ? 2 : 1) + (guarded ? 1 : 0);
   const compactions = compacts ? maxTurns + 1 : 0;
-  return resumedCalls * perCall + maxTurns * (1 + perCall * maxToolCalls) + 1 + (asks ? 1 : 0) + compactions;
+  const verdicts = guarded ? 2 : 0;
+  return resumedCalls * perCall + maxTurns * (1 + perCall * maxToolCalls) + 1 + (asks ? 1 : 0) + compactions + verdicts;
 }
 
 function startMonitor(options: ModelCheckOptions): MonitorState {
@@ -92,13 +95,21 @@ export function modelCheckAgentMachine(options: ModelCheckOptions): ModelCheckRe
     invalidCalls: options.invalidCalls ?? false,
     structuredOutput: options.structuredOutput ?? false,
     context: options.context ?? false,
+    guardrails: options.guardrails ?? false,
     ...(options.childUsage === undefined ? {} : { childUsage: options.childUsage }),
     reasoning: options.reasoning ?? false,
   };
   const asks = explorationAsks(options);
   const maxSteps =
     options.maxSteps ??
-    stepBound(budget.maxTurns, alphabet.maxToolCalls, options.resume?.calls.length ?? 0, asks, alphabet.context);
+    stepBound(
+      budget.maxTurns,
+      alphabet.maxToolCalls,
+      options.resume?.calls.length ?? 0,
+      asks,
+      alphabet.context,
+      alphabet.guardrails,
+    );
   const maxParallelTools = options.maxParallelTools ?? DEFAULT_MAX_PARALLEL_TOOLS;
   const maxInvalidToolCalls = options.maxInvalidToolCalls ?? DEFAULT_MAX_INVALID_TOOL_CALLS;
   const outputRetries = options.outputRetries ?? DEFAULT_OUTPUT_RETRIES;
@@ -108,7 +119,13 @@ export function modelCheckAgentMachine(options: ModelCheckOptions): ModelCheckRe
     outputRetries,
     ...(alphabet.context ? { contextLimit: EXPLORED_CONTEXT_LIMIT } : {}),
   };
-  const input = options.resume === undefined ? { budget, ...caps } : { budget, ...caps, resume: options.resume };
+  const guardrails = alphabet.guardrails
+    ? { guardrails: { input: true, output: true, toolResult: true, inputPending: options.resume === undefined } }
+    : {};
+  const input =
+    options.resume === undefined
+      ? { budget, ...caps, ...guardrails }
+      : { budget, ...caps, ...guardrails, resume: options.resume };
   const graph = buildStateGraph(machine, input, alphabet, { maxSteps, maxStates: options.limit ?? 500_000 });
   const findings = newFindings();
   collectOutcomes(findings, budget, graph.startTrace);
@@ -130,6 +147,8 @@ export function modelCheckAgentMachine(options: ModelCheckOptions): ModelCheckRe
     if (name === 'awaitingApproval' && !asks) continue;
     // Without a context limit, nothing is ever compacted.
     if (name === 'compacting' && !alphabet.context) continue;
+    // Without output guardrails, no answer waits for a verdict.
+    if (name === 'guardingOutput' && !alphabet.guardrails) continue;
     if (!findings.visited.has(name)) note(findings, 'unreachable_state', `state '${name}' is unreachable`, () => []);
   }
   return {

@@ -1,3 +1,4 @@
+import { type GuardrailVerdict, stopsRun } from '../../core/guardrail.js';
 import type { ToolCall } from '../../core/messages.js';
 import type { ToolResult } from '../../core/tool-result.js';
 import { addUsage, type TokenUsage } from '../../core/usage.js';
@@ -42,6 +43,17 @@ function resultIndex(transition: MonitoredTransition, index: number): Finding[] 
   return [{ rule: 'result_index', problem: `the result of call ${index} was stored ${where}, not at index ${index}` }];
 }
 
+/** The settle handed call `index`'s result to its guardrails (it is not stored until they pass). */
+function underCheck(transition: MonitoredTransition, index: number): boolean {
+  const { from, to, event } = transition;
+  return (
+    event?.type === 'TOOL_SETTLED' &&
+    event.checked !== true &&
+    to.context.guardrails.checking.includes(index) &&
+    from?.guardrails.checking.includes(index) !== true
+  );
+}
+
 function settled(
   monitor: MonitorState,
   transition: MonitoredTransition,
@@ -51,12 +63,13 @@ function settled(
 ): Result {
   const problems: Finding[] = [];
   const mark = monitor.calls[index];
-  if (mark === '.' || mark === '#') {
+  if (mark === '.' || mark === ':' || mark === '#') {
     problems.push({ rule: 'tool_schedule', problem: `call ${index} settled twice` });
   } else if (mark !== 's' && mark !== 'u') {
     problems.push({ rule: 'tool_schedule', problem: `call ${index} settled but it was never started` });
   }
-  problems.push(...resultIndex(transition, index));
+  // A result waiting for its guardrails is not in the context yet: it lands when it passed.
+  if (!underCheck(transition, index)) problems.push(...resultIndex(transition, index));
   // A child agent's usage (an agentTool's call) counts into the run's budgets.
   const tally = {
     ...monitor.tally,
@@ -90,7 +103,9 @@ export function eventRules(monitor: MonitorState, transition: MonitoredTransitio
       const outputFailed = turn.toolCalls.length === 0 && turn.outputCheck?.ok === false;
       const outputRejections = monitor.outputRejections + (outputFailed ? 1 : 0);
       const next = { ...monitor, tally, calls, gate, reported: 0, requestOpen: false, outputFailed, outputRejections };
-      return [next, [...answered(monitor, 'a model turn'), ...gateOrder(gated.calls, transition)]];
+      // A turn held for the input's verdict is adopted when the input passed (checked then).
+      const held = transition.to.context.guardrails.heldTurn !== undefined;
+      return [next, [...answered(monitor, 'a model turn'), ...(held ? [] : gateOrder(gated.calls, transition))]];
     }
     case 'APPROVE':
     case 'DENY':
@@ -103,6 +118,18 @@ export function eventRules(monitor: MonitorState, transition: MonitoredTransitio
       return settled(monitor, transition, event.index, event.elapsedMs, event.usage);
     case 'HANDOFF':
       return [monitor, []];
+    case 'GUARDRAIL_CHECKED': {
+      // A tripwire stops the run as an abort does (reason `guardrail`), unless one came first.
+      const stops = event.verdicts.some(stopsRun);
+      const next =
+        transition.role === 'matters' && monitor.abort === null && stops
+          ? { ...monitor, abort: 'guardrail' as const }
+          : monitor;
+      const held = transition.from?.guardrails.heldTurn;
+      if (held === undefined || stops) return [next, []];
+      const gated = gateCalls({ calls: held.toolCalls, concurrencySafe: held.concurrencySafe, ...permissionsOf(held) });
+      return [next, gateOrder(gated.calls, transition)];
+    }
     case 'ABORT':
       return transition.role === 'matters' && monitor.abort === null
         ? [{ ...monitor, abort: event.reason }, []]
@@ -221,6 +248,12 @@ export function resultRule(monitor: MonitorState, step: TraceStep, scope: Transi
     problems.push({ rule: 'tool_schedule', problem: `call ${index} was answered without running` });
   }
   const event = scope.transition?.event;
+  if (mark === '.' && step.context.guardrails.toolResult) {
+    problems.push({
+      rule: 'guarded_results',
+      problem: `the result of call ${index} was journaled (and so reaches the next request) before its guardrails' verdict`,
+    });
+  }
   if (mark === '.' && event?.type === 'TOOL_SETTLED' && event.index === index && !same(params?.result, event.result)) {
     problems.push({
       rule: 'result_index',
@@ -228,6 +261,20 @@ export function resultRule(monitor: MonitorState, step: TraceStep, scope: Transi
     });
   }
   return [{ ...monitor, pendingCalls, calls: setCall(monitor.calls, index, '#') }, problems];
+}
+
+/**
+ * A guardrail's verdicts are journaled: a result's verdict marks its call checked (`:`), and a
+ * verdict that stops the run (a tripwire, a failed check) is remembered: nothing may go on after it.
+ */
+export function guardrailRule(monitor: MonitorState, step: TraceStep): Result {
+  const { verdicts } = step.params as { verdicts: readonly GuardrailVerdict[] };
+  let calls = monitor.calls;
+  for (const verdict of verdicts) {
+    const index = step.context.tools.calls.findIndex((call) => call.callId === verdict.callId);
+    if (verdict.callId !== undefined && calls[index] === '.') calls = setCall(calls, index, ':');
+  }
+  return [{ ...monitor, calls, tripped: monitor.tripped || verdicts.some(stopsRun) }, []];
 }
 
 /** Results are reported in call order: each report goes on from the last one, over journaled results only. */
@@ -303,7 +350,9 @@ export function transitionEndRules(
       });
     }
   }
-  if (transition?.to.value === 'executingTools' && runningCalls(monitor.calls).length === 0) {
+  // A call whose result awaits its guardrails still holds its batch, as a running one does.
+  const checking = transition?.to.context.guardrails.checking.length ?? 0;
+  if (transition?.to.value === 'executingTools' && runningCalls(monitor.calls).length === 0 && checking === 0) {
     const waiting = monitor.calls.search(/[SU]/);
     if (waiting >= 0) {
       problems.push({ rule: 'tool_schedule', problem: `nothing runs and call ${waiting} never starts` });

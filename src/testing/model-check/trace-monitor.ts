@@ -3,7 +3,14 @@ import type { ExploredEvent } from './alphabet.js';
 import type { BudgetLimits, BudgetTally } from './budget-oracle.js';
 import { type Finding, stateRules } from './monitor-loop-rules.js';
 import { turnRecordedOnce } from './monitor-reasoning.js';
-import { eventRules, reportRule, resultRule, spawnRule, transitionEndRules } from './monitor-tool-rules.js';
+import {
+  eventRules,
+  guardrailRule,
+  reportRule,
+  resultRule,
+  spawnRule,
+  transitionEndRules,
+} from './monitor-tool-rules.js';
 
 /**
  * What the monitor remembers about the path so far. Small, and in a correct machine a function
@@ -32,7 +39,8 @@ export interface MonitorState {
   readonly tally: BudgetTally;
   /**
    * The current turn's calls, one character each: `S`/`U` safe/unsafe and not started, `s`/`u`
-   * running, `.` settled and not journaled yet, `#` journaled. Empty between turns.
+   * running, `.` settled and not journaled yet, `:` settled with its guardrails' verdict and not
+   * journaled yet, `#` journaled. Empty between turns.
    */
   readonly calls: string;
   /** How many of the turn's results, from the first call on, were reported (`reportResults`). */
@@ -48,6 +56,8 @@ export interface MonitorState {
   /** Failing structured answers accepted on this path; `outputFailed` if the last answer failed. */
   readonly outputRejections: number;
   readonly outputFailed: boolean;
+  /** A guardrail's verdict stopped the run (a tripwire, or a check that failed): it must end. */
+  readonly tripped: boolean;
 }
 
 /** The monitor at the start of a run. */
@@ -68,6 +78,7 @@ export const INITIAL_MONITOR: MonitorState = {
   invalid: {},
   outputRejections: 0,
   outputFailed: false,
+  tripped: false,
 };
 
 /** One effect in a transition's trace, with the context of the microstep it ran in. */
@@ -140,6 +151,7 @@ type Rule = (monitor: MonitorState, step: TraceStep, scope: TransitionScope) => 
 const TOOL_RULES: Readonly<Record<string, Rule>> = {
   [SPAWNED]: spawnRule,
   recordResult: resultRule,
+  recordGuardrails: guardrailRule,
   reportResults: reportRule,
   'xstate.sendTo': (monitor, step, scope) => {
     const params = step.params as { targetId?: unknown; event?: { type?: unknown } } | undefined;
@@ -147,6 +159,9 @@ const TOOL_RULES: Readonly<Record<string, Rule>> = {
     return [monitor, []];
   },
 };
+
+/** What may not follow a guardrail verdict that stops the run: another request, a tool starting, an answer. */
+const AFTER_A_TRIPWIRE: ReadonlySet<string> = new Set(['requestModel', SPAWNED, 'finish']);
 
 function runSteps(
   monitor: MonitorState,
@@ -158,6 +173,9 @@ function runSteps(
   for (const step of trace) {
     if (current.ended && step.action !== 'xstate.stopChild') {
       findings.push({ rule: 'nothing_after_end', problem: `'${step.action}' after the run ended` });
+    }
+    if (current.tripped && AFTER_A_TRIPWIRE.has(step.action)) {
+      findings.push({ rule: 'tripwire_ends_run', problem: `'${step.action}' after a guardrail stopped the run` });
     }
     const [next, found] = (TOOL_RULES[step.action] ?? stateRules)(current, step, scope);
     current = next;
