@@ -38,6 +38,7 @@ describe('machineGraph(agentMachine)', () => {
       'observing->error',
       'budgetCheck->error',
       'compacting->error',
+      'guardingOutput->error',
     ]);
   });
 });
