@@ -28,10 +28,10 @@ import { type Env, makeClient } from '../make-client.js';
 import { MCP_HELP } from '../mcp-flags.js';
 import { addMcpTools } from '../mcp-tools.js';
 import { checkPermissionFlags, PERMISSION_HELP, POLICY_HELP } from '../permission-flags.js';
-import { loadPolicyModule } from '../policy-module.js';
+import { modulePolicy } from '../policy-module.js';
 import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
-import { isAiSdkProvider, parseRunOptions, policyWithModule, type RunCliOptions } from '../run-options.js';
+import { isAiSdkProvider, parseRunOptions, type RunCliOptions } from '../run-options.js';
 import { newSessionId, openRunSession } from '../run-session.js';
 import { settingsMeta, withSessionSettings } from '../session-settings.js';
 import { openCliStore, STORE_HELP, storeLocation } from '../store-flags.js';
@@ -155,13 +155,16 @@ async function setUp(
   store: JournalStore,
 ): Promise<{ agent: Agent; meta: Readonly<Record<string, string>> }> {
   const client = await runClient(options, deps, err);
-  const permissions =
-    options.policyFile === undefined
-      ? options.permissions
-      : policyWithModule(await loadPolicyModule(options.policyFile), options.permissions);
+  const fromModule =
+    options.policyFile === undefined ? undefined : await modulePolicy(options.policyFile, options.permissions);
   // The store and the journal may sit inside the workspace: the workspace tools keep out of them.
   const config = cliAgentConfig(
-    { ...options, permissions, kept: [storeLocation(options.store), options.journal, options.resume] },
+    {
+      ...options,
+      permissions: fromModule?.permissions ?? options.permissions,
+      guardrails: fromModule?.guardrails,
+      kept: [storeLocation(options.store), options.journal, options.resume],
+    },
     err,
   );
   const rates = config.budget;
