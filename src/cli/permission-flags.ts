@@ -13,8 +13,9 @@ export const PERMISSION_FLAGS = {
 /** Help lines of `run --policy FILE`. */
 export const POLICY_HELP = `  --policy FILE    the policy of a module that exports \`policy\` (a map of rules or
                    functions of the call, or one function; see docs/approval.md), instead
-                   of the defaults; --allow/--deny still apply on top. .js/.mjs, or .ts
-                   when node runs with a TypeScript loader (node --import tsx)`;
+                   of the defaults; --allow/--deny still apply on top. A \`guardrails\`
+                   export ({ input?, output?, toolResult? }) adds guardrails (docs/guardrails.md).
+                   .js/.mjs, or .ts when node runs with a TypeScript loader (node --import tsx)`;
 
 /** Help lines of the approval flags. */
 export const PERMISSION_HELP = `  --allow NAME|KIND  run calls of this tool or kind (read, write, shell, network, other)
