@@ -70,11 +70,19 @@ export function permissionPolicy(values: {
 
 /**
  * Checks the policy's rules against the tools the run has (MCP tools included): a name that is
- * neither a kind nor a tool is a usage error naming the flag, with "did you mean".
+ * neither a kind nor a tool is a usage error naming the flag, with "did you mean". With a
+ * `--policy` module, a rule the flags did not give is the module's, and the error names its file.
  */
-export function checkPermissionFlags(policy: PermissionPolicy, registry: ToolRegistry): void {
+export function checkPermissionFlags(
+  policy: PermissionPolicy,
+  registry: ToolRegistry,
+  module?: { readonly file: string; readonly flags: PermissionPolicy },
+): void {
   const problem = policyKeyProblem(policy, registry);
   if (problem === undefined) return;
+  if (module !== undefined && !Object.hasOwn(module.flags, problem.key)) {
+    throw new UsageError(`--policy ${module.file}: ${problem.message}`);
+  }
   const flag = policy[problem.key] === 'deny' ? '--deny' : policy[problem.key] === 'allow' ? '--allow' : 'the policy';
   throw new UsageError(`${flag} ${problem.key}: ${problem.message}`);
 }

@@ -65,10 +65,14 @@ describe('agent-harness worker --policy FILE', () => {
     expect(none.err).toContain('must export `policy`');
   });
 
-  it("loads the module: its policy's keys are checked against the worker's tools (exit 2)", async () => {
-    const { code, err } = await worker(['--policy', policyFile("export const policy = { rm_rf: 'allow' };\n")]);
+  it("loads the module: its policy's keys are checked against the worker's tools, naming the file or the flag (exit 2)", async () => {
+    const file = policyFile("export const policy = { rm_rf: 'allow' };\n");
+    const { code, err } = await worker(['--policy', file]);
     expect(code).toBe(2);
-    expect(err).toContain('rm_rf');
+    expect(err.startsWith(`agent-harness worker: --policy ${file}: permissions.rm_rf names neither`)).toBe(true);
+    const flag = await worker(['--policy', policyFile('export const policy = {};\n'), '--allow', 'read_fiel']);
+    expect(flag.code).toBe(2);
+    expect(flag.err).toContain('--allow read_fiel: ');
   });
 
   it('refuses a module whose guardrails are malformed, naming the file (exit 2)', async () => {

@@ -170,7 +170,11 @@ async function setUp(
   const rates = config.budget;
   const registry = builtinTools(options.tools, config, cliSandbox(options.sandbox, options.tools, config, err));
   sources.push(...(await addMcpTools(options.mcp, registry)));
-  checkPermissionFlags(config.permissions, registry);
+  checkPermissionFlags(
+    config.permissions,
+    registry,
+    options.policyFile === undefined ? undefined : { file: options.policyFile, flags: options.permissions },
+  );
   // The model and its rates go with a new stored session, so that `inspect ID` prices it as the CLI did.
   // With the provider, base URL, workspace and tools, so that `resume ID` needs none of their flags.
   const meta = {

@@ -117,7 +117,11 @@ export function createWorkerCommand(deps: WorkerDeps = {}) {
       ? demoClient()
       : makeClient({ provider: chosen, model, baseURL: values['base-url'] }, env);
     const registry = builtinTools(tools, config, cliSandbox(sandbox, tools, config, err));
-    checkPermissionFlags(config.permissions, registry);
+    checkPermissionFlags(
+      config.permissions,
+      registry,
+      policyFile === undefined ? undefined : { file: policyFile, flags: permissions },
+    );
     const journals = await openCliStore(store);
     const { serveWorker } = await loadOptional(
       '@restatedev/restate-sdk',
