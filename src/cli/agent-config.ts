@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { MODEL_PRICES, PriceTable } from '../adapters/prices.js';
 import { Config } from '../config/config.js';
 import type { ContextOptions } from '../config/context-options.js';
+import type { GuardrailOptions } from '../config/guardrail-options.js';
 import type { PermissionPolicy } from '../config/permission-policy.js';
 import { printableLine } from '../core/printable.js';
 import { ReadFileTool } from '../tools/read-file.js';
@@ -20,6 +21,8 @@ export interface CliAgentSettings {
   /** Files and folders the workspace tools keep out of (the store, the journal). */
   readonly kept: readonly (string | undefined)[];
   readonly permissions: PermissionPolicy;
+  /** From a `--policy` module's `guardrails` export. */
+  readonly guardrails?: GuardrailOptions | undefined;
   readonly maxTurns: number;
   readonly maxCost: number | undefined;
   readonly timeoutMs: number | undefined;
@@ -47,6 +50,7 @@ export function cliAgentConfig(settings: CliAgentSettings, err: Output): Config 
         : {}),
     },
     ...(settings.context !== undefined ? { context: settings.context } : {}),
+    ...(settings.guardrails !== undefined ? { guardrails: settings.guardrails } : {}),
   });
 }
 

@@ -13,8 +13,9 @@ export const PERMISSION_FLAGS = {
 /** Help lines of `run --policy FILE`. */
 export const POLICY_HELP = `  --policy FILE    the policy of a module that exports \`policy\` (a map of rules or
                    functions of the call, or one function; see docs/approval.md), instead
-                   of the defaults; --allow/--deny still apply on top. .js/.mjs, or .ts
-                   when node runs with a TypeScript loader (node --import tsx)`;
+                   of the defaults; --allow/--deny still apply on top. A \`guardrails\`
+                   export ({ input?, output?, toolResult? }) adds guardrails (docs/guardrails.md).
+                   .js/.mjs, or .ts when node runs with a TypeScript loader (node --import tsx)`;
 
 /** Help lines of the approval flags. */
 export const PERMISSION_HELP = `  --allow NAME|KIND  run calls of this tool or kind (read, write, shell, network, other)
@@ -69,11 +70,19 @@ export function permissionPolicy(values: {
 
 /**
  * Checks the policy's rules against the tools the run has (MCP tools included): a name that is
- * neither a kind nor a tool is a usage error naming the flag, with "did you mean".
+ * neither a kind nor a tool is a usage error naming the flag, with "did you mean". With a
+ * `--policy` module, a rule the flags did not give is the module's, and the error names its file.
  */
-export function checkPermissionFlags(policy: PermissionPolicy, registry: ToolRegistry): void {
+export function checkPermissionFlags(
+  policy: PermissionPolicy,
+  registry: ToolRegistry,
+  module?: { readonly file: string; readonly flags: PermissionPolicy },
+): void {
   const problem = policyKeyProblem(policy, registry);
   if (problem === undefined) return;
+  if (module !== undefined && !Object.hasOwn(module.flags, problem.key)) {
+    throw new UsageError(`--policy ${module.file}: ${problem.message}`);
+  }
   const flag = policy[problem.key] === 'deny' ? '--deny' : policy[problem.key] === 'allow' ? '--allow' : 'the policy';
   throw new UsageError(`${flag} ${problem.key}: ${problem.message}`);
 }

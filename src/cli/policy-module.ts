@@ -1,5 +1,7 @@
 import { extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { checkGuardrails, type GuardrailOptions, type GuardrailSettings } from '../config/guardrail-options.js';
+import { checkPermissions, type PermissionPolicy } from '../config/permission-policy.js';
 import { errorMessage } from '../core/errors.js';
 import { UsageError } from './usage-error.js';
 
@@ -7,7 +9,7 @@ import { UsageError } from './usage-error.js';
 export interface PolicyModule {
   /** The tool policy (checked by `Config`): a map of rules or functions of the call, or one function. */
   readonly policy: unknown;
-  /** Guardrails, for `Config` once it takes them. */
+  /** Guardrails (`{ input?, output?, toolResult? }`, checked by `Config`); optional. */
   readonly guardrails?: unknown;
 }
 
@@ -45,4 +47,33 @@ export async function loadPolicyModule(file: string): Promise<PolicyModule> {
   return loaded.guardrails === undefined
     ? { policy: loaded.policy }
     : { policy: loaded.policy, guardrails: loaded.guardrails };
+}
+
+/** What a `--policy` module gives the run: its tool policy (flags on top) and its guardrails. */
+export interface ModulePolicy {
+  readonly permissions: PermissionPolicy;
+  /** The module's `guardrails`, checked; none at any stage when it exports none. */
+  readonly guardrails: GuardrailSettings;
+}
+
+/**
+ * The run's tool policy and guardrails from a loaded `--policy` module: the module's policy with
+ * the flags' rules on top, and its guardrails. A policy or guardrails export the module got wrong
+ * is a usage error naming the file and the key.
+ */
+export function policyWithModule(loaded: PolicyModule, file: string, flags: PermissionPolicy): ModulePolicy {
+  try {
+    return {
+      permissions: Object.freeze({ ...checkPermissions(loaded.policy, '--policy: policy'), ...flags }),
+      // checkGuardrails checks the shape at run time: the module's export is anything until then.
+      guardrails: checkGuardrails(loaded.guardrails as GuardrailOptions | undefined),
+    };
+  } catch (error) {
+    throw new UsageError(`--policy ${file}: ${errorMessage(error)}`);
+  }
+}
+
+/** Loads `--policy FILE` ({@link loadPolicyModule}) and checks it against the flags ({@link policyWithModule}). */
+export async function modulePolicy(file: string, flags: PermissionPolicy): Promise<ModulePolicy> {
+  return policyWithModule(await loadPolicyModule(file), file, flags);
 }

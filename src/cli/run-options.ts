@@ -2,9 +2,8 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { COMPACTION_STRATEGIES } from '../config/context-options.js';
-import { checkPermissions, type PermissionPolicy } from '../config/permission-policy.js';
+import type { PermissionPolicy } from '../config/permission-policy.js';
 import type { CompactionStrategy } from '../core/compaction.js';
-import { errorMessage } from '../core/errors.js';
 import type { InspectorServerOptions } from '../inspector/inspector-server.js';
 import { SANDBOX_MODES, type SandboxMode } from '../tools/workspace/sandbox.js';
 import { requireInspect, serveOptions } from './commands/inspect.js';
@@ -13,7 +12,6 @@ import { MCP_FLAGS, type McpFlags, mcpFlags } from './mcp-flags.js';
 import { joinNegativeValues, positiveDecimal, positiveInteger } from './numeric-flags.js';
 import { parseDuration } from './parse-duration.js';
 import { PERMISSION_FLAGS, permissionPolicy } from './permission-flags.js';
-import type { PolicyModule } from './policy-module.js';
 import { sessionIdArg, storeUrl } from './store-flags.js';
 import { UsageError } from './usage-error.js';
 
@@ -198,17 +196,9 @@ function existingFile(text: string, flag: string, what = 'journal'): string {
   return path;
 }
 
-/**
- * The run's tool policy with a `--policy` module: the module's, with the flags' rules on top
- * (a policy the module got wrong is a usage error naming the key).
- */
-export function policyWithModule(loaded: PolicyModule, flags: PermissionPolicy): PermissionPolicy {
-  // TODO(guardrails): pass loaded.guardrails on to Config once it takes `guardrails`.
-  try {
-    return Object.freeze({ ...checkPermissions(loaded.policy, '--policy: policy'), ...flags });
-  } catch (error) {
-    throw new UsageError(errorMessage(error));
-  }
+/** `--policy FILE`: the module's path, absolute; a file that does not exist is a usage error. */
+export function policyFileArg(text: string): string {
+  return existingFile(text, '--policy', 'module');
 }
 
 function workspace(text: string | undefined): string {
@@ -266,7 +256,7 @@ export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
     inspect: values.inspect ? serveOptions(values) : undefined,
     mcp: mcpFlags(values),
     permissions: permissionPolicy(values),
-    policyFile: values.policy === undefined ? undefined : existingFile(values.policy, '--policy', 'module'),
+    policyFile: values.policy === undefined ? undefined : policyFileArg(values.policy),
     tools: toolSet(values.tools),
     sandbox: sandboxMode(values.sandbox),
     store,

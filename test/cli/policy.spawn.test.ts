@@ -75,6 +75,37 @@ describe('agent-harness run --policy FILE', { timeout: 120_000 }, () => {
     expect(both.stderr).toContain('--yes and --policy FILE both set the policy');
   });
 
+  it('runs the module’s guardrails: an output guardrail that trips ends the run (exit 1)', async () => {
+    server = await startFakeServer([textAnswer('the secret is 42')]);
+    const file = policyFile(
+      [
+        "export const policy = { read: 'allow' };",
+        'export const guardrails = {',
+        "  output: [{ name: 'no-secrets', check: (answer) => (answer.includes('secret') ? { tripwire: 'mentions a secret' } : 'pass') }],",
+        '};',
+        '',
+      ].join('\n'),
+    );
+    const result = await spawnCli(
+      ['run', 'tell me', '--cwd', tempWorkspace(), '--policy', file],
+      { OPENAI_BASE_URL: `${server.url}/v1` },
+      SLOW,
+    ).done;
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      "✗ stopped (guardrail): guardrail 'no-secrets' (output) tripped: mentions a secret",
+    );
+  });
+
+  it('refuses a module whose guardrails are malformed, naming the file (exit 2)', async () => {
+    const file = policyFile("export const policy = {};\nexport const guardrails = { output: [{ name: 'x' }] };\n");
+    const result = await spawnCli(['run', 'x', '--policy', file], {}, SLOW).done;
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `--policy ${file}: guardrails: guardrails.output[0] ('x') needs a 'check' function`,
+    );
+  });
+
   it('on a terminal: names the rule that asked, and [e]dit re-asks on a bad edit, then runs the edited call', async () => {
     server = await startFakeServer([writeCall(), textAnswer('written')]);
     const cwd = tempWorkspace();

@@ -28,10 +28,10 @@ import { type Env, makeClient } from '../make-client.js';
 import { MCP_HELP } from '../mcp-flags.js';
 import { addMcpTools } from '../mcp-tools.js';
 import { checkPermissionFlags, PERMISSION_HELP, POLICY_HELP } from '../permission-flags.js';
-import { loadPolicyModule } from '../policy-module.js';
+import { modulePolicy } from '../policy-module.js';
 import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
-import { isAiSdkProvider, parseRunOptions, policyWithModule, type RunCliOptions } from '../run-options.js';
+import { isAiSdkProvider, parseRunOptions, type RunCliOptions } from '../run-options.js';
 import { newSessionId, openRunSession } from '../run-session.js';
 import { settingsMeta, withSessionSettings } from '../session-settings.js';
 import { openCliStore, STORE_HELP, storeLocation } from '../store-flags.js';
@@ -155,19 +155,26 @@ async function setUp(
   store: JournalStore,
 ): Promise<{ agent: Agent; meta: Readonly<Record<string, string>> }> {
   const client = await runClient(options, deps, err);
-  const permissions =
-    options.policyFile === undefined
-      ? options.permissions
-      : policyWithModule(await loadPolicyModule(options.policyFile), options.permissions);
+  const fromModule =
+    options.policyFile === undefined ? undefined : await modulePolicy(options.policyFile, options.permissions);
   // The store and the journal may sit inside the workspace: the workspace tools keep out of them.
   const config = cliAgentConfig(
-    { ...options, permissions, kept: [storeLocation(options.store), options.journal, options.resume] },
+    {
+      ...options,
+      permissions: fromModule?.permissions ?? options.permissions,
+      guardrails: fromModule?.guardrails,
+      kept: [storeLocation(options.store), options.journal, options.resume],
+    },
     err,
   );
   const rates = config.budget;
   const registry = builtinTools(options.tools, config, cliSandbox(options.sandbox, options.tools, config, err));
   sources.push(...(await addMcpTools(options.mcp, registry)));
-  checkPermissionFlags(config.permissions, registry);
+  checkPermissionFlags(
+    config.permissions,
+    registry,
+    options.policyFile === undefined ? undefined : { file: options.policyFile, flags: options.permissions },
+  );
   // The model and its rates go with a new stored session, so that `inspect ID` prices it as the CLI did.
   // With the provider, base URL, workspace and tools, so that `resume ID` needs none of their flags.
   const meta = {

@@ -4,14 +4,21 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { registerDeployment } from '../../restate/admin-client.js';
 import { loadOptional } from '../../stores/load-optional.js';
-import { builtinTools, cliAgentConfig } from '../agent-config.js';
+import { builtinTools, cliAgentConfig, cliSandbox } from '../agent-config.js';
 import { DEMO_FILES, demoClient } from '../demo-script.js';
 import { type Env, makeClient } from '../make-client.js';
 import { joinNegativeValues, positiveDecimal, positiveInteger } from '../numeric-flags.js';
 import { parseDuration } from '../parse-duration.js';
-import { PERMISSION_FLAGS, PERMISSION_HELP, permissionPolicy } from '../permission-flags.js';
+import {
+  checkPermissionFlags,
+  PERMISSION_FLAGS,
+  PERMISSION_HELP,
+  POLICY_HELP,
+  permissionPolicy,
+} from '../permission-flags.js';
+import { modulePolicy } from '../policy-module.js';
 import type { Output } from '../render-human.js';
-import { DEFAULT_MODELS, provider, toolSet } from '../run-options.js';
+import { DEFAULT_MODELS, policyFileArg, provider, sandboxMode, toolSet } from '../run-options.js';
 import { openCliStore, STORE_HELP, storeLocation, storeUrl } from '../store-flags.js';
 import { UsageError } from '../usage-error.js';
 import { restateUrl } from './restate-url.js';
@@ -34,10 +41,11 @@ ${STORE_HELP}
                    Every worker of a deployment must use the same store (postgres:// across
                    machines, sqlite: on one): inspect, fork and resume read it
   --provider P, --model NAME, --base-url URL, --max-turns N, --max-cost USD, --timeout T,
-  --cwd DIR, --tools SET
+  --cwd DIR, --tools SET, --sandbox MODE
                    the agent, as for 'agent-harness run'
 ${PERMISSION_HELP}
                    A call that asks waits durably: 'agent-harness approve ID CALL' decides it
+${POLICY_HELP}
 
 Start a server (one documented command, offline): npx @restatedev/restate-server
 `;
@@ -58,6 +66,8 @@ const FLAGS = {
   timeout: { type: 'string' },
   cwd: { type: 'string' },
   tools: { type: 'string' },
+  sandbox: { type: 'string' },
+  policy: { type: 'string' },
   ...PERMISSION_FLAGS,
 } as const;
 
@@ -85,12 +95,18 @@ export function createWorkerCommand(deps: WorkerDeps = {}) {
     const model = values.model ?? DEFAULT_MODELS[chosen];
     const cwd = values.demo && values.cwd === undefined ? demoWorkspace() : resolve(values.cwd ?? '.');
     const store = storeUrl(values.store, env as NodeJS.ProcessEnv);
+    const tools = toolSet(values.tools);
+    const sandbox = sandboxMode(values.sandbox);
+    const permissions = permissionPolicy(values);
+    const policyFile = values.policy === undefined ? undefined : policyFileArg(values.policy);
+    const fromModule = policyFile === undefined ? undefined : await modulePolicy(policyFile, permissions);
     const config = cliAgentConfig(
       {
         model,
         cwd,
         kept: [storeLocation(store)],
-        permissions: permissionPolicy(values),
+        permissions: fromModule?.permissions ?? permissions,
+        guardrails: fromModule?.guardrails,
         maxTurns: positiveInteger(values['max-turns'], '--max-turns') ?? 10,
         maxCost: positiveDecimal(values['max-cost'], '--max-cost'),
         timeoutMs: values.timeout === undefined ? undefined : parseDuration(values.timeout, '--timeout'),
@@ -100,7 +116,12 @@ export function createWorkerCommand(deps: WorkerDeps = {}) {
     const client = values.demo
       ? demoClient()
       : makeClient({ provider: chosen, model, baseURL: values['base-url'] }, env);
-    const registry = builtinTools(toolSet(values.tools), config);
+    const registry = builtinTools(tools, config, cliSandbox(sandbox, tools, config, err));
+    checkPermissionFlags(
+      config.permissions,
+      registry,
+      policyFile === undefined ? undefined : { file: policyFile, flags: permissions },
+    );
     const journals = await openCliStore(store);
     const { serveWorker } = await loadOptional(
       '@restatedev/restate-sdk',
