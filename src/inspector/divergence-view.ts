@@ -38,10 +38,19 @@ export interface DivergenceView {
 }
 
 /**
- * The step a journal entry falls on: the first step made by that entry; for an entry that makes
- * no step of its own (usage, a tool's start), the last step before it; -1 when there are no steps.
+ * The step a journal entry falls on: for an entry of a tool call (its start, its result), that
+ * call's step; else the first step made by that entry; for an entry that makes no step of its
+ * own (usage), the last step before it; -1 when there are no steps.
  */
-export function stepAtEntry(steps: readonly TimelineStep[], entryIndex: number): number {
+export function stepAtEntry(
+  steps: readonly TimelineStep[],
+  journal: readonly JournalEntry[],
+  entryIndex: number,
+): number {
+  const entry = journal[entryIndex];
+  const callId = entry !== undefined && 'callId' in entry ? entry.callId : undefined;
+  const call = callId === undefined ? -1 : steps.findIndex((step) => step.tool?.callId === callId);
+  if (call !== -1) return call;
   const count = entryIndex + 1;
   const own = steps.findIndex((step) => step.entries === count);
   if (own !== -1) return own;
@@ -68,7 +77,7 @@ export function divergenceView(
 ): DivergenceView {
   const column = (title: string, journal: readonly JournalEntry[]): DivergenceColumn => {
     const steps = timeline(journal, graph.initial);
-    return { title, steps, highlight: stepAtEntry(steps, divergence.entryIndex) };
+    return { title, steps, highlight: stepAtEntry(steps, journal, divergence.entryIndex) };
   };
   const { entryIndex, kind, message, diff } = divergence;
   return {
