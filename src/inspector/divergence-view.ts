@@ -25,6 +25,7 @@ export interface DivergencePoint {
 export interface DivergenceColumn {
   /** The column's heading (`recorded`, `replayed`). */
   readonly title: string;
+  /** The run's timeline, folded from its journal as `inspect` folds a saved one. */
   readonly steps: readonly TimelineStep[];
   /** The index in `steps` of the step at the divergence's entry; -1 when the run made no step. */
   readonly highlight: number;
@@ -32,8 +33,11 @@ export interface DivergenceColumn {
 
 /** The recorded and the new run side by side, at their first differing step. */
 export interface DivergenceView {
+  /** Where and what differed. */
   readonly divergence: DivergencePoint;
+  /** The recording's journal (the cassette's). */
   readonly recorded: DivergenceColumn;
+  /** The journal of the run just replayed with the current code. */
   readonly replayed: DivergenceColumn;
 }
 
