@@ -1,5 +1,7 @@
 // agent-harness/inspector: the local inspector page and its data feeds.
 
+export type { DivergenceColumn, DivergencePoint, DivergenceView } from './inspector/divergence-view.js';
+export { divergenceSource, divergenceView, stepAtEntry } from './inspector/divergence-view.js';
 export type { FollowListener } from './inspector/follow-agent.js';
 export { followAgent } from './inspector/follow-agent.js';
 export type { ForkedSession, ForkHandler } from './inspector/fork-route.js';

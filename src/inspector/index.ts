@@ -4,6 +4,8 @@
  * folder import each other directly.
  */
 
+export type { DivergenceColumn, DivergencePoint, DivergenceView } from './divergence-view.js';
+export { divergenceSource, divergenceView, stepAtEntry } from './divergence-view.js';
 export type { FollowListener } from './follow-agent.js';
 export { followAgent } from './follow-agent.js';
 export type { ForkedSession, ForkHandler } from './fork-route.js';

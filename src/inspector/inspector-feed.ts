@@ -3,6 +3,7 @@ import type { Budget } from '../config/budget.js';
 import type { JournalEntry } from '../core/journal-entry.js';
 import { type MachineGraph, machineGraph } from '../diagram/machine-graph.js';
 import { agentMachine } from '../machines/agent-machine.js';
+import type { DivergenceView } from './divergence-view.js';
 import { followAgent } from './follow-agent.js';
 import { TimelineBuilder } from './timeline-builder.js';
 import type { TimelineStep } from './timeline-step.js';
@@ -16,6 +17,8 @@ export interface InspectorSnapshot {
   readonly live: boolean;
   readonly graph: MachineGraph;
   readonly steps: readonly TimelineStep[];
+  /** A replay's divergence: the recorded and new timelines side by side (`divergenceSource`). */
+  readonly divergence?: DivergenceView;
 }
 
 /** Receives the steps each change created or updated. */

@@ -13,6 +13,7 @@ const FILES: Readonly<Record<string, string>> = {
   '/timeline.js': 'timeline.js',
   '/dom.js': 'dom.js',
   '/fork.js': 'fork.js',
+  '/divergence.js': 'divergence.js',
   '/inspector.css': 'inspector.css',
 };
 

@@ -1,24 +1,31 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { jsonLine, printable, printableLine } from '../../core/printable.js';
+import { divergenceSource } from '../../inspector/divergence-view.js';
+import type { InspectorServerOptions } from '../../inspector/inspector-server.js';
+import { startInspector } from '../../inspector/inspector-server.js';
+import { waitForStop } from '../../inspector/wait-for-stop.js';
 import { checkEntry } from '../../session/journal-check.js';
 import { isSessionId } from '../../stores/session-id.js';
 import { writeCassetteFile } from '../../testing/cassettes/cassette-file.js';
 import { formatCassetteReport, formatDivergence } from '../../testing/cassettes/divergence.js';
 import type { CassetteInput } from '../../testing/cassettes/load-cassette.js';
 import { compileRedactions } from '../../testing/cassettes/redact-secrets.js';
-import { type MakeAgent, replayCassette } from '../../testing/cassettes/replay-cassette.js';
+import { type MakeAgent, type ReplayRun, replayRun } from '../../testing/cassettes/replay-cassette.js';
 import { updateCassette } from '../../testing/cassettes/update-cassette.js';
+import { joinNegativeValues } from '../numeric-flags.js';
 import type { Output } from '../render-human.js';
 import { openCliStore, STORE_HELP, sessionIdArg, storeUrl } from '../store-flags.js';
 import { UsageError } from '../usage-error.js';
+import { requireInspect, SERVE_OPTIONS, serveOptions, warnIfExposed } from './inspect.js';
 
 /** Help text of `agent-harness replay`. */
 export const REPLAY_HELP = `Usage: agent-harness replay FILE --agent MODULE (--check | --update) [--live] [--json] [--redact RE]...
        agent-harness replay ID --agent MODULE --check [--store URL] [--live] [--json]
+       agent-harness replay FILE|ID --agent MODULE --check --inspect [--port N] [--host H]
 
 Re-drives a recorded run (a cassette written by recordCassette, a journal file, or a stored
 session: any journal is a cassette) with your current code, serving the model's recorded
@@ -41,6 +48,10 @@ Options:
                    tools[*].description, entry.content
   --redact RE      also redact what matches RE from the new run and the updated cassette (repeatable)
   --json           print the report as JSON
+  --inspect        with --check, on a divergence: serve an inspector page (until Ctrl-C) with the
+                   recorded and the new timeline side by side at the first differing step
+  --port N, --host H, --allow-host NAME
+                   where that page listens (as for inspect; 127.0.0.1 and a free port by default)
 ${STORE_HELP}
 `;
 
@@ -66,10 +77,39 @@ async function isJournalFile(path: string): Promise<boolean> {
   return text.slice(0, 200).includes('"format":"agent-harness-journal"');
 }
 
+/**
+ * Serves the divergence of a finished replay until Ctrl-C or `signal`: the recorded journal's
+ * timeline and the new run's side by side, each at the first divergence's step.
+ */
+async function serveDivergence(
+  run: ReplayRun,
+  title: string,
+  serve: InspectorServerOptions,
+  out: Output,
+  json: boolean,
+  signal: AbortSignal | undefined,
+  err: Output,
+): Promise<void> {
+  const found = run.report.divergence;
+  if (found === undefined) return;
+  const point = { entryIndex: found.step.entryIndex, kind: found.kind, message: found.message, diff: found.diff };
+  const source = divergenceSource(title, run.cassette.journal, run.agent.session.journal, point);
+  warnIfExposed(serve, err);
+  const server = await startInspector(source, serve);
+  out.write(json ? `${jsonLine({ type: 'inspector', data: { url: server.url } })}\n` : `inspector: ${server.url}\n`);
+  await waitForStop(signal);
+  await server.close();
+}
+
 /** `agent-harness replay FILE|ID --check|--update`: returns the exit code. */
-export async function replayCommand(argv: readonly string[], out: Output): Promise<number> {
+export async function replayCommand(
+  argv: readonly string[],
+  out: Output,
+  signal?: AbortSignal,
+  err: Output = process.stderr,
+): Promise<number> {
   const { values, positionals } = parseArgs({
-    args: [...argv],
+    args: joinNegativeValues(argv, ['port']),
     options: {
       agent: { type: 'string' },
       check: { type: 'boolean', default: false },
@@ -80,12 +120,18 @@ export async function replayCommand(argv: readonly string[], out: Output): Promi
       ignore: { type: 'string', multiple: true },
       redact: { type: 'string', multiple: true },
       store: { type: 'string' },
+      inspect: { type: 'boolean', default: false },
+      ...SERVE_OPTIONS,
     },
     allowPositionals: true,
   });
+  requireInspect(argv, values.inspect);
+  const serve = serveOptions(values);
   const [source, ...extra] = positionals;
   if (source === undefined || extra.length > 0) throw new UsageError('give exactly one cassette file or session id');
   if (values.check === values.update) throw new UsageError('give one of --check (compare) and --update (rewrite)');
+  if (values.inspect && values.update)
+    throw new UsageError('--inspect shows a divergence of --check; it goes with --check');
   const redact = values.redact ?? [];
   try {
     compileRedactions(redact);
@@ -130,7 +176,12 @@ export async function replayCommand(argv: readonly string[], out: Output): Promi
       out.write(`cassette updated: ${update.changes.length} change(s) accepted, ${printableLine(source)} rewritten\n`);
     return 0;
   }
-  const report = await replayCassette(input, { ...options, continueOnDivergence: values.all });
+  const run = await replayRun(input, { ...options, continueOnDivergence: values.all });
+  const { report } = run;
   out.write(values.json ? `${jsonLine(report)}\n` : `${printable(formatCassetteReport(report))}\n`);
+  if (values.inspect) {
+    const title = `replay of ${stored ? source : basename(source)}`;
+    await serveDivergence(run, title, serve, out, values.json, signal, err);
+  }
   return report.ok ? 0 : 1;
 }

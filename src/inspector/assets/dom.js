@@ -18,7 +18,12 @@
  *   droppedReasoning?: DroppedReasoning[],
  *   turn: number, usage: Usage, cost: number, entries?: number }} Step
  */
-/** @typedef {{ title: string, live: boolean, graph: Graph, steps: Step[], fork?: { token: string } }} Snapshot */
+/** @typedef {{ title: string, steps: Step[], highlight: number }} DivergenceColumn */
+/**
+ * @typedef {{ divergence: { entryIndex: number, kind: string, message: string, diff: string },
+ *   recorded: DivergenceColumn, replayed: DivergenceColumn }} Divergence
+ */
+/** @typedef {{ title: string, live: boolean, graph: Graph, steps: Step[], fork?: { token: string }, divergence?: Divergence }} Snapshot */
 
 const SVG = 'http://www.w3.org/2000/svg';
 

@@ -3,6 +3,7 @@
 // through the timeline (time travel) with the buttons, the slider, clicks and the keyboard.
 
 import { drawDiagram, highlight } from './diagram.js';
+import { hideDivergence, showDivergence } from './divergence.js';
 import { byId, usageText } from './dom.js';
 import { forkControls } from './fork.js';
 import { keepExpanded, renderStep, showDetail } from './timeline.js';
@@ -78,7 +79,13 @@ function loadSnapshot(snapshot) {
   byId('steps').replaceChildren();
   for (const step of snapshot.steps) upsertStep(step);
   showTotals();
-  select(snapshot.live ? snapshot.steps.length - 1 : 0, true);
+  if (snapshot.divergence) {
+    showDivergence(snapshot.divergence, (index) => select(index, false));
+    select(Math.max(0, snapshot.divergence.replayed.highlight), true);
+  } else {
+    hideDivergence();
+    select(snapshot.live ? snapshot.steps.length - 1 : 0, true);
+  }
 }
 
 /** @param {Step[]} steps */
