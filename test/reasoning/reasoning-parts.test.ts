@@ -134,6 +134,43 @@ describe('reasoning parts (SPEC §15)', () => {
     });
   });
 
+  it('resumes a reasoning run cut after its second tool call started: the turns go back with their parts, in order', async () => {
+    const config = new Config();
+    let cut: unknown[] = [];
+    const tools = (onRun?: (n: number) => void) =>
+      new ToolRegistry(config).register(
+        defineTool({
+          name: 'echo',
+          description: 'echoes n',
+          kind: 'read',
+          schema: z.object({ n: z.number() }),
+          execute: ({ params }) => {
+            onRun?.(params.n);
+            return `echo ${params.n}`;
+          },
+        }),
+      );
+    const session = new Session(config, {
+      client: reasoningClient('anthropic', []),
+      registry: tools((n) => {
+        if (n === 2) cut = JSON.parse(JSON.stringify(session.journal)) as unknown[];
+      }),
+    });
+    await runToEnd(new Agent(config, { session }), 'go');
+    expect(cut.length).toBeGreaterThan(0);
+
+    const sent: SentRequest[] = [];
+    const revived = Session.replay(cut, config, { client: reasoningClient('anthropic', sent), registry: tools() });
+    const events = [];
+    for await (const event of new Agent(config, { session: revived }).resume()) events.push(event);
+    expect(events.at(-1)).toMatchObject({ type: 'agent_end', data: { response: 'done' } });
+    expect(sent).toHaveLength(1);
+    const assistants = sent[0]?.messages.filter((message) => message.role === 'assistant') ?? [];
+    expect(assistants.map((message) => message.reasoning)).toEqual([[thought(1), hidden], [thought(2)]]);
+    expect(checkReasoningIntegrity(revived.journal, sent)).toEqual([]);
+    assertLoopInvariants(revived.journal);
+  });
+
   it('ends the run with model_error on a malformed part, journaling none of it', async () => {
     const config = new Config();
     const agent = new Agent(config, {
