@@ -1,7 +1,8 @@
-import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { HiddenPath } from './bwrap-args.js';
 import { STORE_FOLDER } from './protected-paths.js';
+import { workspaceSecrets } from './workspace-secrets.js';
 
 /**
  * Places under the home folder that hold credentials: SSH keys, cloud logins (AWS, Google
@@ -34,7 +35,7 @@ function existing(path: string): HiddenPath | undefined {
 
 /** What a sandbox hides, besides the home folder's {@link HOME_SECRETS}. */
 export interface SecretPlaces {
-  /** The workspace: its `.env*` entries and its session store (`.agent-harness/`) are hidden. */
+  /** The workspace (absolute, real): its `.env*` and credential entries at any depth, and its session store (`.agent-harness/`), are hidden. */
   readonly cwd: string;
   /** Home folders whose {@link HOME_SECRETS} are hidden (the host's and the command's `HOME`). */
   readonly homes: readonly string[];
@@ -44,18 +45,12 @@ export interface SecretPlaces {
 
 /**
  * The paths that exist now and are to be hidden: read at each command, so a `.env` created
- * since the last one is hidden too. Only the top of the workspace is searched for `.env*`.
+ * since the last one is hidden too. The workspace is searched at every depth (a bounded walk,
+ * see {@link workspaceSecrets}) for `.env*` entries and the home folder's credential names.
  */
 export function secretPaths(places: SecretPlaces): HiddenPath[] {
   const candidates = new Set<string>();
   for (const home of places.homes) for (const name of HOME_SECRETS) candidates.add(join(home, name));
-  let names: string[] = [];
-  try {
-    names = readdirSync(places.cwd);
-  } catch {
-    // An unreadable workspace: the command will fail to start there anyway.
-  }
-  for (const name of names) if (name.startsWith('.env')) candidates.add(join(places.cwd, name));
   candidates.add(join(places.cwd, STORE_FOLDER));
   const home = places.homes[0];
   for (const path of places.extra) {
@@ -67,5 +62,7 @@ export function secretPaths(places: SecretPlaces): HiddenPath[] {
     const found = existing(candidate);
     if (found !== undefined) hidden.set(found.path, found);
   }
+  // Already real and never outside the workspace: not passed through `existing`, which follows links.
+  for (const found of workspaceSecrets(places.cwd, HOME_SECRETS)) hidden.set(found.path, found);
   return [...hidden.values()];
 }
