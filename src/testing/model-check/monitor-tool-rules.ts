@@ -362,7 +362,10 @@ export function transitionEndRules(
   return [monitor, problems];
 }
 
-/** What the policy says about a turn's calls: its verdicts' permissions when it has verdicts (a function's answer is the truth the machine must keep). */
+/**
+ * What the policy says about a turn's calls: its verdicts' permissions when it has verdicts (a
+ * function's answer is the truth the machine must keep), else its permissions.
+ */
 function permissionsOf(turn: ModelTurn): { permissions?: readonly Permission[] } {
   if (turn.verdicts !== undefined) return { permissions: turn.verdicts.map((verdict) => verdict.permission) };
   return turn.permissions === undefined ? {} : { permissions: turn.permissions };
