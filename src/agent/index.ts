@@ -22,5 +22,6 @@ export type { HandoffAgent } from './handoffs.js';
 export { markHandoff } from './handoffs.js';
 export type { PolicyKeyProblem } from './policy-keys.js';
 export { checkPolicyKeys, policyKeyProblem } from './policy-keys.js';
+export { verdictOf } from './policy-verdicts.js';
 export { agentRunMachine } from './provide-machine.js';
 export { TreeSpend } from './tree-spend.js';

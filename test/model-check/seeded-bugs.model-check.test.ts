@@ -11,6 +11,7 @@ import {
   turnNotCounted,
   VARIANT_BUGS,
 } from './planted-bugs.js';
+import { POLICY_BUGS } from './policy-bugs.js';
 import { REASONING_BUGS } from './reasoning-bugs.js';
 
 describe('the model checker, on machines with a planted bug', () => {
@@ -86,6 +87,7 @@ describe('the model checker, on machines with a planted bug', () => {
       ...VARIANT_BUGS,
       ...SCHEDULE_BUGS,
       ...APPROVAL_BUGS,
+      ...POLICY_BUGS,
       ...REASONING_BUGS,
       ...GUARDRAIL_BUGS,
     ];

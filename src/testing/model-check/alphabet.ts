@@ -1,7 +1,9 @@
-import type { Permission } from '../../core/approval-types.js';
+import { verdictOf } from '../../agent/index.js';
+import type { Permission, PolicyContext, PolicyFunction, PolicyVerdict } from '../../core/approval-types.js';
 import type { Compaction } from '../../core/compaction.js';
 import type { GuardrailOutcome, GuardrailStage, GuardrailVerdict } from '../../core/guardrail.js';
 import type { ReasoningContent, ToolCall } from '../../core/messages.js';
+import { isPromiseLike } from '../../core/promise-like.js';
 import type { ToolResult } from '../../core/tool-result.js';
 import type { TokenUsage } from '../../core/usage.js';
 import type {
@@ -82,6 +84,15 @@ export interface AlphabetOptions {
    * answer in `guardingOutput`; each check passes, replaces or trips. Off by default.
    */
   readonly guardrails?: boolean;
+  /**
+   * Calls may also be judged by policy functions, their verdicts made by the agent's own code
+   * (`verdictOf`): a function answers `allow` (`Sf`), `ask` (`Sf?`), `{ deny }` (`Sf!`), or
+   * throws, which denies (`Sf!!`). Every turn with calls then carries `permissions` and
+   * `verdicts` as the model-request effect sends them (fixed rules included, not computed).
+   * Function denials name their call (`[call c0]`), so `denied_never_runs` sees a verdict
+   * applied to the wrong call. Off by default.
+   */
+  readonly policyVerdicts?: boolean;
 }
 
 /** The context limit a model check with `context: true` explores (tokens). */
@@ -112,18 +123,55 @@ const INVALID: readonly [string, ToolResult] = [
   { success: false, error: 'Invalid parameters: path: expected string, received number' },
 ];
 
-/** One call of a pattern: safe (`S`) or unsafe (`U`), with its permission. */
+/** What an explored policy function does: answer a permission, or throw. */
+type FunctionAnswer = Permission | 'threw';
+
+const FUNCTION_ANSWERS: readonly FunctionAnswer[] = ['allow', 'ask', 'deny', 'threw'];
+
+/** How a function's verdict shows in a label, after `f`: `?` ask, `!` deny, `!!` threw (denies). */
+const FUNCTION_MARK: Readonly<Record<FunctionAnswer, string>> = { allow: '', ask: '?', deny: '!', threw: '!!' };
+
+/** The explored policy functions; a denial or an error names its call, so each is told apart. */
+const POLICY_FUNCTIONS: Readonly<Record<FunctionAnswer, PolicyFunction>> = {
+  allow: () => 'allow',
+  ask: () => 'ask',
+  deny: (call) => ({ deny: `refused [call ${call.callId}]` }),
+  threw: (call) => {
+    throw new Error(`broke on [call ${call.callId}]`);
+  },
+};
+
+/** The context explored policy functions get (they read only the call). */
+const POLICY_CONTEXT: PolicyContext = {
+  sessionId: undefined,
+  cwd: '.',
+  turn: 1,
+  decisions: [],
+  signal: new AbortController().signal,
+};
+
+/** One call of a pattern: safe (`S`) or unsafe (`U`), with its permission, or the function that judges it. */
 interface CallPattern {
   readonly safe: boolean;
   readonly permission: Permission;
+  /** A policy function judges the call (with `policyVerdicts`); `permission` is then its answer. */
+  readonly fn?: FunctionAnswer;
 }
 
 /**
  * Every safe (`S`) / unsafe (`U`) pattern of 1..k calls, e.g. `S`, `U`, `SS`, `SU`, …, each call
  * with each explored permission (`S?` asks, `U!` is denied by the policy).
  */
-function callPatterns(maxToolCalls: number, permissions: readonly Permission[]): CallPattern[][] {
-  const one = [true, false].flatMap((safe) => permissions.map((permission) => ({ safe, permission })));
+function callPatterns(
+  maxToolCalls: number,
+  permissions: readonly Permission[],
+  functions: readonly FunctionAnswer[],
+): CallPattern[][] {
+  const judged = (safe: boolean): CallPattern[] => [
+    ...permissions.map((permission) => ({ safe, permission })),
+    ...functions.map((fn) => ({ safe, permission: fn === 'threw' ? ('deny' as const) : fn, fn })),
+  ];
+  const one = [true, false].flatMap(judged);
   const patterns: CallPattern[][] = [];
   let layer: CallPattern[][] = [[]];
   for (let n = 1; n <= maxToolCalls; n++) {
@@ -134,7 +182,9 @@ function callPatterns(maxToolCalls: number, permissions: readonly Permission[]):
 }
 
 function patternLabel(pattern: readonly CallPattern[]): string {
-  return pattern.map((call) => `${call.safe ? 'S' : 'U'}${PERMISSION_MARK[call.permission]}`).join('');
+  const mark = (call: CallPattern): string =>
+    call.fn === undefined ? PERMISSION_MARK[call.permission] : `f${FUNCTION_MARK[call.fn]}`;
+  return pattern.map((call) => `${call.safe ? 'S' : 'U'}${mark(call)}`).join('');
 }
 
 function callsOf(pattern: readonly CallPattern[]): ToolCall[] {
@@ -152,19 +202,43 @@ function reasoningOf(label: string): readonly ReasoningContent[] {
   ];
 }
 
+/**
+ * What the policy says about each call, as the model-request effect finds it: each call's rule
+ * (fixed, or a function) asked through the agent's `verdictOf`.
+ */
+function verdictsOf(pattern: readonly CallPattern[], calls: readonly ToolCall[]): PolicyVerdict[] {
+  return pattern.map((call, i) => {
+    const toolCall = calls[i] as ToolCall;
+    const rule = call.fn === undefined ? call.permission : POLICY_FUNCTIONS[call.fn];
+    const verdict = verdictOf({ rule, key: toolCall.name }, toolCall, () => POLICY_CONTEXT);
+    if (isPromiseLike(verdict)) throw new Error('an explored policy function answered asynchronously');
+    return verdict;
+  });
+}
+
+/** A turn's `permissions` (and, with policy functions, `verdicts`), as the effect adds them. */
+function judgedCalls(pattern: readonly CallPattern[], calls: readonly ToolCall[], withVerdicts: boolean) {
+  if (withVerdicts && calls.length > 0) {
+    const verdicts = verdictsOf(pattern, calls);
+    return { permissions: verdicts.map((verdict) => verdict.permission), verdicts };
+  }
+  const permissions = pattern.map((call) => call.permission);
+  return permissions.some((permission) => permission !== 'allow') ? { permissions } : {};
+}
+
 function modelTurn(
   pattern: readonly CallPattern[],
   usage: TokenUsage,
   elapsedMs: number,
   reasoning?: string,
+  withVerdicts = false,
 ): ModelTurnEvent {
   const toolCalls = callsOf(pattern);
-  const permissions = pattern.map((call) => call.permission);
   const turn: ModelTurn = {
     text: pattern.length === 0 ? 'final answer' : '',
     toolCalls,
     concurrencySafe: pattern.map((call) => call.safe),
-    ...(permissions.some((permission) => permission !== 'allow') ? { permissions } : {}),
+    ...judgedCalls(pattern, toolCalls, withVerdicts),
     ...(reasoning === undefined ? {} : { reasoning: reasoningOf(reasoning) }),
     usage,
     elapsedMs,
@@ -241,12 +315,14 @@ function settle(index: number, result: ToolResult, elapsedMs: number): ExploredE
 
 function modelEvents(options: AlphabetOptions, context: AgentContext): LabelledEvent[] {
   const events: LabelledEvent[] = [];
+  const functions = options.policyVerdicts ? FUNCTION_ANSWERS : [];
   for (const usage of options.usages) {
     const tokens = `u${usage.promptTokens}+${usage.completionTokens}`;
     for (const ms of reachableTimes(options, context)) {
-      for (const pattern of [[], ...callPatterns(options.maxToolCalls, options.permissions ?? ['allow'])]) {
+      for (const pattern of [[], ...callPatterns(options.maxToolCalls, options.permissions ?? ['allow'], functions)]) {
         const label = `model(${pattern.length === 0 ? 'text' : patternLabel(pattern)} ${tokens} t${ms})`;
-        const event = modelTurn(pattern, usage, ms, options.reasoning ? label : undefined);
+        const reasoning = options.reasoning ? label : undefined;
+        const event = modelTurn(pattern, usage, ms, reasoning, options.policyVerdicts === true);
         events.push({ label, role: 'matters', event });
       }
     }

@@ -81,7 +81,7 @@ export interface ModelCheckOptions extends Partial<AlphabetOptions> {
  * (so none reaches a request) before its guardrails' verdict (`guarded_results`), and after a
  * verdict that stops the run nothing asks the model, starts a tool or answers (`tripwire_ends_run`);
  * no call runs without an `allow` or an approval, and decisions are taken only for calls that
- * wait (`approval_gate`); a denied call is answered without running (`denied_never_runs`); a
+ * wait (`approval_gate`); a denied call is answered without running, with its own verdict (`denied_never_runs`); a
  * suspend ends a run only while nothing runs and a call waits, leaving those calls unanswered
  * (`suspend_pending`); `results[i]` is call i's result
  * (`result_index`), reported in call order (`report_order`); nothing happens after the end (`nothing_after_end`), every final state

@@ -64,7 +64,12 @@ function startMonitor(options: ModelCheckOptions): MonitorState {
 
 /** Whether the exploration can ask for approval: some explored or resumed call asks. */
 function explorationAsks(options: ModelCheckOptions): boolean {
-  return (options.permissions ?? []).includes('ask') || (options.resume?.permissions ?? []).includes('ask');
+  // Policy functions may answer `ask` too.
+  return (
+    options.policyVerdicts === true ||
+    (options.permissions ?? []).includes('ask') ||
+    (options.resume?.permissions ?? []).includes('ask')
+  );
 }
 
 function transitionCount(graph: StateGraph): number {
@@ -98,6 +103,7 @@ export function modelCheckAgentMachine(options: ModelCheckOptions): ModelCheckRe
     guardrails: options.guardrails ?? false,
     ...(options.childUsage === undefined ? {} : { childUsage: options.childUsage }),
     reasoning: options.reasoning ?? false,
+    policyVerdicts: options.policyVerdicts ?? false,
   };
   const asks = explorationAsks(options);
   const maxSteps =

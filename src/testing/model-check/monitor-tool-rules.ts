@@ -210,6 +210,7 @@ export function spawnRule(monitor: MonitorState, step: TraceStep, scope: Transit
     problems.push({ rule: 'tool_schedule', problem: `call ${index} started after an abort (${monitor.abort})` });
   }
   problems.push(...gateRules(monitor, index, (step.params as SpawnedParams).answered === true));
+  problems.push(...ownDenial(step, index));
   scope.batch.push(index);
   return [{ ...monitor, calls: setCall(monitor.calls, index, mark.toLowerCase()) }, problems];
 }
@@ -361,7 +362,12 @@ export function transitionEndRules(
   return [monitor, problems];
 }
 
+/**
+ * What the policy says about a turn's calls: its verdicts' permissions when it has verdicts (a
+ * function's answer is the truth the machine must keep), else its permissions.
+ */
 function permissionsOf(turn: ModelTurn): { permissions?: readonly Permission[] } {
+  if (turn.verdicts !== undefined) return { permissions: turn.verdicts.map((verdict) => verdict.permission) };
   return turn.permissions === undefined ? {} : { permissions: turn.permissions };
 }
 
@@ -417,6 +423,19 @@ function gateRules(monitor: MonitorState, index: number, answered: boolean): Fin
   if (mark === '-' && !answered)
     return [{ rule: 'denied_never_runs', problem: `call ${index} ran although it was denied` }];
   return [];
+}
+
+/** How an explored policy function's denial names its call (see `AlphabetOptions.policyVerdicts`). */
+const CALL_TAG = /\[call ([^\]]+)\]/;
+
+/** A call denied by a policy function is answered with its own verdict, not another call's. */
+function ownDenial(step: TraceStep, index: number): Finding[] {
+  const { calls, decisions } = step.context.tools;
+  const decision = decisions[index];
+  const named = decision?.approved === false ? CALL_TAG.exec(decision.reason)?.[1] : undefined;
+  const own = calls[index]?.callId;
+  if (named === undefined || named === own) return [];
+  return [{ rule: 'denied_never_runs', problem: `call ${index} (${own}) was denied with the verdict on ${named}` }];
 }
 
 /** A suspend ends a run that waits: nothing runs, and some call waits for a decision. */
