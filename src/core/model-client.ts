@@ -52,5 +52,9 @@ export interface ModelClient {
    * it. Built-in HTTP clients have it; a cassette records and compares it (`recordCassette`'s
    * `wire`, `replayCassette`'s `wire`) so a change inside an adapter's conversion diverges.
    */
-  wireRequest?(messages: readonly Message[], tools?: readonly ToolDefinition[], options?: ChatCompletionOptions): unknown;
+  wireRequest?(
+    messages: readonly Message[],
+    tools?: readonly ToolDefinition[],
+    options?: ChatCompletionOptions,
+  ): unknown;
 }

@@ -72,7 +72,9 @@ export class CassetteRecorder implements ModelClient {
       messages: this.redactor.value(messages).slice(),
       tools: offered.slice(),
       ...(options.output === undefined ? {} : { output: options.output }),
-      ...(this.options.wire === true ? { wire: this.redactor.value(this.client.wireRequest?.(messages, tools, options)) } : {}),
+      ...(this.options.wire === true
+        ? { wire: this.redactor.value(this.client.wireRequest?.(messages, tools, options)) }
+        : {}),
     };
     const turn: { request: CassetteTurn['request']; answer?: RecordedModelAnswer } = { request };
     this.turns.push(turn);
