@@ -1,15 +1,17 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OpenAIClient } from '../../src/adapters/openai/openai-client.js';
+import { type OpenAIApi, OpenAIClient } from '../../src/adapters/openai/openai-client.js';
 import type { OpenAIMessage } from '../../src/adapters/openai/openai-types.js';
-import { Agent, Config, ReadFileTool, ToolRegistry } from '../../src/index.js';
+import { Agent, Config, ReadFileTool, Session, ToolRegistry } from '../../src/index.js';
+import { MemoryStore } from '../../src/stores/index.js';
 import {
   type MakeAgent,
   readCassetteFile,
   recordCassette,
   replayCassette,
   ScriptedClient,
+  updateCassette,
 } from '../../src/testing/index.js';
 import { type FakeServer, fixture, splitBytes, startFakeServer } from '../adapters/support/fake-server.js';
 import { tempWorkspace } from '../support/workspace.js';
@@ -44,23 +46,38 @@ function workspace(): string {
   return cwd;
 }
 
-function maker(cwd: string): MakeAgent {
+/** The agent; with `id`, in a session of that id in a store (its requests then carry the id). */
+function maker(cwd: string, id?: string): MakeAgent {
   return (client) => {
     const config = new Config({ cwd, maxTurns: 4 });
-    return new Agent(config, { client, tools: new ToolRegistry(config).register(new ReadFileTool(config)) });
+    const session = id === undefined ? {} : { session: new Session(config, { store: new MemoryStore(), id }) };
+    return new Agent(config, {
+      client,
+      tools: new ToolRegistry(config).register(new ReadFileTool(config)),
+      ...session,
+    });
   };
 }
 
-/** Records a two-turn run (two parallel reads, then an answer) through the real OpenAI client. */
-async function recordThroughOpenAI(cwd: string): Promise<{ path: string; url: string }> {
+/**
+ * Records a two-turn run (two parallel reads, then an answer) through the real OpenAI client, on
+ * Chat Completions or the Responses API.
+ */
+async function recordThroughOpenAI(
+  cwd: string,
+  api: OpenAIApi = 'chat',
+  id?: string,
+): Promise<{ path: string; url: string }> {
+  const fixtures = api === 'chat' ? 'openai' : 'openai-responses';
   server = await startFakeServer([
-    { chunks: splitBytes(fixture('openai/parallel-tool-calls.sse'), 11) },
-    { chunks: [fixture('openai/text.sse')] },
+    { chunks: splitBytes(fixture(`${fixtures}/${api === 'chat' ? 'parallel-tool-calls' : 'function-call'}.sse`), 11) },
+    { chunks: [fixture(`${fixtures}/text.sse`)] },
   ]);
   const url = `${server.url}/v1`;
   const path = join(cwd, 'run.cassette.jsonl');
-  const recorder = recordCassette(path, new OpenAIClient({ model, apiKey: 'sk-test', baseURL: url }), { wire: true });
-  const agent = await maker(cwd)(recorder);
+  const client = new OpenAIClient({ model, apiKey: 'sk-test', baseURL: url, api });
+  const recorder = recordCassette(path, client, { wire: true });
+  const agent = await maker(cwd, id)(recorder);
   for await (const _ of agent.run('What is in the folder?')) {
     // drain
   }
@@ -115,6 +132,29 @@ describe('a cassette with the provider request body (wire)', () => {
     const wire = new OpenAIClient({ model, apiKey: 'sk-test', baseURL: url });
     const report = await replayCassette(path, { makeAgent: maker(cwd), wire, ignore: ['wire.messages[*].content'] });
     expect(report).toEqual({ ok: true });
+  });
+
+  it('stands a placeholder for the session id the Responses API body carries, so a new session replays ok', async () => {
+    const cwd = workspace();
+    const { path, url } = await recordThroughOpenAI(cwd, 'responses', 'recorded-session');
+    const cassette = await readCassetteFile(path);
+    const sent = server?.requests.map((r) => r.body as { prompt_cache_key: string }) ?? [];
+    expect(sent.map((body) => body.prompt_cache_key)).toEqual(['recorded-session', 'recorded-session']);
+    expect(cassette.turns.map((turn) => turn.request.wire)).toEqual(
+      sent.map((body) => ({ ...body, prompt_cache_key: '<session id>' })),
+    );
+    const wire = new OpenAIClient({ model, apiKey: 'sk-test', baseURL: url, api: 'responses' });
+    expect(await replayCassette(path, { makeAgent: maker(cwd, 'replayed-session'), wire })).toEqual({ ok: true });
+  });
+
+  it('keeps the new bodies when a cassette is updated with a wire client', async () => {
+    const cwd = workspace();
+    const { path, url } = await recordThroughOpenAI(cwd);
+    planted.on = true;
+    const wire = new OpenAIClient({ model, apiKey: 'sk-test', baseURL: url });
+    const { cassette } = await updateCassette(path, { makeAgent: maker(cwd), wire });
+    expect(JSON.stringify(cassette.turns[1]?.request.wire)).toContain('result: ');
+    expect(await replayCassette(cassette, { makeAgent: maker(cwd), wire })).toEqual({ ok: true });
   });
 
   it('refuses wire with a client that cannot show its body, naming the option', () => {

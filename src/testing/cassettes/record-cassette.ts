@@ -7,6 +7,7 @@ import type { ToolDefinition } from '../../core/tool-params.js';
 import { CASSETTE_VERSION, type Cassette, type CassetteTurn, type RecordedModelAnswer } from './cassette.js';
 import { writeCassetteFile } from './cassette-file.js';
 import { SecretRedactor } from './redact-secrets.js';
+import { wireBody } from './wire-body.js';
 
 /** Options of {@link recordCassette}. */
 export interface RecordCassetteOptions {
@@ -72,9 +73,7 @@ export class CassetteRecorder implements ModelClient {
       messages: this.redactor.value(messages).slice(),
       tools: offered.slice(),
       ...(options.output === undefined ? {} : { output: options.output }),
-      ...(this.options.wire === true
-        ? { wire: this.redactor.value(this.client.wireRequest?.(messages, tools, options)) }
-        : {}),
+      ...(this.options.wire === true ? { wire: wireBody(this.client, this.redactor, messages, tools, options) } : {}),
     };
     const turn: { request: CassetteTurn['request']; answer?: RecordedModelAnswer } = { request };
     this.turns.push(turn);

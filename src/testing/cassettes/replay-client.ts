@@ -9,6 +9,7 @@ import type { Cassette, CassetteTurn, RecordedModelAnswer, RecordedModelRequest 
 import type { CassetteStep } from './divergence.js';
 import { SecretRedactor } from './redact-secrets.js';
 import type { StepMatcher } from './step-matcher.js';
+import { wireBody } from './wire-body.js';
 
 // biome-ignore lint/correctness/useYield: it only throws
 async function* failing(error: Error): AsyncGenerator<StreamEvent> {
@@ -128,9 +129,9 @@ export class ReplayClient implements ModelClient {
     tools: readonly ToolDefinition[] | undefined,
     options: ChatCompletionOptions,
   ): { wire?: unknown } {
-    if (this.wire?.wireRequest === undefined) return {};
+    if (this.wire === undefined) return {};
     try {
-      return { wire: this.redactor.value(this.wire.wireRequest(messages, tools, options)) };
+      return { wire: wireBody(this.wire, this.redactor, messages, tools, options) };
     } catch (error) {
       return { wire: { error: this.redactor.text(errorMessage(error)) } };
     }
