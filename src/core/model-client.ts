@@ -47,4 +47,14 @@ export interface ModelClient {
     tools?: readonly ToolDefinition[],
     options?: ChatCompletionOptions,
   ): ModelStream | PromiseLike<ModelStream>;
+  /**
+   * The provider request body (JSON) this client would send for these arguments, without sending
+   * it. Built-in HTTP clients have it; a cassette records and compares it (`recordCassette`'s
+   * `wire`, `replayCassette`'s `wire`) so a change inside an adapter's conversion diverges.
+   */
+  wireRequest?(
+    messages: readonly Message[],
+    tools?: readonly ToolDefinition[],
+    options?: ChatCompletionOptions,
+  ): unknown;
 }

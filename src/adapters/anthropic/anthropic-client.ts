@@ -96,6 +96,15 @@ export class AnthropicClient implements ModelClient {
     });
   }
 
+  /** The request body this client sends for these arguments, without sending it. */
+  wireRequest(
+    messages: readonly Message[],
+    tools?: readonly ToolDefinition[],
+    options: ChatCompletionOptions = {},
+  ): unknown {
+    return this.body(messages, tools, options.output);
+  }
+
   private body(
     messages: readonly Message[],
     tools: readonly ToolDefinition[] | undefined,

@@ -127,7 +127,7 @@ export class OpenAIClient implements ModelClient {
   ): Pick<StreamRequest, 'open' | 'map'> {
     const sdkOptions = (signal: AbortSignal) => ({ signal, timeout: this.timeoutMs, maxRetries: 0 });
     if (this.api === 'responses') {
-      const body = responsesBody(this.responsesSettings(sessionId), messages, tools, output);
+      const body = this.responsesRequest(messages, tools, output, sessionId);
       return {
         open: (signal) => client.responses.create(body, sdkOptions(signal)).withResponse(),
         map: mapResponsesStream,
@@ -138,6 +138,26 @@ export class OpenAIClient implements ModelClient {
       open: (signal) => client.chat.completions.create(body, sdkOptions(signal)).withResponse(),
       map: mapOpenAIStream,
     };
+  }
+
+  /** The request body this client sends for these arguments (for its API), without sending it. */
+  wireRequest(
+    messages: readonly Message[],
+    tools?: readonly ToolDefinition[],
+    { output, sessionId }: ChatCompletionOptions = {},
+  ): unknown {
+    return this.api === 'responses'
+      ? this.responsesRequest(messages, tools, output, sessionId)
+      : this.chatBody(messages, tools, output);
+  }
+
+  private responsesRequest(
+    messages: readonly Message[],
+    tools: readonly ToolDefinition[] | undefined,
+    output: RequestedOutput | undefined,
+    sessionId: string | undefined,
+  ) {
+    return responsesBody(this.responsesSettings(sessionId), messages, tools, output);
   }
 
   private chatBody(

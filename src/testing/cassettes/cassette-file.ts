@@ -34,7 +34,7 @@ function sharedPrefix(previous: readonly Message[], next: readonly Message[]): n
 /**
  * A cassette as JSON Lines: a header (format, version, source, redaction patterns), then per
  * turn a `request` record (`keep`: how many messages of the previous request it starts with,
- * then the rest; `tools` only when they changed) and an `answer` record, then one `entry` record
+ * then the rest; `tools` only when they changed; `wire`, the provider body, when recorded) and an `answer` record, then one `entry` record
  * per journal entry. Stable JSON, so equal cassettes are equal files.
  */
 export function serializeCassette(cassette: Cassette): string {
@@ -59,6 +59,7 @@ export function serializeCassette(cassette: Cassette): string {
         messages: request.messages.slice(keep),
         ...(offered === undefined || offered === tools ? {} : { tools: request.tools }),
         ...(request.output === undefined ? {} : { output: request.output }),
+        ...(request.wire === undefined ? {} : { wire: request.wire }),
       }),
     );
     messages = request.messages;
@@ -137,7 +138,10 @@ export function parseCassette(text: string, options: ReadCassetteOptions = {}): 
       messages = [...messages.slice(0, keep), ...(record.messages as Message[])];
       if (Array.isArray(record.tools)) tools = record.tools as ToolDefinition[];
       const output = record.output as CassetteTurn['request']['output'];
-      turns.push({ request: { messages, ...(tools === undefined ? {} : { tools }), ...(output ? { output } : {}) } });
+      const wire = record.wire === undefined ? {} : { wire: record.wire };
+      turns.push({
+        request: { messages, ...(tools === undefined ? {} : { tools }), ...(output ? { output } : {}), ...wire },
+      });
     } else if (record.kind === 'answer') {
       const turn = turns[turns.length - 1];
       if (turn === undefined || record.turn !== turns.length || !Array.isArray(record.events)) {

@@ -21,6 +21,11 @@ export interface RecordedModelRequest {
   readonly tools?: readonly ToolDefinition[];
   /** The structured answer asked for, when the run asked for one. */
   readonly output?: RequestedOutput;
+  /**
+   * The provider request body the client sent (JSON, redacted), when recorded with `wire: true`
+   * through a built-in client; a replay given a `wire` client compares it.
+   */
+  readonly wire?: unknown;
 }
 
 /** One model answer as it was streamed. */

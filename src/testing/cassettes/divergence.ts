@@ -4,6 +4,7 @@ import { jsonDiff } from './json-diff.js';
 export type DivergenceKind =
   | 'request messages'
   | 'tools offered'
+  | 'wire request'
   | 'tool call'
   | 'tool result'
   | 'stop reason'

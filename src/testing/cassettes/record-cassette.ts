@@ -1,4 +1,4 @@
-import { errorMessage } from '../../core/errors.js';
+import { errorMessage, HarnessError } from '../../core/errors.js';
 import type { JournalEntry } from '../../core/journal-entry.js';
 import type { Message } from '../../core/messages.js';
 import type { ChatCompletionOptions, ModelClient } from '../../core/model-client.js';
@@ -7,6 +7,7 @@ import type { ToolDefinition } from '../../core/tool-params.js';
 import { CASSETTE_VERSION, type Cassette, type CassetteTurn, type RecordedModelAnswer } from './cassette.js';
 import { writeCassetteFile } from './cassette-file.js';
 import { SecretRedactor } from './redact-secrets.js';
+import { wireBody } from './wire-body.js';
 
 /** Options of {@link recordCassette}. */
 export interface RecordCassetteOptions {
@@ -16,6 +17,12 @@ export interface RecordCassetteOptions {
   readonly meta?: Readonly<Record<string, string>>;
   /** Environment whose secret variables' values are redacted (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Also record each request's provider body (`ModelClient.wireRequest`: the JSON a built-in
+   * client sends), so a replay with a `wire` client catches a change inside the adapter's
+   * conversion. Each body holds the whole context, so the file grows with turns squared.
+   */
+  readonly wire?: boolean;
 }
 
 /** Something that holds a journal (a `Session`, an `Agent`'s session). */
@@ -47,6 +54,12 @@ export class CassetteRecorder implements ModelClient {
     this.model = client.model;
     this.provider = client.provider;
     this.redactor = new SecretRedactor(options.redact ?? [], options.env);
+    if (options.wire === true && client.wireRequest === undefined) {
+      throw new HarnessError(
+        'invalid_argument',
+        `recordCassette: wire: true needs a client that exposes its request body (wireRequest), as OpenAIClient and AnthropicClient do; ${client.provider ?? 'this client'} does not`,
+      );
+    }
   }
 
   /** Streams the wrapped client's answer, recording it. */
@@ -60,6 +73,7 @@ export class CassetteRecorder implements ModelClient {
       messages: this.redactor.value(messages).slice(),
       tools: offered.slice(),
       ...(options.output === undefined ? {} : { output: options.output }),
+      ...(this.options.wire === true ? { wire: wireBody(this.client, this.redactor, messages, tools, options) } : {}),
     };
     const turn: { request: CassetteTurn['request']; answer?: RecordedModelAnswer } = { request };
     this.turns.push(turn);

@@ -47,6 +47,12 @@ export interface ReplayOptions extends MatchOptions {
   readonly redact?: readonly string[];
   /** Environment whose secret variables' values are redacted from the new run (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * A built-in client (`OpenAIClient`, `AnthropicClient`) configured as the recording's: each
+   * request the run sends is converted by it (`wireRequest`, nothing is sent) and compared with
+   * the provider body the cassette recorded (`recordCassette`'s `wire: true`), kind `wire request`.
+   */
+  readonly wire?: ModelClient;
 }
 
 /** A finished replay: the report, and what an update needs. */
@@ -112,8 +118,14 @@ function byStep(a: Divergence, b: Divergence): number {
 
 /** Replays and returns the report with what the replay produced (see {@link replayCassette}). */
 export async function replayRun(input: CassetteInput, options: ReplayOptions): Promise<ReplayRun> {
+  if (options.wire !== undefined && options.wire.wireRequest === undefined) {
+    throw new HarnessError(
+      'invalid_argument',
+      `replayCassette: wire needs a client that exposes its request body (wireRequest), as OpenAIClient and AnthropicClient do; ${options.wire.provider ?? 'this client'} does not`,
+    );
+  }
   const matcher = new StepMatcher(options);
-  const client = new ReplayClient(matcher);
+  const client = new ReplayClient(matcher, options.wire);
   const agent = await buildAgent(options, client);
   const cassette = await loadCassette(input, agent.config.systemPrompt);
   const inputs = runInputs(cassette.journal);

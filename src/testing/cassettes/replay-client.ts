@@ -1,4 +1,4 @@
-import { HarnessError } from '../../core/errors.js';
+import { errorMessage, HarnessError } from '../../core/errors.js';
 import type { JournalEntry } from '../../core/journal-entry.js';
 import type { Message } from '../../core/messages.js';
 import type { ChatCompletionOptions, ModelClient, ModelStream } from '../../core/model-client.js';
@@ -9,6 +9,7 @@ import type { Cassette, CassetteTurn, RecordedModelAnswer, RecordedModelRequest 
 import type { CassetteStep } from './divergence.js';
 import { SecretRedactor } from './redact-secrets.js';
 import type { StepMatcher } from './step-matcher.js';
+import { wireBody } from './wire-body.js';
 
 // biome-ignore lint/correctness/useYield: it only throws
 async function* failing(error: Error): AsyncGenerator<StreamEvent> {
@@ -61,7 +62,14 @@ export class ReplayClient implements ModelClient {
   private redactor: SecretRedactor = new SecretRedactor([], {});
   private truncated = false;
 
-  constructor(private readonly matcher: StepMatcher) {}
+  /**
+   * `wire`: a built-in client whose conversion turns each request into its provider body, to
+   * compare with the body recorded (`recordCassette`'s `wire: true`); without it bodies are not compared.
+   */
+  constructor(
+    private readonly matcher: StepMatcher,
+    private readonly wire?: ModelClient,
+  ) {}
 
   /**
    * Starts serving `cassette` to the run whose journal `view` holds (`redactor` redacts its
@@ -85,6 +93,7 @@ export class ReplayClient implements ModelClient {
       messages: this.redactor.value(messages),
       tools: this.redactor.value(tools ?? []),
       ...(options.output === undefined ? {} : { output: options.output }),
+      ...this.wireOf(messages, tools, options),
     };
     this.sent.push(request);
     const step = this.step(turn);
@@ -112,6 +121,20 @@ export class ReplayClient implements ModelClient {
     }
     if (answer.thrown === undefined && options.signal === undefined) return answer.events;
     return serving(answer, options.signal);
+  }
+
+  /** The provider body the `wire` client makes of the request (redacted), or the error it threw. */
+  private wireOf(
+    messages: readonly Message[],
+    tools: readonly ToolDefinition[] | undefined,
+    options: ChatCompletionOptions,
+  ): { wire?: unknown } {
+    if (this.wire === undefined) return {};
+    try {
+      return { wire: wireBody(this.wire, this.redactor, messages, tools, options) };
+    } catch (error) {
+      return { wire: { error: this.redactor.text(errorMessage(error)) } };
+    }
   }
 
   private step(turn: number): CassetteStep {
@@ -173,6 +196,20 @@ export class ReplayClient implements ModelClient {
           { tools: expected.tools },
           { tools: request.tools },
           `model turn ${step.turn} offered other tools than the recording`,
+        );
+      }
+    }
+    // The body is compared only when the request matched: a changed request changes it anyway.
+    if (!differs && expected.wire !== undefined && request.wire !== undefined) {
+      const wireMatch = this.matcher.same('wire request', { wire: expected.wire }, { wire: request.wire }, () => step);
+      if (!wireMatch) {
+        differs = true;
+        this.matcher.add(
+          step,
+          'wire request',
+          { wire: expected.wire },
+          { wire: request.wire },
+          `model turn ${step.turn} sent the same request, but the adapter converted it to another provider body than the recording`,
         );
       }
     }

@@ -11,7 +11,7 @@ export interface MatchOptions {
   /**
    * JSON paths left out of the comparison, rooted per step kind: `messages…` and `output` for a
    * request (`messages[0].content`: a date in the system prompt), `tools…` for the tools
-   * offered (`tools[*].description`), `call…` for a tool call, `entry…` for a journal entry
+   * offered (`tools[*].description`), `wire…` for the provider body (`wire.model`), `call…` for a tool call, `entry…` for a journal entry
    * (`entry.content`). `*` matches every key or index.
    */
   readonly ignore?: readonly string[];
