@@ -13,8 +13,8 @@ import type { McpSource } from '../../mcp/mcp-source.js';
 import { readJournalFile } from '../../session/journal-file.js';
 import { Session } from '../../session/session.js';
 import type { JournalStore } from '../../stores/journal-store.js';
-import { builtinTools, cliAgentConfig, cliSandbox } from '../agent-config.js';
 import { aiSdkClients } from '../ai-sdk-provider.js';
+import { cliAgentParts } from '../cli-agent-parts.js';
 import {
   type CliApprovals,
   type ResumeFrom,
@@ -26,15 +26,13 @@ import { JournalAppender } from '../journal-appender.js';
 import { claimJournal } from '../journal-claim.js';
 import { type Env, makeClient } from '../make-client.js';
 import { MCP_HELP } from '../mcp-flags.js';
-import { addMcpTools } from '../mcp-tools.js';
-import { checkPermissionFlags, PERMISSION_HELP, POLICY_HELP } from '../permission-flags.js';
-import { modulePolicy } from '../policy-module.js';
+import { PERMISSION_HELP, POLICY_HELP } from '../permission-flags.js';
 import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
 import { isAiSdkProvider, parseRunOptions, type RunCliOptions } from '../run-options.js';
 import { newSessionId, openRunSession } from '../run-session.js';
 import { settingsMeta, withSessionSettings } from '../session-settings.js';
-import { openCliStore, STORE_HELP, storeLocation } from '../store-flags.js';
+import { openCliStore, STORE_HELP } from '../store-flags.js';
 import { type Ticker, ToolSpinner } from '../tool-spinner.js';
 import { usageWarning } from '../usage-warning.js';
 import { serveAgentLive } from './live-inspector.js';
@@ -155,26 +153,8 @@ async function setUp(
   store: JournalStore,
 ): Promise<{ agent: Agent; meta: Readonly<Record<string, string>> }> {
   const client = await runClient(options, deps, err);
-  const fromModule =
-    options.policyFile === undefined ? undefined : await modulePolicy(options.policyFile, options.permissions);
-  // The store and the journal may sit inside the workspace: the workspace tools keep out of them.
-  const config = cliAgentConfig(
-    {
-      ...options,
-      permissions: fromModule?.permissions ?? options.permissions,
-      guardrails: fromModule?.guardrails,
-      kept: [storeLocation(options.store), options.journal, options.resume],
-    },
-    err,
-  );
+  const { config, registry } = await cliAgentParts(options, err, sources);
   const rates = config.budget;
-  const registry = builtinTools(options.tools, config, cliSandbox(options.sandbox, options.tools, config, err));
-  sources.push(...(await addMcpTools(options.mcp, registry)));
-  checkPermissionFlags(
-    config.permissions,
-    registry,
-    options.policyFile === undefined ? undefined : { file: options.policyFile, flags: options.permissions },
-  );
   // The model and its rates go with a new stored session, so that `inspect ID` prices it as the CLI did.
   // With the provider, base URL, workspace and tools, so that `resume ID` needs none of their flags.
   const meta = {
