@@ -8,16 +8,24 @@ import { divergenceSource } from '../../inspector/divergence-view.js';
 import type { InspectorServerOptions } from '../../inspector/inspector-server.js';
 import { startInspector } from '../../inspector/inspector-server.js';
 import { waitForStop } from '../../inspector/wait-for-stop.js';
+import { closeAll } from '../../mcp/connect-mcp.js';
+import type { McpSource } from '../../mcp/mcp-source.js';
 import { checkEntry } from '../../session/journal-check.js';
 import { isSessionId } from '../../stores/session-id.js';
 import { writeCassetteFile } from '../../testing/cassettes/cassette-file.js';
 import { formatCassetteReport, formatDivergence } from '../../testing/cassettes/divergence.js';
 import type { CassetteInput } from '../../testing/cassettes/load-cassette.js';
 import { compileRedactions } from '../../testing/cassettes/redact-secrets.js';
-import { type MakeAgent, type ReplayRun, replayRun } from '../../testing/cassettes/replay-cassette.js';
+import {
+  type MakeAgent,
+  type ReplayOptions,
+  type ReplayRun,
+  replayRun,
+} from '../../testing/cassettes/replay-cassette.js';
 import { updateCassette } from '../../testing/cassettes/update-cassette.js';
 import { joinNegativeValues } from '../numeric-flags.js';
 import type { Output } from '../render-human.js';
+import { sessionAgentMaker } from '../session-agent.js';
 import { openCliStore, STORE_HELP, sessionIdArg, storeUrl } from '../store-flags.js';
 import { UsageError } from '../usage-error.js';
 import { requireInspect, SERVE_OPTIONS, serveOptions, warnIfExposed } from './inspect.js';
@@ -60,10 +68,7 @@ function isStored(file: string, store: string | undefined): boolean {
   return store !== undefined || (!existsSync(file) && isSessionId(file));
 }
 
-async function loadMaker(module: string | undefined): Promise<MakeAgent> {
-  if (module === undefined) {
-    throw new UsageError('replay needs --agent MODULE: the module whose makeAgent(client) builds your agent');
-  }
+async function loadMaker(module: string): Promise<MakeAgent> {
   const loaded = (await import(pathToFileURL(resolve(module)).href)) as { makeAgent?: unknown; default?: unknown };
   const make = loaded.makeAgent ?? loaded.default;
   if (typeof make !== 'function') {
@@ -112,6 +117,8 @@ export async function replayCommand(
     args: joinNegativeValues(argv, ['port']),
     options: {
       agent: { type: 'string' },
+      tools: { type: 'string' },
+      cwd: { type: 'string' },
       check: { type: 'boolean', default: false },
       update: { type: 'boolean', default: false },
       live: { type: 'boolean', default: false },
@@ -143,45 +150,95 @@ export async function replayCommand(
   if (values.update && (await isJournalFile(source))) {
     throw new UsageError(`--update rewrites a cassette file; ${printableLine(source)} is a journal`);
   }
-  const makeAgent = await loadMaker(values.agent);
-  const options = {
-    makeAgent,
-    tools: values.live ? ('live' as const) : ('recorded' as const),
-    ...(values.ignore === undefined ? {} : { ignore: values.ignore }),
-    redact,
-  };
+  if (values.agent !== undefined && (values.tools !== undefined || values.cwd !== undefined)) {
+    throw new UsageError('--tools and --cwd change the agent rebuilt from the session; --agent MODULE builds its own');
+  }
+  const overrides = [
+    ...(values.tools === undefined ? [] : ['--tools', values.tools]),
+    ...(values.cwd === undefined ? [] : ['--cwd', values.cwd]),
+  ];
   let input: CassetteInput = resolve(source);
-  if (stored) {
-    const id = sessionIdArg(source, 'replay: a cassette file or session id');
-    const store = await openCliStore(storeUrl(values.store));
-    try {
-      input = (await store.read(id)).entries.map((entry, i) => checkEntry(entry, i));
-    } finally {
-      await store.close();
-    }
-  }
-  if (values.update) {
-    const update = await updateCassette(input, options);
-    if (values.json)
-      out.write(`${jsonLine({ updated: update.unfit.length === 0, changes: update.changes, unfit: update.unfit })}\n`);
-    if (update.unfit.length > 0) {
-      if (!values.json) {
-        out.write(`cassette not updated: ${update.unfit.length} recorded answer(s) no longer fit\n`);
-        for (const found of update.unfit) out.write(`${printable(formatDivergence(found))}\n`);
+  // MCP servers started for the rebuilt agent are stopped when the replay ends.
+  const sources: McpSource[] = [];
+  try {
+    let makeAgent: MakeAgent;
+    if (stored) {
+      const id = sessionIdArg(source, 'replay: a cassette file or session id');
+      const url = storeUrl(values.store);
+      const store = await openCliStore(url);
+      try {
+        input = (await store.read(id)).entries.map((entry, i) => checkEntry(entry, i));
+        makeAgent =
+          values.agent === undefined
+            ? await sessionAgentMaker({ id, store, storeUrl: url }, overrides, err, sources)
+            : await loadMaker(values.agent);
+      } finally {
+        await store.close();
       }
-      return 1;
+    } else {
+      makeAgent =
+        values.agent === undefined
+          ? await sessionAgentMaker({ journal: input }, overrides, err, sources)
+          : await loadMaker(values.agent);
     }
-    await writeCassetteFile(resolve(source), update.cassette);
-    if (!values.json)
-      out.write(`cassette updated: ${update.changes.length} change(s) accepted, ${printableLine(source)} rewritten\n`);
-    return 0;
+    const options = {
+      makeAgent,
+      tools: values.live ? ('live' as const) : ('recorded' as const),
+      ...(values.ignore === undefined ? {} : { ignore: values.ignore }),
+      redact,
+    };
+    const how: ReplayHow = { source, stored, json: values.json, all: values.all, inspect: values.inspect };
+    return values.update
+      ? await updateFile(input, options, how, out)
+      : await checkRun(input, options, how, { serve, out, err, signal });
+  } finally {
+    await closeAll(sources);
   }
-  const run = await replayRun(input, { ...options, continueOnDivergence: values.all });
+}
+
+/** How `replay` was asked to run and report. */
+interface ReplayHow {
+  readonly source: string;
+  readonly stored: boolean;
+  readonly json: boolean;
+  readonly all: boolean;
+  readonly inspect: boolean;
+}
+
+/** `--update`: rewrites the cassette file, or reports the recorded answers that no longer fit. */
+async function updateFile(input: CassetteInput, options: ReplayOptions, how: ReplayHow, out: Output): Promise<number> {
+  const { source, json } = how;
+  const update = await updateCassette(input, options);
+  if (json)
+    out.write(`${jsonLine({ updated: update.unfit.length === 0, changes: update.changes, unfit: update.unfit })}\n`);
+  if (update.unfit.length > 0) {
+    if (!json) {
+      out.write(`cassette not updated: ${update.unfit.length} recorded answer(s) no longer fit\n`);
+      for (const found of update.unfit) out.write(`${printable(formatDivergence(found))}\n`);
+    }
+    return 1;
+  }
+  await writeCassetteFile(resolve(source), update.cassette);
+  if (!json)
+    out.write(`cassette updated: ${update.changes.length} change(s) accepted, ${printableLine(source)} rewritten\n`);
+  return 0;
+}
+
+/** `--check`: the report, and with `--inspect` the divergence served. */
+async function checkRun(
+  input: CassetteInput,
+  options: ReplayOptions,
+  how: ReplayHow,
+  io: { serve: InspectorServerOptions; out: Output; err: Output; signal: AbortSignal | undefined },
+): Promise<number> {
+  const { source, stored, json } = how;
+  const { serve, out, err, signal } = io;
+  const run = await replayRun(input, { ...options, continueOnDivergence: how.all });
   const { report } = run;
-  out.write(values.json ? `${jsonLine(report)}\n` : `${printable(formatCassetteReport(report))}\n`);
-  if (values.inspect) {
+  out.write(json ? `${jsonLine(report)}\n` : `${printable(formatCassetteReport(report))}\n`);
+  if (how.inspect) {
     const title = `replay of ${stored ? source : basename(source)}`;
-    await serveDivergence(run, title, serve, out, values.json, signal, err);
+    await serveDivergence(run, title, serve, out, json, signal, err);
   }
   return report.ok ? 0 : 1;
 }

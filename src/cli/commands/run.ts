@@ -14,7 +14,6 @@ import { readJournalFile } from '../../session/journal-file.js';
 import { Session } from '../../session/session.js';
 import type { JournalStore } from '../../stores/journal-store.js';
 import { aiSdkClients } from '../ai-sdk-provider.js';
-import { cliAgentParts } from '../cli-agent-parts.js';
 import {
   type CliApprovals,
   type ResumeFrom,
@@ -22,6 +21,7 @@ import {
   suspendingApprovals,
   terminalApprovals,
 } from '../approval-prompt.js';
+import { cliAgentParts } from '../cli-agent-parts.js';
 import { JournalAppender } from '../journal-appender.js';
 import { claimJournal } from '../journal-claim.js';
 import { type Env, makeClient } from '../make-client.js';
