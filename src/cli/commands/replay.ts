@@ -34,6 +34,7 @@ import { requireInspect, SERVE_OPTIONS, serveOptions, warnIfExposed } from './in
 export const REPLAY_HELP = `Usage: agent-harness replay FILE --agent MODULE (--check | --update) [--live] [--json] [--redact RE]...
        agent-harness replay ID --agent MODULE --check [--store URL] [--live] [--json]
        agent-harness replay FILE|ID --agent MODULE --check --inspect [--port N] [--host H]
+       agent-harness replay FILE|ID --check [--tools SET] [--cwd DIR] [--live] [--json]
 
 Re-drives a recorded run (a cassette written by recordCassette, a journal file, or a stored
 session: any journal is a cassette) with your current code, serving the model's recorded
@@ -42,10 +43,14 @@ run differs (the request's messages, the tools offered, a tool call or result, a
 the stop reason) with a diff. No model is asked.
 
 MODULE exports makeAgent (or a default export): (client) => Agent, building your agent around
-the client it is given.
+the client it is given. Without --agent, a journal or session recorded by 'agent-harness run'
+is replayed on the agent run builds from the settings it kept (provider, model, workspace, tool
+set), as resume takes them; one that kept none needs --agent.
 
 Options:
   --agent MODULE   the module that builds the agent (a .js file, or .ts under tsx)
+  --tools SET, --cwd DIR
+                   without --agent: the tool set and workspace instead of the stored ones
   --check          exit 0 when the run matches the recording, 1 with the report when not
   --update         rewrite the cassette FILE after an intended change: the new requests and
                    journal, the recorded answers kept; answers that no longer fit are reported
