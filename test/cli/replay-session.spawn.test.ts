@@ -83,6 +83,33 @@ describe('agent-harness replay without --agent', () => {
     expect(result.stdout).toContain('tool result diverged');
   }, 60_000);
 
+  it('replays a session stored by run --store, by its id, on the agent rebuilt from it', async () => {
+    server = await startFakeServer([
+      { chunks: [fixture('openai/parallel-tool-calls.sse')] },
+      { chunks: [fixture('openai/text.sse')] },
+    ]);
+    const store = `sqlite:${join(mkdtempSync(join(tmpdir(), 'replay-store-')), 'runs.db')}`;
+    const run = await cli([
+      'run',
+      'What is here?',
+      '--cwd',
+      cliWorkspace(),
+      '--base-url',
+      `${server.url}/v1`,
+      '--store',
+      store,
+    ]);
+    const id = /session: ([0-9a-f]{12})/.exec(run.stdout)?.[1];
+    expect(id).toBeDefined();
+
+    const same = await cli(['replay', id ?? '', '--store', store, '--check', '--live']);
+    expect(same).toMatchObject({ code: 0, stdout: 'cassette: ok, the run matched the recording\n' });
+    const empty = mkdtempSync(join(tmpdir(), 'replay-empty-'));
+    const other = await cli(['replay', id ?? '', '--store', store, '--check', '--live', '--cwd', empty]);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain(`note: --cwd ${empty} overrides session '${id}'`);
+  }, 60_000);
+
   it('refuses a journal that keeps no run settings with exit 2, asking for --agent MODULE', async () => {
     const journal = await recordRun();
     const [header, ...rest] = readFileSync(journal, 'utf8').split('\n');
@@ -95,5 +122,9 @@ describe('agent-harness replay without --agent', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('keeps no run settings');
     expect(result.stderr).toContain('pass --agent MODULE');
+
+    const both = await cli(['replay', journal, '--check', '--agent', 'examples/cassettes/agent.ts', '--tools', 'read']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--agent MODULE builds its own');
   }, 60_000);
 });
