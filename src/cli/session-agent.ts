@@ -15,7 +15,13 @@ import { UsageError } from './usage-error.js';
 /** A recorded run whose agent `replay` rebuilds: a journal file, or a stored session. */
 export type RecordedSession =
   | { readonly journal: string }
-  | { readonly id: string; readonly store: JournalStore; readonly storeUrl: string };
+  | {
+      readonly id: string;
+      readonly store: JournalStore;
+      readonly storeUrl: string;
+      /** The stored session's meta, as read with its entries. */
+      readonly meta: Readonly<Record<string, string>> | undefined;
+    };
 
 /**
  * The agent the CLI would run for a recorded session, around the client it is given: the
@@ -31,9 +37,7 @@ export async function sessionAgentMaker(
   sources: McpSource[],
 ): Promise<MakeAgent> {
   const isFile = 'journal' in recorded;
-  const meta = isFile
-    ? journalMeta(readFileSync(recorded.journal, 'utf8'))
-    : (await recorded.store.read(recorded.id)).meta;
+  const meta = isFile ? journalMeta(readFileSync(recorded.journal, 'utf8')) : recorded.meta;
   const where = isFile ? `the journal '${printableLine(recorded.journal)}'` : `session '${recorded.id}'`;
   if (meta?.provider === undefined) {
     throw new UsageError(

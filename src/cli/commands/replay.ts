@@ -172,10 +172,11 @@ export async function replayCommand(
       const url = storeUrl(values.store);
       const store = await openCliStore(url);
       try {
-        input = (await store.read(id)).entries.map((entry, i) => checkEntry(entry, i));
+        const { entries, meta } = await store.read(id);
+        input = entries.map((entry, i) => checkEntry(entry, i));
         makeAgent =
           values.agent === undefined
-            ? await sessionAgentMaker({ id, store, storeUrl: url }, overrides, err, sources)
+            ? await sessionAgentMaker({ id, store, storeUrl: url, meta }, overrides, err, sources)
             : await loadMaker(values.agent);
       } finally {
         await store.close();
