@@ -1,16 +1,12 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeServer, startFakeServer } from '../adapters/support/fake-server.js';
-import { nodeArgs } from '../support/script-bundles.js';
 import { TERMINAL_CONTROL } from '../support/terminal.js';
 import { tempWorkspace } from '../support/workspace.js';
 import { textAnswer, toolCallsAnswer } from './support/approval-sse.js';
+import { inTerminal as inTerminalWithin } from './support/in-terminal.js';
 import { spawnCli, until } from './support/spawn-cli.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Each process may take this long on a loaded machine (tsx compiles the CLI at start). */
 const SLOW = 60_000;
@@ -29,31 +25,9 @@ function lastMessage(n: number): { role?: string; content?: string; tool_call_id
   return body?.messages?.at(-1);
 }
 
-/**
- * Runs the CLI in a real pseudo-terminal (`script`), so that stdin is a TTY; `answer` is typed
- * once the prompt shows.
- */
+/** The CLI in a real pseudo-terminal (see support/in-terminal.ts). */
 function inTerminal(args: readonly string[], env: Record<string, string>) {
-  const quoted = [process.execPath, ...nodeArgs('src/cli/bin.ts'), ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`);
-  // `exec`: no shell stays between `script` and the CLI. Without it, where SHELL is unset (CI),
-  // dash waits as the CLI's parent in the terminal's process group, dies of Ctrl-C's SIGINT,
-  // and `script` reports the shell's 130 instead of the CLI's exit code.
-  const child = spawn('script', ['-qfec', `exec ${quoted.join(' ')}`, '/dev/null'], {
-    cwd: root,
-    env: { ...process.env, OPENAI_API_KEY: 'sk-test', ...env },
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    output += text;
-  });
-  const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const timer = setTimeout(() => child.kill('SIGKILL'), SLOW);
-  void done.then(() => clearTimeout(timer));
-  return {
-    output: () => output,
-    type: (text: string) => child.stdin.write(text),
-    done,
-  };
+  return inTerminalWithin(args, env, SLOW);
 }
 
 describe('agent-harness run: approval without a terminal', { timeout: 120_000 }, () => {

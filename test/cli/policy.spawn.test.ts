@@ -1,15 +1,11 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeServer, startFakeServer } from '../adapters/support/fake-server.js';
-import { nodeArgs } from '../support/script-bundles.js';
 import { tempWorkspace } from '../support/workspace.js';
 import { textAnswer, toolCallsAnswer } from './support/approval-sse.js';
+import { inTerminal as inTerminalWithin } from './support/in-terminal.js';
 import { spawnCli, until } from './support/spawn-cli.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Each process may take this long on a loaded machine (tsx compiles the CLI at start). */
 const SLOW = 60_000;
@@ -29,21 +25,9 @@ function policyFile(source: string, name = 'policy.mjs'): string {
   return file;
 }
 
-/** The CLI in a real pseudo-terminal (`script`, which must `exec` it: see approval.spawn.test.ts). */
+/** The CLI in a real pseudo-terminal (see support/in-terminal.ts). */
 function inTerminal(args: readonly string[], env: Record<string, string>) {
-  const quoted = [process.execPath, ...nodeArgs('src/cli/bin.ts'), ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`);
-  const child = spawn('script', ['-qfec', `exec ${quoted.join(' ')}`, '/dev/null'], {
-    cwd: root,
-    env: { ...process.env, OPENAI_API_KEY: 'sk-test', ...env },
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    output += text;
-  });
-  const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const timer = setTimeout(() => child.kill('SIGKILL'), SLOW);
-  void done.then(() => clearTimeout(timer));
-  return { output: () => output, type: (text: string) => child.stdin.write(text), done };
+  return inTerminalWithin(args, env, SLOW);
 }
 
 describe('agent-harness run --policy FILE', { timeout: 120_000 }, () => {
