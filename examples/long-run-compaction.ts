@@ -14,6 +14,7 @@ import {
   ToolRegistry,
 } from 'agent-harness';
 import { estimateContextTokens } from 'agent-harness/context';
+import { contentText } from 'agent-harness/tools';
 import { z } from 'zod';
 
 const readPage = defineTool({
@@ -50,7 +51,9 @@ for await (const event of agent.run('Read the manual and say what it is about.')
 }
 
 const compactions = session.journal.filter((entry) => entry.type === 'compaction');
-const elided = session.messages.filter((m) => m.role === 'tool' && m.content.startsWith('[elided ')).length;
+const elided = session.messages.filter(
+  (m) => m.role === 'tool' && contentText(m.content).startsWith('[elided '),
+).length;
 console.log(`compactions: ${compactions.length}; tool outputs elided: ${elided} of 60`);
 console.log(`largest request: ${largest} tokens (limit 4000)`);
 // The same journal without its compaction entries: the context the model would have been sent.

@@ -3,6 +3,7 @@
 // Run: npm run example -- examples/structured-answers.ts
 
 import { Agent, Config, defineTool, ScriptedClient, Session, StreamEvent, ToolKind, ToolRegistry } from 'agent-harness';
+import { contentText } from 'agent-harness/tools';
 import { z } from 'zod';
 
 const lookup = defineTool({
@@ -45,6 +46,6 @@ for await (const event of agent.run('Which of Lyon, Nantes and Lille is biggest?
   if (event.type === 'agent_error') console.log(`stopped: ${event.data.reason}: ${event.data.message}`);
 }
 console.log(`argument pieces streamed: ${pieces.length}`);
-const retry = client.requests[2]?.messages.at(-1)?.content ?? '';
+const retry = contentText(client.requests[2]?.messages.at(-1)?.content ?? '');
 console.log(`sent back: ${retry.slice(0, retry.indexOf('.') + 1)}`);
 console.log(`journaled output: ${JSON.stringify(Session.replay(session.journal, config).lastOutput)}`);

@@ -1,6 +1,7 @@
 import { type Actor, type AnyActorLogic, createActor, type InspectionEvent, type Observer } from 'xstate';
 import type { Config } from '../config/config.js';
 import { AgentEvent } from '../core/agent-event.js';
+import { contentText, type MessageContent } from '../core/content-parts.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
 import { LazyAbort } from '../core/lazy-abort.js';
 import type { ModelClient } from '../core/model-client.js';
@@ -84,7 +85,7 @@ export class AgentRuns {
   }
 
   /** Starts a run on a new message (`input`) or, without one, resumes the session's last run. */
-  begin(input: string | undefined, options: ResumeOptions): ActiveRun {
+  begin(input: MessageContent | undefined, options: ResumeOptions): ActiveRun {
     this.checkCanStart();
     const queue = new AsyncQueue<AgentEvent>();
     const channel = openRunChannel(this.setup, queue, () => void this.close(run)); // also when nobody reads the events
@@ -136,7 +137,7 @@ export class AgentRuns {
    * then appends a new message: after an interrupted run, its unanswered calls are closed first.
    */
   private takeInput(
-    input: string | undefined,
+    input: MessageContent | undefined,
     options: ResumeOptions,
   ): { approvals: ApprovalMap; outputProblem: string | undefined } {
     const { session } = this.setup;
@@ -224,11 +225,17 @@ export class AgentRuns {
    * `abort()` already works (its ABORT waits in the actor's mailbox). Announced before the
    * machine starts, so a subscriber may abort on it.
    */
-  private startSoon(run: ActiveRun, input: string | undefined, signal: AbortSignal | undefined): void {
+  private startSoon(run: ActiveRun, input: MessageContent | undefined, signal: AbortSignal | undefined): void {
     // A promise job, not queueMicrotask: Node wraps each of those in an AsyncResource.
     void Promise.resolve().then(() => {
       try {
-        run.post(AgentEvent.agentStart(input ?? '', input === undefined, run.registry.sandboxes()));
+        run.post(
+          AgentEvent.agentStart(
+            input === undefined ? '' : contentText(input),
+            input === undefined,
+            run.registry.sandboxes(),
+          ),
+        );
         run.actor.start();
         if (signal?.aborted) this.abortBy(signal);
       } catch (error) {

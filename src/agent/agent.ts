@@ -3,6 +3,7 @@ import type { InspectionEvent, Observer } from 'xstate';
 import type { z } from 'zod';
 import { Config } from '../config/config.js';
 import { AgentEvent, type AgentEventDataMap } from '../core/agent-event.js';
+import type { MessageContent } from '../core/content-parts.js';
 import { HarnessError } from '../core/errors.js';
 import type { JournalEntry } from '../core/journal-entry.js';
 import type { ToolCall } from '../core/messages.js';
@@ -30,6 +31,7 @@ import { agentRunMachine, type ProvidedAgentMachine } from './provide-machine.js
 import { RelayedApprovals } from './relayed-approvals.js';
 import { RunEvents } from './run-events.js';
 import type { MachineDeps } from './run-handle.js';
+import { checkRunInput } from './run-input.js';
 import type { TreeSpend } from './tree-spend.js';
 
 /** Refuses run options that cannot work, naming the option (`invalid_argument`). */
@@ -307,25 +309,20 @@ export class Agent {
   }
 
   /**
-   * Runs the loop on a new user message and yields every event, ending with `agent_end` or
+   * Runs the loop on a new user message (a string, or content parts: text, images, files; each
+   * image or file at most `Config.maxAttachmentBytes`) and yields every event, ending with `agent_end` or
    * `agent_error`. Once read, it paces the loop as a generator does: the loop goes on when the
    * reader asks for the next event (a run nobody reads still finishes). Throws only for misuse:
    * no model client, or a run already in progress.
    */
   run<T>(
-    input: string,
+    input: MessageContent,
     options: RunOptions & { readonly output: z.ZodType<T> },
   ): AsyncGenerator<RunEvent<T>, void, undefined>;
-  run(input: string, options?: RunOptions): AsyncGenerator<AgentEvent, void, undefined>;
-  run(input: string, options: RunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
+  run(input: MessageContent, options?: RunOptions): AsyncGenerator<AgentEvent, void, undefined>;
+  run(input: MessageContent, options: RunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
     checkRunOptions(options);
-    if (typeof input !== 'string') {
-      throw new HarnessError('invalid_argument', `run() input must be a string, got ${typeof input}`);
-    }
-    if (input.trim() === '') {
-      throw new HarnessError('invalid_argument', 'run() input is empty: give the task as a non-empty string');
-    }
-    return this.drive(input, options);
+    return this.drive(checkRunInput(input, this.config.maxAttachmentBytes), options);
   }
 
   /**
@@ -420,7 +417,10 @@ export class Agent {
    * Starts the run at once (so `abort()` works before the first event is read) and returns the
    * stream of its events. Misuse errors surface on the first `next()`.
    */
-  private drive(input: string | undefined, options: ResumeOptions): AsyncGenerator<AgentEvent, void, undefined> {
+  private drive(
+    input: MessageContent | undefined,
+    options: ResumeOptions,
+  ): AsyncGenerator<AgentEvent, void, undefined> {
     let run: ActiveRun;
     try {
       run = this.runs.begin(input, options);

@@ -1,4 +1,6 @@
 import type { GuardrailSettings } from '../config/guardrail-options.js';
+import { checkContent } from '../core/content-check.js';
+import { contentText, DEFAULT_MAX_ATTACHMENT_BYTES, type MessageContent } from '../core/content-parts.js';
 import { errorMessage } from '../core/errors.js';
 import type { Guardrail, GuardrailAnswer, GuardrailContext, GuardrailVerdict } from '../core/guardrail.js';
 import type { UserMessage } from '../core/messages.js';
@@ -10,20 +12,19 @@ import type { Session } from '../session/session.js';
 type Checked = Pick<GuardrailCheckedEvent, 'verdicts' | 'value' | 'usage'>;
 
 /** The user's message the `input` stage checks: the session's last one the user wrote. */
-export function lastUserInput(session: Session): string {
+export function lastUserInput(session: Session): MessageContent {
   const messages = session.messages;
   for (let index = messages.length - 1; index >= 0; index--) {
     const message = messages[index];
     if (message?.role === 'user' && (message as UserMessage).author === undefined) {
-      const content = (message as UserMessage).content;
-      return typeof content === 'string' ? content : JSON.stringify(content);
+      return (message as UserMessage).content;
     }
   }
   return '';
 }
 
 /** Resolves with what the check answered, or rejects when it throws or the run stops first. */
-function answerOf(guardrail: Guardrail, value: string, context: GuardrailContext): Promise<GuardrailAnswer> {
+function answerOf(guardrail: Guardrail, value: MessageContent, context: GuardrailContext): Promise<GuardrailAnswer> {
   const { signal } = context;
   if (signal.aborted) return Promise.reject(new Error(`aborted: ${String(signal.reason)}`));
   return new Promise<GuardrailAnswer>((resolve, reject) => {
@@ -32,7 +33,7 @@ function answerOf(guardrail: Guardrail, value: string, context: GuardrailContext
     signal.addEventListener('abort', onAbort, { once: true });
     const done = () => signal.removeEventListener('abort', onAbort);
     try {
-      Promise.resolve(guardrail.check(value, context)).then(
+      Promise.resolve(guardrail.check(contentText(value), { ...context, content: value })).then(
         (answer) => {
           done();
           resolve(answer);
@@ -50,21 +51,32 @@ function answerOf(guardrail: Guardrail, value: string, context: GuardrailContext
 }
 
 /** One guardrail's answer as a verdict; a `replace` where the stage allows none, or a malformed answer, is an error. */
-function verdictOf(answer: unknown, base: Omit<GuardrailVerdict, 'outcome'>, replaces: boolean) {
+function verdictOf(
+  answer: unknown,
+  base: Omit<GuardrailVerdict, 'outcome'>,
+): { verdict: GuardrailVerdict; value?: MessageContent } {
   if (answer === 'pass') return { verdict: { ...base, outcome: 'pass' as const } };
   if (typeof answer === 'object' && answer !== null) {
     const { tripwire, replace } = answer as { tripwire?: unknown; replace?: unknown };
     if (typeof tripwire === 'string') return { verdict: { ...base, outcome: 'tripwire' as const, reason: tripwire } };
-    if (typeof replace === 'string' && replaces) {
-      return { verdict: { ...base, outcome: 'replace' as const }, value: replace };
-    }
-    if (typeof replace === 'string') {
-      const reason = `Error: a ${base.stage} guardrail may not replace the value`;
-      return { verdict: { ...base, outcome: 'error' as const, reason } };
-    }
+    if (replace !== undefined) return replacement(replace, base);
   }
   const reason = `Error: the check answered ${JSON.stringify(answer) ?? String(answer)}, not 'pass', { tripwire } or { replace }`;
   return { verdict: { ...base, outcome: 'error' as const, reason } };
+}
+
+/** A `replace` answer: text for the final answer, text or valid parts for a tool result, none for the input. */
+function replacement(replace: unknown, base: Omit<GuardrailVerdict, 'outcome'>) {
+  const refuse = (why: string) => ({ verdict: { ...base, outcome: 'error' as const, reason: `Error: ${why}` } });
+  if (base.stage === 'input') return refuse('an input guardrail may not replace the value');
+  if (typeof replace === 'string') return { verdict: { ...base, outcome: 'replace' as const }, value: replace };
+  if (base.stage === 'output') return refuse('an output guardrail replaces the answer with text');
+  try {
+    const value = checkContent(replace, 'the replacement', DEFAULT_MAX_ATTACHMENT_BYTES);
+    return { verdict: { ...base, outcome: 'replace' as const }, value };
+  } catch (error) {
+    return refuse(errorMessage(error));
+  }
 }
 
 /**
@@ -75,14 +87,15 @@ function verdictOf(answer: unknown, base: Omit<GuardrailVerdict, 'outcome'>, rep
 export async function runGuardrails(
   guardrails: GuardrailSettings,
   params: CheckGuardrailsParams,
-  value: string,
-  base: Omit<GuardrailContext, 'addUsage' | 'call'>,
+  value: MessageContent,
+  base: Omit<GuardrailContext, 'addUsage' | 'call' | 'content'>,
 ): Promise<Checked> {
   const verdicts: GuardrailVerdict[] = [];
   let usage: TokenUsage = ZERO_USAGE;
   const callId = params.call?.callId;
   const context: GuardrailContext = {
     ...base,
+    content: value,
     ...(params.call === undefined ? {} : { call: { callId: params.call.callId, name: params.call.name } }),
     addUsage: (used) => {
       usage = addUsage(usage, used);
@@ -90,9 +103,9 @@ export async function runGuardrails(
   };
   for (const guardrail of guardrails[params.stage]) {
     const where = { guardrail: guardrail.name, stage: params.stage, ...(callId === undefined ? {} : { callId }) };
-    let found: { verdict: GuardrailVerdict; value?: string };
+    let found: { verdict: GuardrailVerdict; value?: MessageContent };
     try {
-      found = verdictOf(await answerOf(guardrail, value, context), where, params.stage !== 'input');
+      found = verdictOf(await answerOf(guardrail, value, context), where);
     } catch (error) {
       found = { verdict: { ...where, outcome: 'error', reason: `Error: ${errorMessage(error)}` } };
     }

@@ -1,3 +1,5 @@
+import type { MessageContent } from '../core/content-parts.js';
+import { contentText } from '../core/content-parts.js';
 import type { JournalEntry } from '../core/journal-entry.js';
 import { countCall, type InvalidCalls, invalidCallErrorOfContent } from '../machines/invalid-calls.js';
 
@@ -13,7 +15,7 @@ export function invalidCallsSoFar(journal: readonly JournalEntry[]): InvalidCall
     if (entry.type === 'reset' || (entry.type === 'user_message' && entry.author !== 'harness')) break;
     start--;
   }
-  const results = new Map<string, string>();
+  const results = new Map<string, MessageContent>();
   for (let index = start; index < journal.length; index++) {
     const entry = journal[index] as JournalEntry;
     if (entry.type === 'tool_result') results.set(entry.callId, entry.content);
@@ -23,8 +25,9 @@ export function invalidCallsSoFar(journal: readonly JournalEntry[]): InvalidCall
     const entry = journal[index] as JournalEntry;
     if (entry.type !== 'assistant_message') continue;
     for (const call of entry.toolCalls ?? []) {
-      const content = results.get(call.callId);
-      if (content === undefined) continue;
+      const result = results.get(call.callId);
+      if (result === undefined) continue;
+      const content = contentText(result);
       counts = countCall(counts, call.name, invalidCallErrorOfContent(content), !content.startsWith('Error: '));
     }
   }

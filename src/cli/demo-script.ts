@@ -1,4 +1,5 @@
 import type { ScriptedTurn } from '../adapters/scripted-client.js';
+import { contentText } from '../core/content-parts.js';
 import type { ModelClient } from '../core/model-client.js';
 import { StreamEvent } from '../core/stream-event.js';
 import { tokenUsage } from '../core/usage.js';
@@ -26,7 +27,7 @@ export function demoScript(): ScriptedTurn[] {
       StreamEvent.messageComplete(tokenUsage(42, 31), 'tool_calls'),
     ],
     (messages) => {
-      const sawCode = messages.some((m) => m.role === 'tool' && m.content.includes('return a + b'));
+      const sawCode = messages.some((m) => m.role === 'tool' && contentText(m.content).includes('return a + b'));
       const answer = sawCode
         ? 'app.py defines add(a, b), which returns a + b; notes.md says the billing job uses it.'
         : 'I could not read app.py.';

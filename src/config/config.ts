@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { PolicyFunction } from '../core/approval-types.js';
+import { DEFAULT_MAX_ATTACHMENT_BYTES } from '../core/content-parts.js';
 import { HarnessError } from '../core/errors.js';
 import { BUDGET_KEYS, Budget, type BudgetOptions } from './budget.js';
 import { type ContextOptions, type ContextSettings, checkContextOptions } from './context-options.js';
@@ -25,6 +26,7 @@ const CONFIG_KEYS = [
   'toolTimeoutMs',
   'systemPrompt',
   'maxToolOutputChars',
+  'maxAttachmentBytes',
   'permissions',
   'maxParallelTools',
   'maxInvalidToolCalls',
@@ -52,6 +54,11 @@ export interface ConfigOptions extends BudgetOptions {
   readonly systemPrompt?: string;
   /** Cap on one tool observation; longer output is cut with a visible marker. Default 100,000. */
   readonly maxToolOutputChars?: number;
+  /**
+   * Cap on one image or file part's bytes, in the task and in tool results (SPEC §15): a larger
+   * one is refused before any request is sent. Default 5 MiB.
+   */
+  readonly maxAttachmentBytes?: number;
   /**
    * Tool name or kind → `allow | ask | deny` or a function of the call (a name beats a kind, a
    * kind beats the fallback key `'*'`; anything not covered is `allow`), or `{ kinds, tools }` to
@@ -104,6 +111,8 @@ export class Config {
   readonly systemPrompt: string | undefined;
   /** Cap on one tool observation, in characters. */
   readonly maxToolOutputChars: number;
+  /** Cap on one image or file part, in bytes. */
+  readonly maxAttachmentBytes: number;
   /** The tool policy (frozen); empty means every call is allowed. */
   readonly permissions: PermissionPolicy;
   /** At most this many concurrency-safe calls of one batch run at once. */
@@ -136,6 +145,8 @@ export class Config {
     this.systemPrompt = options.systemPrompt;
     this.maxToolOutputChars =
       positiveOrUndefined(options.maxToolOutputChars, 'maxToolOutputChars') ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
+    this.maxAttachmentBytes =
+      positiveInteger(options.maxAttachmentBytes, 'maxAttachmentBytes') ?? DEFAULT_MAX_ATTACHMENT_BYTES;
     this.permissions = checkPermissions(options.permissions);
     this.maxParallelTools = positiveInteger(options.maxParallelTools, 'maxParallelTools') ?? DEFAULT_MAX_PARALLEL_TOOLS;
     this.maxInvalidToolCalls =
@@ -166,6 +177,7 @@ export class Config {
       ...(this.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: this.toolTimeoutMs }),
       ...(systemPrompt === undefined ? {} : { systemPrompt }),
       maxToolOutputChars: this.maxToolOutputChars,
+      maxAttachmentBytes: this.maxAttachmentBytes,
       permissions,
       maxParallelTools: this.maxParallelTools,
       maxInvalidToolCalls: this.maxInvalidToolCalls,

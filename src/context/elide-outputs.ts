@@ -1,5 +1,7 @@
 import { type Compaction, keptFrom } from '../core/compaction.js';
+import { contentText } from '../core/content-parts.js';
 import type { Message, ToolMessage } from '../core/messages.js';
+import { estimateContentTokens } from './part-tokens.js';
 import { estimateTokens } from './token-estimate.js';
 
 /** What an elided tool output is replaced with: the call and its result stay, the text goes. */
@@ -36,8 +38,8 @@ export function elideOldOutputs(messages: readonly Message[], goal: CompactionGo
   for (let index = 0; index < end && tokens > goal.targetTokens; index++) {
     const message = messages[index] as Message;
     if (message.role !== 'tool') continue;
-    const marker = elisionMarker(message.content.length);
-    const saved = Math.floor((estimateTokens(message.content) - estimateTokens(marker)) * goal.tokenScale);
+    const marker = elisionMarker(contentText(message.content).length);
+    const saved = Math.floor((estimateContentTokens(message.content) - estimateTokens(marker)) * goal.tokenScale);
     if (saved <= 0) continue;
     replaced.set(index, { role: 'tool', callId: message.callId, content: marker });
     tokens -= saved;

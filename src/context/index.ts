@@ -7,6 +7,15 @@ export type { ContextOptions, ContextSettings } from '../config/context-options.
 export { COMPACTION_STRATEGIES } from '../config/context-options.js';
 export type { BoundedTokenScale, Compaction, CompactionStrategy } from '../core/compaction.js';
 export { elisionMarker } from './elide-outputs.js';
+export type { Dimensions } from './image-dimensions.js';
+export { imageDimensions } from './image-dimensions.js';
+export {
+  anthropicImageTokens,
+  estimateContentTokens,
+  openAiImageTokens,
+  PDF_PAGE_TOKENS,
+  UNKNOWN_IMAGE_TOKENS,
+} from './part-tokens.js';
 export { SUMMARY_REQUEST } from './summarise-turns.js';
 export {
   estimateContextTokens,

@@ -1,5 +1,6 @@
 import type { Message } from '../core/messages.js';
 import type { ToolDefinition } from '../core/tool-params.js';
+import { estimateContentTokens } from './part-tokens.js';
 
 /** Characters per token the estimate assumes: about right for English prose and code. */
 export const CHARS_PER_TOKEN = 4;
@@ -12,11 +13,11 @@ export function estimateTokens(text: string): number {
 }
 
 /**
- * Estimated tokens of one message in a request: its text, each tool call's name and arguments
+ * Estimated tokens of one message in a request: its content ({@link estimateContentTokens}), each tool call's name and arguments
  * (as JSON), and {@link MESSAGE_OVERHEAD_TOKENS}.
  */
 export function estimateMessageTokens(message: Message): number {
-  let tokens = MESSAGE_OVERHEAD_TOKENS + estimateTokens(message.content);
+  let tokens = MESSAGE_OVERHEAD_TOKENS + estimateContentTokens(message.content);
   if (message.role === 'assistant' && message.toolCalls !== undefined) {
     for (const call of message.toolCalls) {
       const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);

@@ -21,7 +21,8 @@ export type HarnessErrorReason =
   | 'restate_error'
   | 'invalid_cassette'
   | 'unsupported_cassette_version'
-  | 'cassette_diverged';
+  | 'cassette_diverged'
+  | 'invalid_content';
 
 /**
  * The one error class the library throws. Failures of actions (a tool that fails, a model

@@ -1,3 +1,4 @@
+import type { MessageContent } from './content-parts.js';
 import type { Message } from './messages.js';
 import type { TokenUsage } from './usage.js';
 
@@ -11,7 +12,7 @@ export const GUARDRAIL_STAGES: readonly GuardrailStage[] = ['input', 'toolResult
  * What a guardrail's check answers: `'pass'`, `{ tripwire: reason }` (the run ends with stop
  * reason `guardrail`), or `{ replace: value }` (redaction; output and tool results only).
  */
-export type GuardrailAnswer = 'pass' | { readonly tripwire: string } | { readonly replace: string };
+export type GuardrailAnswer = 'pass' | { readonly tripwire: string } | { readonly replace: MessageContent };
 
 /** What a guardrail's check is given besides the value. */
 export interface GuardrailContext {
@@ -21,6 +22,12 @@ export interface GuardrailContext {
   readonly session: { readonly id: string | undefined; readonly messages: readonly Message[] };
   /** Model turns completed in this run so far. */
   readonly turn: number;
+  /**
+   * The whole value checked: `check` gets its text, and a user message or tool result made of
+   * parts (images, files) is here as those parts. A tool result's replacement may be parts too;
+   * the final answer's is text.
+   */
+  readonly content: MessageContent;
   /** The tool call whose result is checked (`toolResult` stage only). */
   readonly call?: { readonly callId: string; readonly name: string };
   /** Counts a guardrail's own model usage (an LLM judge) into the run's usage and budgets. */

@@ -26,6 +26,16 @@ export type {
 export { PERMISSIONS } from './approval-types.js';
 export type { BoundedTokenScale, Compaction, CompactionStrategy } from './compaction.js';
 export { keptFrom } from './compaction.js';
+export { checkContent, contentPartSchema } from './content-check.js';
+export type { ContentPart, FilePart, ImagePart, MessageContent, TextPart } from './content-parts.js';
+export {
+  base64Bytes,
+  contentText,
+  DEFAULT_MAX_ATTACHMENT_BYTES,
+  hasAttachments,
+  IMAGE_MEDIA_TYPES,
+  partNote,
+} from './content-parts.js';
 export { debugLog } from './debug-log.js';
 export type { HarnessErrorReason } from './errors.js';
 export { errorMessage, HarnessError } from './errors.js';

@@ -1,5 +1,6 @@
 import type { StopReason } from './agent-event.js';
 import type { Compaction } from './compaction.js';
+import type { MessageContent } from './content-parts.js';
 import type { GuardrailVerdict } from './guardrail.js';
 import type { JsonObject, JsonValue, ReasoningContent, ToolCall } from './messages.js';
 import type { TokenUsage } from './usage.js';
@@ -34,7 +35,8 @@ export interface TurnStartEntry {
 /** A user message joined the context (`author: 'harness'` for harness-written notes). */
 export interface UserMessageEntry {
   readonly type: 'user_message';
-  readonly content: string;
+  /** A string, or content parts (journal version 6). */
+  readonly content: MessageContent;
   readonly author?: 'harness';
 }
 
@@ -88,7 +90,8 @@ export interface ApprovalDecisionEntry {
 export interface ToolResultEntry {
   readonly type: 'tool_result';
   readonly callId: string;
-  readonly content: string;
+  /** A string, or content parts (journal version 6). */
+  readonly content: MessageContent;
   /**
    * Usage the call spent on the parent's behalf (a child agent's requests), counted into this
    * session's usage with the result itself, so a crash can neither lose nor double it (journal

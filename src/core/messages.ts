@@ -1,3 +1,5 @@
+import type { MessageContent } from './content-parts.js';
+
 /** A JSON value as it appears in tool arguments and journals. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -21,9 +23,8 @@ export interface ToolCall {
 export interface ToolResultMessage {
   /** The `callId` of the call this answers. */
   readonly callId: string;
-  /** The tool's output, or `Error: …` for a failed call. */
-  /** The text. */
-  readonly content: string;
+  /** The tool's output (a string, or parts with images or files), or `Error: …` for a failed call. */
+  readonly content: MessageContent;
 }
 
 /** Instructions for the model, set from `Config.systemPrompt`. */
@@ -38,8 +39,8 @@ export interface SystemMessage {
 export interface UserMessage {
   /** Always `'user'`. */
   readonly role: 'user';
-  /** The text. */
-  readonly content: string;
+  /** The text, or parts (text, images, files; SPEC §15). */
+  readonly content: MessageContent;
   /** Present only on messages the harness wrote, such as a budget warning. */
   readonly author?: 'harness';
 }
@@ -114,8 +115,8 @@ export interface ToolMessage {
   readonly role: 'tool';
   /** The call this observation answers. */
   readonly callId: string;
-  /** The text. */
-  readonly content: string;
+  /** The tool's output: a string, or parts (text, images, files; SPEC §15). */
+  readonly content: MessageContent;
 }
 
 /** A message of the model's context, OpenAI-shaped (role + content). */

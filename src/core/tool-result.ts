@@ -1,11 +1,15 @@
+import type { ContentPart, MessageContent } from './content-parts.js';
+import { contentText } from './content-parts.js';
 import type { ToolException } from './tool-exception.js';
 
 /** The outcome of one tool call: plain JSON. */
 export interface ToolResult {
   /** Whether the call did what it was asked. */
   readonly success: boolean;
-  /** The observation, on success. */
+  /** The observation, on success (with {@link ToolResult.content}, the text of its parts). */
   readonly output?: string;
+  /** The observation as parts (text, images, files; SPEC §15), when the tool returned parts. */
+  readonly content?: readonly ContentPart[];
   /** What went wrong, on failure (the tool message then reads `Error: <error>`). */
   readonly error?: string;
   /**
@@ -21,6 +25,13 @@ export const ToolResult = {
   success(output: string): ToolResult {
     return { success: true, output };
   },
+  /**
+   * A successful call whose observation is parts, such as a screenshot with a caption. The parts
+   * are validated when the result reaches the loop (`invalid_content` becomes the call's error).
+   */
+  content(parts: readonly ContentPart[]): ToolResult {
+    return { success: true, output: contentText(parts), content: parts };
+  },
   /** A failed call; `message` says what went wrong and is shown to the model. */
   error(message: string): ToolResult {
     return { success: false, error: message };
@@ -35,9 +46,10 @@ export const ToolResult = {
   },
 } as const;
 
-/** The `tool` message content for a result: the output, or `Error: …`. */
-export function toolMessageContent(result: ToolResult): string {
-  return result.success ? (result.output ?? '') : `Error: ${result.error ?? 'unknown error'}`;
+/** The `tool` message content for a result: its parts or output, or `Error: …`. */
+export function toolMessageContent(result: ToolResult): MessageContent {
+  if (!result.success) return `Error: ${result.error ?? 'unknown error'}`;
+  return result.content ?? result.output ?? '';
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Budget } from '../config/budget.js';
 import type { AgentEvent } from '../core/agent-event.js';
+import { contentText } from '../core/content-parts.js';
 import type { CompactionEntry, DroppedReasoning, JournalEntry } from '../core/journal-entry.js';
 import type { ReasoningContent, ToolCall } from '../core/messages.js';
 import { addUsage, type TokenUsage, ZERO_USAGE } from '../core/usage.js';
@@ -36,7 +37,7 @@ function compactionText(entry: CompactionEntry): string {
   const what = `messages ${entry.from}–${entry.to - 1} (${count})`;
   if (entry.strategy === 'summarise') return `${what} replaced by a summary:\n${entry.messages[0]?.content ?? ''}`;
   const elided = entry.messages.filter(
-    (message) => message.role === 'tool' && message.content.startsWith('[elided '),
+    (message) => message.role === 'tool' && contentText(message.content).startsWith('[elided '),
   ).length;
   return `${elided} tool output(s) of ${what} elided`;
 }
@@ -106,8 +107,8 @@ export class TimelineBuilder {
     switch (entry.type) {
       case 'user_message':
         return entry.author === 'harness'
-          ? this.push({ kind: 'harness_note', title: 'harness note', text: entry.content })
-          : this.push({ kind: 'user', title: 'user message', text: entry.content });
+          ? this.push({ kind: 'harness_note', title: 'harness note', text: contentText(entry.content) })
+          : this.push({ kind: 'user', title: 'user message', text: contentText(entry.content) });
       case 'turn_start':
         this.turn++;
         if (this.state === null || this.state === 'done' || this.state === 'error') this.state = this.initialState;
@@ -154,10 +155,10 @@ export class TimelineBuilder {
       }
       case 'tool_result':
         if (this.pendingCalls.some((call) => call.callId === entry.callId)) {
-          this.earlyResults.set(entry.callId, entry.content);
+          this.earlyResults.set(entry.callId, contentText(entry.content));
           return [];
         }
-        return this.settleTool(entry.callId, entry.content);
+        return this.settleTool(entry.callId, contentText(entry.content));
       case 'agent_end':
         return this.addText('answer', 'final answer', entry.response, entry.reasoning);
       case 'agent_error':

@@ -2,6 +2,7 @@ import type { Budget } from '../config/budget.js';
 import type { StopReason } from '../core/agent-event.js';
 import type { ApprovalDecision, ApproveEvent, DenyEvent, Permission, SuspendEvent } from '../core/approval-types.js';
 import type { Compaction } from '../core/compaction.js';
+import type { MessageContent } from '../core/content-parts.js';
 import type { GuardrailStage, GuardrailVerdict } from '../core/guardrail.js';
 import type { ToolCall } from '../core/messages.js';
 import type { ToolResult } from '../core/tool-result.js';
@@ -247,7 +248,7 @@ export interface GuardrailCheckedEvent {
   readonly stage: GuardrailStage;
   readonly verdicts: readonly GuardrailVerdict[];
   /** The value after every replacement (the checked value when none replaced it). */
-  readonly value: string;
+  readonly value: MessageContent;
   /** What the guardrails' own model requests used (an LLM judge); counted into the budgets. */
   readonly usage: TokenUsage;
   /** `toolResult`: the call's settlement whose result was checked. */
@@ -258,7 +259,7 @@ export interface GuardrailCheckedEvent {
 export interface CheckGuardrailsParams {
   readonly stage: GuardrailStage;
   /** The value to check; the `input` stage checks the session's last user message. */
-  readonly value?: string;
+  readonly value?: MessageContent;
   /** Model turns completed so far, for the guardrail's context. */
   readonly turn: number;
   /** `toolResult`: the call whose settlement is checked. */

@@ -1,4 +1,6 @@
-import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from '../context/token-estimate.js';
+import { estimateContentTokens } from '../context/part-tokens.js';
+import { MESSAGE_OVERHEAD_TOKENS } from '../context/token-estimate.js';
+import type { MessageContent } from '../core/content-parts.js';
 import { type ToolResult, toolMessageContent } from '../core/tool-result.js';
 import type { AgentContext, StopInfo } from './agent-machine-types.js';
 import { softLimitMessage } from './budget-message.js';
@@ -9,9 +11,9 @@ export function contextOverLimit(context: AgentContext): boolean {
   return context.limits.contextLimit !== undefined && context.contextTokens > context.limits.contextLimit;
 }
 
-/** Estimated tokens one more message of this text adds to the context, in the provider's unit. */
-function messageTokens(text: string, tokenScale: number): number {
-  return Math.ceil((MESSAGE_OVERHEAD_TOKENS + estimateTokens(text)) * tokenScale);
+/** Estimated tokens one more message of this content adds to the context, in the provider's unit. */
+function messageTokens(content: MessageContent, tokenScale: number): number {
+  return Math.ceil((MESSAGE_OVERHEAD_TOKENS + estimateContentTokens(content)) * tokenScale);
 }
 
 /** Estimated tokens a tool result adds to the context (its `tool` message), in the provider's unit. */

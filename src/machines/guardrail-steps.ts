@@ -1,3 +1,4 @@
+import { contentText } from '../core/content-parts.js';
 import { guardrailStopMessage, stopsRun } from '../core/guardrail.js';
 import type { ToolCall } from '../core/messages.js';
 import { ToolResult, toolMessageContent } from '../core/tool-result.js';
@@ -80,7 +81,7 @@ export const passOutput = machineSetup.enqueueActions(({ context, event, enqueue
   const { action, usage } = record(context, event);
   enqueue(action);
   const replaced = event.value !== context.response;
-  enqueue.assign(replaced ? { usage, response: event.value, output: undefined } : { usage });
+  enqueue.assign(replaced ? { usage, response: contentText(event.value), output: undefined } : { usage });
 });
 
 /** Asks for a settled result's check: it is journaled, reported and counted only once it passed. */
@@ -104,8 +105,11 @@ function checkedResult(event: GuardrailCheckedEvent, settled: ToolSettledEvent):
   }
   const original = toolMessageContent(settled.result);
   if (event.value === original) return settled.result;
-  if (settled.result.success) return ToolResult.success(event.value);
-  return ToolResult.error(event.value.startsWith('Error: ') ? event.value.slice('Error: '.length) : event.value);
+  if (settled.result.success) {
+    return typeof event.value === 'string' ? ToolResult.success(event.value) : ToolResult.content(event.value);
+  }
+  const text = contentText(event.value);
+  return ToolResult.error(text.startsWith('Error: ') ? text.slice('Error: '.length) : text);
 }
 
 /**

@@ -1,7 +1,9 @@
 import { COMPACTION_STRATEGIES } from '../config/context-options.js';
 import { STOP_REASONS } from '../core/agent-event.js';
 import type { BoundedTokenScale } from '../core/compaction.js';
-import { HarnessError } from '../core/errors.js';
+import { checkContent } from '../core/content-check.js';
+import type { MessageContent } from '../core/content-parts.js';
+import { errorMessage, HarnessError } from '../core/errors.js';
 import { GUARDRAIL_STAGES, type GuardrailOutcome, type GuardrailStage } from '../core/guardrail.js';
 import type {
   AgentEndEntry,
@@ -27,6 +29,16 @@ function text(entry: Fields, key: string, index: number): string {
   const value = entry[key];
   if (typeof value !== 'string') fail(index, `'${key}' must be a string, got ${typeof value}`);
   return value;
+}
+
+/** A user message's or tool result's content: a string, or valid content parts (journal version 6). */
+function contentOf(entry: Fields, index: number): MessageContent {
+  if (typeof entry.content === 'string') return entry.content;
+  try {
+    return checkContent(entry.content, "'content'", Number.POSITIVE_INFINITY);
+  } catch (error) {
+    return fail(index, errorMessage(error));
+  }
 }
 
 function count(value: unknown, key: string, index: number): number {
@@ -144,13 +156,15 @@ function messagesOf(value: unknown, index: number): Message[] {
   return value.map((raw: unknown, i): Message => {
     if (typeof raw !== 'object' || raw === null) fail(index, `messages[${i}] must be an object`);
     const message = raw as Fields;
-    const content = text(message, 'content', index);
     switch (message.role) {
       case 'system':
-        return { role: 'system', content };
-      case 'user':
+        return { role: 'system', content: text(message, 'content', index) };
+      case 'user': {
+        const content = contentOf(message, index);
         return message.author === 'harness' ? { role: 'user', content, author: 'harness' } : { role: 'user', content };
+      }
       case 'assistant': {
+        const content = text(message, 'content', index);
         const assistant: Message =
           message.toolCalls === undefined
             ? { role: 'assistant', content }
@@ -161,7 +175,7 @@ function messagesOf(value: unknown, index: number): Message[] {
           : { ...assistant, reasoning: reasoningOf(message.reasoning, index) };
       }
       case 'tool':
-        return { role: 'tool', callId: text(message, 'callId', index), content };
+        return { role: 'tool', callId: text(message, 'callId', index), content: contentOf(message, index) };
       default:
         return fail(index, `messages[${i}].role must be system, user, assistant or tool`);
     }
@@ -235,7 +249,7 @@ export function checkEntry(raw: unknown, index: number): JournalEntry {
     case 'user_message':
       return entry.author === 'harness'
         ? { type: 'user_message', content: text(entry, 'content', index), author: 'harness' }
-        : { type: 'user_message', content: text(entry, 'content', index) };
+        : { type: 'user_message', content: contentOf(entry, index) };
     case 'assistant_message': {
       const content = text(entry, 'content', index);
       const message: AssistantMessageEntry =
@@ -263,7 +277,7 @@ export function checkEntry(raw: unknown, index: number): JournalEntry {
       return approvalDecisionOf(entry, index);
     case 'tool_result': {
       const callId = text(entry, 'callId', index);
-      const content = text(entry, 'content', index);
+      const content = contentOf(entry, index);
       return entry.usage === undefined
         ? { type: 'tool_result', callId, content }
         : { type: 'tool_result', callId, content, usage: usageOf(entry.usage, index) };

@@ -1,3 +1,5 @@
+import { checkContent } from '../core/content-check.js';
+import type { MessageContent } from '../core/content-parts.js';
 import { HarnessError } from '../core/errors.js';
 import type { DroppedReasoning, JournalEntry } from '../core/journal-entry.js';
 import type { JsonObject, ToolCall } from '../core/messages.js';
@@ -106,6 +108,16 @@ function hasOnlyUsageKeys(usage: TokenUsage): boolean {
   let keys = 0;
   for (const _ in usage) keys++;
   return keys === 3 && Object.getPrototypeOf(usage) === Object.prototype;
+}
+
+/**
+ * A user message's or tool result's content: a string, or content parts that pass
+ * {@link checkContent} (no size cap here: `Config.maxAttachmentBytes` is the agent's).
+ */
+export function requireContent(value: unknown, name: string): MessageContent {
+  if (typeof value !== 'string' && !Array.isArray(value))
+    throw new HarnessError('invalid_argument', `${name} must be a string or content parts, got ${typeof value}`);
+  return checkContent(value, name, Number.POSITIVE_INFINITY);
 }
 
 /** `value`, when it is a string; `invalid_argument` naming it otherwise. */

@@ -1,4 +1,5 @@
 import type { ApprovalDecision, PolicyDecisionRecord } from '../core/approval-types.js';
+import type { MessageContent } from '../core/content-parts.js';
 import { HarnessError } from '../core/errors.js';
 import type { ApprovalDecisionEntry, CompactionEntry, JournalEntry } from '../core/journal-entry.js';
 import type { JsonObject, Message, ReasoningContent, ToolCall } from '../core/messages.js';
@@ -21,7 +22,7 @@ export interface SessionState {
   /** Index in `openCalls` of the next call whose result joins `messages`. */
   nextResult: number;
   /** Results journaled ahead of an earlier call's, held until that one is in (by callId). */
-  heldResults: Map<string, string> | undefined;
+  heldResults: Map<string, MessageContent> | undefined;
   /** Calls of the open turn whose start was journaled (a `tool_started` entry), with the child session each ran, if any. */
   startedCalls: Map<string, string | undefined> | undefined;
   /** Decisions journaled for calls of the open turn that asked for approval, by callId. */
@@ -75,7 +76,7 @@ function push(state: SessionState, message: Message): void {
   state.messages.push(Object.freeze(message));
 }
 
-function pushResult(state: SessionState, callId: string, content: string): void {
+function pushResult(state: SessionState, callId: string, content: MessageContent): void {
   push(state, { role: 'tool', callId, content });
 }
 
@@ -119,7 +120,7 @@ function closeTurn(state: SessionState): void {
  * A tool result joins the context in the order the model asked for the calls, whatever order
  * the journal recorded them in (each result is journaled as its call settles).
  */
-function addResult(state: SessionState, callId: string, content: string): void {
+function addResult(state: SessionState, callId: string, content: MessageContent): void {
   const calls = state.openCalls;
   if (calls !== undefined) {
     if (calls[state.nextResult]?.callId === callId) {

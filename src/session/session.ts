@@ -4,6 +4,7 @@ import { Config } from '../config/config.js';
 import type { StopReason } from '../core/agent-event.js';
 import type { ApprovalDecision, PolicyDecisionRecord } from '../core/approval-types.js';
 import type { Compaction } from '../core/compaction.js';
+import type { MessageContent } from '../core/content-parts.js';
 import { HarnessError } from '../core/errors.js';
 import type { GuardrailVerdict } from '../core/guardrail.js';
 import type { AgentEndEntry, AssistantMessageEntry, DroppedReasoning, JournalEntry } from '../core/journal-entry.js';
@@ -19,6 +20,7 @@ import { type ChildJournals, ChildSessions } from './child-sessions.js';
 import { checkEntry, reasoningOf } from './journal-check.js';
 import {
   checkUsage,
+  requireContent,
   requireText,
   type ToolCallInput,
   TURN_START,
@@ -504,9 +506,12 @@ export class Session {
     this.append(droppedReasoning === undefined ? TURN_START : turnStartDropping(droppedReasoning));
   }
 
-  /** Adds a user message (after the previous final answer, if one is pending). */
-  addUserMessage(content: string): void {
-    this.append({ type: 'user_message', content: requireText(content, 'content') });
+  /**
+   * Adds a user message (after the previous final answer, if one is pending): a string, or
+   * content parts (text, images, files; SPEC §15), validated (`invalid_content`).
+   */
+  addUserMessage(content: MessageContent): void {
+    this.append({ type: 'user_message', content: requireContent(content, 'user message content') });
   }
 
   /** Adds a message the harness itself wrote to the model, in the user role. */
@@ -536,13 +541,16 @@ export class Session {
     );
   }
 
-  /** Adds the observation that answers one tool call: `({callId, content})` or `(callId, content)`. */
-  addToolResult(result: ToolResultMessage | string, content?: string): void {
+  /**
+   * Adds the observation that answers one tool call: `({callId, content})` or `(callId, content)`;
+   * the content is a string or content parts.
+   */
+  addToolResult(result: ToolResultMessage | string, content?: MessageContent): void {
     const message = typeof result === 'string' ? { callId: result, content } : (result ?? {});
     this.append({
       type: 'tool_result',
       callId: requireText(message.callId, 'callId'),
-      content: requireText(message.content, 'content'),
+      content: requireContent(message.content, 'tool result content'),
     });
   }
 
@@ -550,11 +558,11 @@ export class Session {
    * Adds the observation of a call that spent usage on the session's behalf (a child agent's
    * requests): one `tool_result` entry carrying both, so the usage counts exactly once.
    */
-  addChildToolResult(callId: string, content: string, usage: TokenUsage): void {
+  addChildToolResult(callId: string, content: MessageContent, usage: TokenUsage): void {
     this.append({
       type: 'tool_result',
       callId: requireText(callId, 'callId'),
-      content: requireText(content, 'content'),
+      content: requireContent(content, 'tool result content'),
       usage: checkUsage(usage),
     });
   }

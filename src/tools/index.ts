@@ -1,6 +1,7 @@
 /**
  * Tools (`agent-harness/tools`): defining and registering tools, the workspace tools and their
- * options, the shell sandbox, the helpers a tool author uses, and the permission policy.
+ * options, the shell sandbox, the helpers a tool author uses, the permission policy, and the
+ * content parts (text, images, files) that tasks and tool results may hold.
  */
 
 export type { PermissionPolicy, ScopedPermissions } from '../config/permission-policy.js';
@@ -14,6 +15,9 @@ export type {
   PolicyFunction,
 } from '../core/approval-types.js';
 export { PERMISSIONS } from '../core/approval-types.js';
+export { checkContent, contentPartSchema } from '../core/content-check.js';
+export type { ContentPart, FilePart, ImagePart, MessageContent, TextPart } from '../core/content-parts.js';
+export { contentText, DEFAULT_MAX_ATTACHMENT_BYTES, IMAGE_MEDIA_TYPES } from '../core/content-parts.js';
 export type { JsonObject } from '../core/messages.js';
 export type { ToolException } from '../core/tool-exception.js';
 export { ToolKind } from '../core/tool-kind.js';

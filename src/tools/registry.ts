@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { Config } from '../config/config.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../config/config.js';
-import { HarnessError } from '../core/errors.js';
+import { checkContent } from '../core/content-check.js';
+import { type ContentPart, DEFAULT_MAX_ATTACHMENT_BYTES, type MessageContent } from '../core/content-parts.js';
+import { errorMessage, HarnessError } from '../core/errors.js';
 import { LazyAbort } from '../core/lazy-abort.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import { withException } from '../core/tool-exception.js';
@@ -49,11 +51,13 @@ export class ToolRegistry {
   private readonly cwd: string;
   private readonly timeoutMs: number | undefined;
   private readonly maxOutputChars: number;
+  private readonly maxAttachmentBytes: number;
 
   constructor(config?: Config) {
     this.cwd = config?.cwd ?? process.cwd();
     this.timeoutMs = config?.toolTimeoutMs;
     this.maxOutputChars = config?.maxToolOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
+    this.maxAttachmentBytes = config?.maxAttachmentBytes ?? DEFAULT_MAX_ATTACHMENT_BYTES;
   }
 
   /**
@@ -183,7 +187,7 @@ export class ToolRegistry {
       // Only arguments of the wrong type get here (a JavaScript caller's `null` options, say).
       return crashedResult(String(name), '', error);
     }
-    return isPromiseLike(result) ? result.then((settled) => this.cap(settled)) : this.cap(result);
+    return isPromiseLike(result) ? result.then((settled) => this.cap(name, settled)) : this.cap(name, result);
   }
 
   private invokeUncapped(name: string, params: unknown, options: EagerInvokeOptions): ToolResult | Promise<ToolResult> {
@@ -215,8 +219,9 @@ export class ToolRegistry {
     return `Unknown tool '${name}'. Available tools: ${available}`;
   }
 
-  private cap(result: ToolResult): ToolResult {
+  private cap(name: string, result: ToolResult): ToolResult {
     const max = this.maxOutputChars;
+    if (result.success && result.content !== undefined) return this.capParts(name, result.content);
     if (result.success) {
       const output = result.output ?? '';
       return output.length > max ? { success: true, output: truncateOutput(output, max) } : result;
@@ -225,5 +230,25 @@ export class ToolRegistry {
     return error.length > max
       ? withException({ success: false, error: truncateOutput(error, max) }, result.exception)
       : result;
+  }
+
+  /**
+   * A result of parts: validated (an image or file over `maxAttachmentBytes`, or a malformed
+   * part, makes the call's error, naming the tool), each text part cut at the output cap.
+   */
+  private capParts(name: string, parts: readonly ContentPart[]): ToolResult {
+    let checked: MessageContent;
+    try {
+      checked = checkContent(parts, `tool '${String(name)}' result`, this.maxAttachmentBytes);
+    } catch (error) {
+      return ToolResult.error(errorMessage(error));
+    }
+    const max = this.maxOutputChars;
+    const capped = (checked as readonly ContentPart[]).map((part) =>
+      part.type === 'text' && part.text.length > max
+        ? { type: 'text' as const, text: truncateOutput(part.text, max) }
+        : part,
+    );
+    return ToolResult.content(capped);
   }
 }

@@ -31,6 +31,11 @@ function kindOf(value: unknown): string {
 export function resultOfAnswer(name: string, value: unknown): ToolResult {
   if (typeof value === 'string') return ToolResult.success(value);
   if (typeof value === 'object' && value !== null && isToolResult(value)) {
+    if (value.success && value.content !== undefined) {
+      return Array.isArray(value.content)
+        ? ToolResult.content(value.content)
+        : ToolResult.error(`Internal error: tool '${name}' returned content that is not an array of parts`);
+    }
     return value.success
       ? ToolResult.success(String(value.output ?? ''))
       : ToolResult.error(String(value.error ?? 'failed without a message'));

@@ -193,7 +193,7 @@ describe('contract §7 hard limits in a run', () => {
     const results = session.messages.filter((m) => m.role === 'tool');
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ role: 'tool', callId: 'h1' });
-    expect(results[0]?.content.startsWith('Error: ')).toBe(true);
+    expect(String(results[0]?.content).startsWith('Error: ')).toBe(true);
     expect(client.calls).toBe(1);
   });
 

@@ -97,7 +97,7 @@ describe('context compaction: elide old tool outputs', () => {
     // Every call still has its one result in the context, most of them elided.
     const tools = session.messages.filter((message) => message.role === 'tool');
     expect(tools).toHaveLength(200);
-    expect(tools.filter((message) => message.content.startsWith('[elided ')).length).toBeGreaterThan(190);
+    expect(tools.filter((message) => String(message.content).startsWith('[elided ')).length).toBeGreaterThan(190);
     expect(checkLoopInvariants(session.journal, { config, events })).toEqual([]);
 
     const replayed = Session.replay(JSON.parse(JSON.stringify(session.journal)), config);
@@ -175,7 +175,9 @@ describe('context compaction: summarise old turns', () => {
     // The harness's request: the old context verbatim (tool outputs stay tool messages), no tools.
     expect(request?.tools).toEqual([]);
     expect(request?.messages.at(-1)).toEqual({ role: 'user', content: SUMMARY_REQUEST, author: 'harness' });
-    expect(request?.messages.filter((m) => m.role === 'tool').every((m) => m.content.startsWith('page '))).toBe(true);
+    expect(request?.messages.filter((m) => m.role === 'tool').every((m) => String(m.content).startsWith('page '))).toBe(
+      true,
+    );
     // The model's context: the task, the summary (an assistant message), then the newest turns.
     const last = client.requests.at(-1)?.messages ?? [];
     expect(last[0]?.role).toBe('user');

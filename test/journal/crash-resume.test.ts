@@ -104,7 +104,7 @@ describe(`kill -9 of an agent appending to the sqlite store (${INSTANTS} random 
           expect(results).toHaveLength(STEPS);
           for (const result of results) {
             const ran = all.includes(result.callId);
-            if (!result.content.startsWith('Error: interrupted'))
+            if (!String(result.content).startsWith('Error: interrupted'))
               expect(ran, `${result.callId}: ${result.content}`).toBe(true); // exactly once
           }
         } finally {

@@ -129,7 +129,7 @@ describe('seed "Tool failures": a crashing tool is fed back and the model recove
     const client = new FnClient((n, messages) => {
       if (n === 1) return [callChunk('call-explode', 'explode', { reason: 'test' }), doneChunk(use(8, 3))];
       const last = messages.at(-1);
-      if (last?.role !== 'tool' || !last.content.startsWith('Error: Internal error'))
+      if (last?.role !== 'tool' || !String(last.content).startsWith('Error: Internal error'))
         throw new Error('bad observation');
       return [textChunk('Recovered after the tool error.'), doneChunk(use(13, 5))];
     });
@@ -174,7 +174,7 @@ describe('seed "Error cascades": a malformed call costs a turn and is corrected'
     const client = new FnClient((n, messages) => {
       if (n === 1) return [callChunk('call-bad', 'checkpoint', { step: 'not-an-integer' }), doneChunk(use(6, 3))];
       const last = messages.at(-1);
-      if (last?.role !== 'tool' || !last.content.includes('Invalid parameters'))
+      if (last?.role !== 'tool' || !String(last.content).includes('Invalid parameters'))
         throw new Error('no validator message');
       return [textChunk('Corrected after validation feedback.'), doneChunk(use(11, 5))];
     });
@@ -202,7 +202,7 @@ describe('seed "Error cascades": a malformed call costs a turn and is corrected'
     const events = await drain(agent.run('go'));
     expect(events.at(-1)?.type).toBe('agent_end');
     const tools = (client.requests[1]?.messages ?? []).filter((m) => m.role === 'tool');
-    expect(tools.map((m) => m.content.startsWith('Error: '))).toEqual([true, true]);
+    expect(tools.map((m) => String(m.content).startsWith('Error: '))).toEqual([true, true]);
     expect(tools[0]?.content).toContain('list_dir');
     expect(tools[0]?.content).toContain('checkpoint');
   });

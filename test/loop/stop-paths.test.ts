@@ -65,7 +65,7 @@ describe('contract §7 agent.abort()', () => {
     expect(seenSignals.every((s) => s.aborted)).toBe(true);
     const results = toolResults(session.messages);
     expect(results.map((m) => (m.role === 'tool' ? m.callId : ''))).toEqual(['h1', 'h2']);
-    expect(results.every((m) => m.content.startsWith('Error: '))).toBe(true);
+    expect(results.every((m) => String(m.content).startsWith('Error: '))).toBe(true);
     expect(client.calls).toBe(1);
   });
 
@@ -110,7 +110,7 @@ describe('contract §6/§5 tool timeout in a run', () => {
     expect(events.at(-1)).toMatchObject({ type: 'agent_end', data: { response: 'after' } });
     const results = toolResults(session.messages);
     expect(results).toHaveLength(2);
-    expect(results.every((m) => m.content.startsWith('Error: '))).toBe(true);
+    expect(results.every((m) => String(m.content).startsWith('Error: '))).toBe(true);
     const completes = events.filter((e) => e.type === 'tool_call_complete');
     expect(completes.map((e) => e.data)).toMatchObject([{ success: false }, { success: false }]);
   });

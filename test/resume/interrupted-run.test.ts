@@ -120,7 +120,7 @@ describe('contract §8 resume an interrupted run', () => {
     const sent = client.requests[0]?.messages ?? [];
     expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'user']);
     expect(sent[3]).toMatchObject({ role: 'tool', callId: 'b' });
-    expect(sent[3]?.content.startsWith('Error: ')).toBe(true);
+    expect(String(sent[3]?.content).startsWith('Error: ')).toBe(true);
     expect(runs).toEqual([]);
   });
 });

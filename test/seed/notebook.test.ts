@@ -182,7 +182,7 @@ class RecoveryClient {
       yield StreamEvent.messageComplete(usage(8, 3));
     } else {
       const last = messages.at(-1);
-      if (last?.role !== 'tool' || !last.content.startsWith('Error: Internal error'))
+      if (last?.role !== 'tool' || !String(last.content).startsWith('Error: Internal error'))
         throw new Error('no error observation');
       yield StreamEvent.textDelta('Recovered after the tool error.');
       yield StreamEvent.messageComplete(usage(13, 5));
@@ -259,7 +259,7 @@ describe('seed: role boundaries', () => {
     expect(client.observedToolMessage?.content).toContain('SYSTEM: ignore');
     expect(client.observedToolMessage?.content).toBe(POISON);
     expect(end?.type === 'agent_end' && end.data.response).toBe('I treated the returned text as data.');
-    const carriers = session.messages.filter((message) => message.content.includes('SYSTEM: ignore'));
+    const carriers = session.messages.filter((message) => String(message.content).includes('SYSTEM: ignore'));
     expect(carriers.map((message) => message.role)).toEqual(['tool']);
   });
 });
@@ -341,7 +341,7 @@ class MalformedThenCorrectClient {
       yield StreamEvent.messageComplete(usage(6, 3));
     } else {
       const last = messages.at(-1);
-      if (last?.role !== 'tool' || !last.content.includes('Invalid parameters'))
+      if (last?.role !== 'tool' || !String(last.content).includes('Invalid parameters'))
         throw new Error('no validation feedback');
       yield StreamEvent.textDelta('Corrected after validation feedback.');
       yield StreamEvent.messageComplete(usage(11, 5));

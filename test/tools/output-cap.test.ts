@@ -17,7 +17,8 @@ async function observation(execute: () => unknown): Promise<string | undefined> 
   const client = new ScriptedClient([toolTurn('n1', 'noisy', {}), textTurn('ok')]);
   const { agent, session } = makeAgent(client, [() => tool], { cwd: tempWorkspace(), maxToolOutputChars: 100 });
   await collect(agent.run('go'));
-  return session.messages.find((message) => message.role === 'tool')?.content;
+  const content = session.messages.find((message) => message.role === 'tool')?.content;
+  return content === undefined ? undefined : String(content);
 }
 
 describe('the cap on tool output (maxToolOutputChars), as the model sees it', () => {

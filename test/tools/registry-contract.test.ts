@@ -39,7 +39,7 @@ describe('contract §6 ToolRegistry.invoke never throws', () => {
     expect(result.error).toContain('list_dir');
     expect(result.error).toContain('checkpoint');
     expect(result.error).toContain('explode');
-    expect(toolMessageContent(result).startsWith('Error: ')).toBe(true);
+    expect(String(toolMessageContent(result)).startsWith('Error: ')).toBe(true);
   });
 
   it('invalid parameters: "Invalid parameters: <field path>: <problem>"', async () => {

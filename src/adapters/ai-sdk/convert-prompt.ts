@@ -1,3 +1,4 @@
+import { contentText } from '../../core/content-parts.js';
 import type { Message, ReasoningContent } from '../../core/messages.js';
 import type { ToolDefinition } from '../../core/tool-params.js';
 import type {
@@ -39,7 +40,7 @@ export function convertPrompt(messages: readonly Message[]): AiSdkMessage[] {
         prompt.push({ role: 'system', content: message.content });
         break;
       case 'user':
-        prompt.push({ role: 'user', content: [{ type: 'text', text: message.content }] });
+        prompt.push({ role: 'user', content: [{ type: 'text', text: contentText(message.content) }] });
         break;
       case 'assistant': {
         const content: (AiSdkReasoningPart | AiSdkToolCallPart | { type: 'text'; text: string })[] = [];
@@ -71,7 +72,7 @@ export function convertPrompt(messages: readonly Message[]): AiSdkMessage[] {
           type: 'tool-result',
           toolCallId: message.callId,
           toolName: toolNames.get(message.callId) ?? 'unknown',
-          output: { type: 'text', value: message.content },
+          output: { type: 'text', value: contentText(message.content) },
         };
         const last = prompt.at(-1);
         if (last?.role === 'tool') last.content.push(result);

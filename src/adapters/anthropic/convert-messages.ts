@@ -1,3 +1,4 @@
+import { contentText } from '../../core/content-parts.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../core/json-depth.js';
 import type { Message, ToolCall } from '../../core/messages.js';
 import type { AnthropicContentBlock, AnthropicMessage } from './anthropic-types.js';
@@ -24,14 +25,15 @@ function toolInput(call: ToolCall): Record<string, unknown> {
 }
 
 function blocksOf(message: Exclude<Message, { role: 'system' }>): AnthropicContentBlock[] {
-  const text: AnthropicContentBlock[] = message.content === '' ? [] : [{ type: 'text', text: message.content }];
+  const content = contentText(message.content);
+  const text: AnthropicContentBlock[] = content === '' ? [] : [{ type: 'text', text: content }];
   if (message.role === 'tool') {
-    const isError = message.content.startsWith('Error: ');
+    const isError = content.startsWith('Error: ');
     return [
       {
         type: 'tool_result',
         tool_use_id: message.callId,
-        content: message.content,
+        content,
         ...(isError ? { is_error: true } : {}),
       },
     ];

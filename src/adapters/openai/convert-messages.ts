@@ -1,3 +1,4 @@
+import { contentText } from '../../core/content-parts.js';
 import type { Message, ToolCall } from '../../core/messages.js';
 import type { OpenAIMessage } from './openai-types.js';
 
@@ -10,9 +11,9 @@ function convertMessage(message: Message): OpenAIMessage {
   switch (message.role) {
     case 'system':
     case 'user':
-      return { role: message.role, content: message.content };
+      return { role: message.role, content: contentText(message.content) };
     case 'tool':
-      return { role: 'tool', tool_call_id: message.callId, content: message.content };
+      return { role: 'tool', tool_call_id: message.callId, content: contentText(message.content) };
     case 'assistant': {
       const calls = message.toolCalls ?? [];
       if (calls.length === 0) return { role: 'assistant', content: message.content };

@@ -1,3 +1,4 @@
+import { contentText } from '../../core/content-parts.js';
 import type { AssistantMessage, Message, ReasoningContent, ReasoningPart } from '../../core/messages.js';
 import { wireArguments } from './convert-messages.js';
 import type { ResponsesInputItem, ResponsesReasoningInput } from './responses-types.js';
@@ -57,13 +58,13 @@ export function toResponsesPrompt(messages: readonly Message[]): ResponsesPrompt
         system.push(message.content);
         break;
       case 'user':
-        input.push({ role: 'user', content: message.content });
+        input.push({ role: 'user', content: contentText(message.content) });
         break;
       case 'assistant':
         input.push(...assistantItems(message));
         break;
       case 'tool':
-        input.push({ type: 'function_call_output', call_id: message.callId, output: message.content });
+        input.push({ type: 'function_call_output', call_id: message.callId, output: contentText(message.content) });
         break;
     }
   }

@@ -1,3 +1,4 @@
+import { contentText } from '../../core/content-parts.js';
 import type { JournalEntry } from '../../core/journal-entry.js';
 import { excerpt, printableLine } from '../../core/printable.js';
 
@@ -14,8 +15,10 @@ export function followLine(entry: JournalEntry): string | undefined {
       );
       return [...text, ...calls].join('\n') || undefined;
     }
-    case 'tool_result':
-      return `${entry.content.startsWith('Error:') ? '✗' : '✓'} ${printableLine(entry.callId)}: ${excerpt(printableLine(entry.content), 120)}`;
+    case 'tool_result': {
+      const text = contentText(entry.content);
+      return `${text.startsWith('Error:') ? '✗' : '✓'} ${printableLine(entry.callId)}: ${excerpt(printableLine(text), 120)}`;
+    }
     case 'approval_request':
       return `⏸ ${printableLine(entry.callId)} waits for approval`;
     case 'agent_end':

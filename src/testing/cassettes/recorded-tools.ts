@@ -1,3 +1,4 @@
+import type { MessageContent } from '../../core/content-parts.js';
 import type { JournalEntry } from '../../core/journal-entry.js';
 import type { ToolCall } from '../../core/messages.js';
 import { ToolResult } from '../../core/tool-result.js';
@@ -12,14 +13,15 @@ const ORDER_WAIT_MS = 25;
 interface RecordedCall {
   readonly call: ToolCall;
   /** Its result's content, when the recording has one. */
-  readonly content: string | undefined;
+  readonly content: MessageContent | undefined;
   /** Where its result is among the recorded results (settle order). */
   readonly order: number;
   /** How many calls had started when its result was recorded (concurrent calls interleave). */
   readonly startsBefore: number;
 }
 
-function resultOf(content: string): ToolResult {
+function resultOf(content: MessageContent): ToolResult {
+  if (typeof content !== 'string') return ToolResult.content(content);
   return content.startsWith('Error: ')
     ? ToolResult.error(content.slice('Error: '.length))
     : ToolResult.success(content);
@@ -45,7 +47,7 @@ export class RecordedTools {
     private readonly matcher: StepMatcher,
     private readonly view: JournalView,
   ) {
-    const results = new Map<string, { content: string; order: number; startsBefore: number }>();
+    const results = new Map<string, { content: MessageContent; order: number; startsBefore: number }>();
     let starts = 0;
     for (const entry of journal) {
       if (entry.type === 'tool_started') starts++;

@@ -1,6 +1,7 @@
 import { Agent } from '../../agent/agent.js';
 import { Config, type ConfigOptions } from '../../config/config.js';
 import type { AgentEvent } from '../../core/agent-event.js';
+import type { MessageContent } from '../../core/content-parts.js';
 import { HarnessError } from '../../core/errors.js';
 import type { JournalEntry } from '../../core/journal-entry.js';
 import type { ModelClient } from '../../core/model-client.js';
@@ -81,7 +82,7 @@ async function buildAgent(options: ReplayOptions, client: ModelClient): Promise<
 }
 
 /** The user messages that started the recorded runs, in order. */
-function runInputs(journal: readonly JournalEntry[]): string[] {
+function runInputs(journal: readonly JournalEntry[]): MessageContent[] {
   return journal.flatMap((entry) =>
     entry.type === 'user_message' && entry.author === undefined ? [entry.content] : [],
   );

@@ -1,3 +1,4 @@
+import { contentText } from '../../core/content-parts.js';
 import type { JournalEntry, ToolResultEntry } from '../../core/journal-entry.js';
 import { addUsage, type TokenUsage, ZERO_USAGE } from '../../core/usage.js';
 import type { SessionTree } from '../../session/session-tree.js';
@@ -97,7 +98,8 @@ function checkParent(id: string, journal: readonly JournalEntry[], tree: Session
         );
       continue;
     }
-    if (answeredWithoutChild(result.content)) continue;
+    const content = contentText(result.content);
+    if (answeredWithoutChild(content)) continue;
     if (child === undefined || !childEnded || end === undefined) {
       fail(
         'child_answered',
@@ -106,19 +108,15 @@ function checkParent(id: string, journal: readonly JournalEntry[], tree: Session
       continue;
     }
     const expected = expectedContent(end);
-    if (
-      end.type === 'agent_error' &&
-      BUDGET_STOPS.has(end.reason) &&
-      !result.content.startsWith(`Error: ${end.reason}:`)
-    )
+    if (end.type === 'agent_error' && BUDGET_STOPS.has(end.reason) && !content.startsWith(`Error: ${end.reason}:`))
       fail(
         'child_budget',
-        `call '${callId}': child '${childId}' stopped with ${end.reason}, but the parent got ${JSON.stringify(result.content.slice(0, 80))}`,
+        `call '${callId}': child '${childId}' stopped with ${end.reason}, but the parent got ${JSON.stringify(content.slice(0, 80))}`,
       );
-    else if (expected !== undefined && result.content !== expected && !result.content.includes('[truncated '))
+    else if (expected !== undefined && content !== expected && !content.includes('[truncated '))
       fail(
         'child_result',
-        `call '${callId}': the parent got ${JSON.stringify(result.content.slice(0, 80))}, child '${childId}' ended with ${JSON.stringify(expected.slice(0, 80))}`,
+        `call '${callId}': the parent got ${JSON.stringify(content.slice(0, 80))}, child '${childId}' ended with ${JSON.stringify(expected.slice(0, 80))}`,
       );
     const usage = usageOf(child);
     if (!sameUsage(result.usage, usage))

@@ -1,4 +1,5 @@
 import { STOP_REASONS } from '../../core/agent-event.js';
+import { contentText } from '../../core/content-parts.js';
 import type { JournalEntry } from '../../core/journal-entry.js';
 import { machineGraph } from '../../diagram/machine-graph.js';
 import { agentMachine } from '../../machines/agent-machine.js';
@@ -193,7 +194,7 @@ export function softLimitRules(run: JournalRun): LoopViolation[] {
         violation('soft_limit', `${entryName(run, i)}: a harness message without a budget warning before it`),
       );
     }
-    if (entry.type === 'tool_result' && warned && !entry.content.startsWith('Error: ')) {
+    if (entry.type === 'tool_result' && warned && !contentText(entry.content).startsWith('Error: ')) {
       problems.push(violation('soft_limit', `${entryName(run, i)}: a tool ran after tools were withheld`));
     }
   });

@@ -30,7 +30,7 @@ export function checkEffects(journal: readonly JournalEntry[], tag: string, effe
     const n = (call.arguments as { n: number }).n;
     const starts = effectLines.filter((line) => line.startsWith(`start ${tag} ${n} `));
     const result = journal.find((entry) => entry.type === 'tool_result' && entry.callId === call.callId);
-    const inDoubt = result?.type === 'tool_result' && result.content.startsWith('Error: interrupted');
+    const inDoubt = result?.type === 'tool_result' && String(result.content).startsWith('Error: interrupted');
     expect(starts.length, `effect ${n} of ${tag}: ${starts.join(', ')}`).toBeLessThanOrEqual(1);
     if (!inDoubt) expect(starts.length, `effect ${n} of ${tag} ran once`).toBe(1);
   }

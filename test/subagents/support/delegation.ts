@@ -33,7 +33,7 @@ export const LEAD_ANSWER = 'report: research 1: analysis 1: effect 1 done | rese
 const toolContents = (messages: readonly Message[]) =>
   messages.flatMap((message) => (message.role === 'tool' ? [message.content] : []));
 const itemOf = (messages: readonly Message[]) => {
-  const task = messages.find((message) => message.role === 'user')?.content ?? '';
+  const task = String(messages.find((message) => message.role === 'user')?.content ?? '');
   return Number(/item (\d+)/.exec(task)?.[1] ?? 0);
 };
 const call = (callId: string, name: string, args: JsonObject) => [
