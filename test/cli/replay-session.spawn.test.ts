@@ -29,10 +29,14 @@ function cli(args: string[]) {
   });
 }
 
-/** Records a two-turn run (a read_file call, then an answer) with `run --journal`; returns the journal's path. */
+/**
+ * Records a two-turn run (one read_file call, then an answer) with `run --journal`; returns the
+ * journal's path. One call: with `--live`, two concurrent calls settle in whatever order the
+ * machine's timing gives, and a replay reports another order as a divergence.
+ */
 async function recordRun(): Promise<string> {
   server = await startFakeServer([
-    { chunks: [fixture('openai/parallel-tool-calls.sse')] },
+    { chunks: [fixture('openai/one-tool-call.sse')] },
     { chunks: [fixture('openai/text.sse')] },
   ]);
   const journal = join(mkdtempSync(join(tmpdir(), 'replay-session-')), 'run.jsonl');
@@ -85,7 +89,7 @@ describe('agent-harness replay without --agent', () => {
 
   it('replays a session stored by run --store, by its id, on the agent rebuilt from it', async () => {
     server = await startFakeServer([
-      { chunks: [fixture('openai/parallel-tool-calls.sse')] },
+      { chunks: [fixture('openai/one-tool-call.sse')] },
       { chunks: [fixture('openai/text.sse')] },
     ]);
     const store = `sqlite:${join(mkdtempSync(join(tmpdir(), 'replay-store-')), 'runs.db')}`;

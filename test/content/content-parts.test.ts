@@ -6,7 +6,7 @@ import {
   imageDimensions,
   openAiImageTokens,
 } from '../../src/context/index.js';
-import { defineTool, HarnessError, ScriptedClient, Session, ToolResult } from '../../src/index.js';
+import { defineTool, HarnessError, ScriptedClient, Session, ToolKind, ToolResult } from '../../src/index.js';
 import { type ContentPart, checkContent, contentText } from '../../src/tools/index.js';
 import { collect, makeAgent, textTurn, toolTurn } from '../support/fixtures.js';
 import { workspace } from '../support/runs.js';
@@ -34,6 +34,7 @@ function screenshotTool() {
   return defineTool({
     name: 'screenshot',
     description: 'Takes a screenshot.',
+    kind: ToolKind.READ,
     schema: z.object({}),
     execute: () =>
       ToolResult.content([
