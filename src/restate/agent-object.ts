@@ -1,9 +1,11 @@
 import type { ObjectContext, ObjectSharedContext } from '@restatedev/restate-sdk';
 import * as restate from '@restatedev/restate-sdk';
 import { Agent } from '../agent/agent.js';
+import { checkRunInput } from '../agent/run-input.js';
 import type { Config } from '../config/config.js';
 import type { AgentEvent } from '../core/agent-event.js';
-import { HarnessError } from '../core/errors.js';
+import type { MessageContent } from '../core/content-parts.js';
+import { errorMessage, HarnessError } from '../core/errors.js';
 import type { ModelClient } from '../core/model-client.js';
 import { printableLine } from '../core/printable.js';
 import { Session } from '../session/session.js';
@@ -96,12 +98,28 @@ export function agentObject(options: AgentObjectOptions) {
 
 function checkRequest(request: unknown): RunRequest {
   const task = (request as { task?: unknown } | null)?.task;
-  if (typeof task !== 'string') {
-    throw new restate.TerminalError('run needs {"task": "<the user message>"} ("" continues an interrupted run)', {
-      errorCode: 400,
-    });
+  if (typeof task !== 'string' && !Array.isArray(task)) {
+    throw new restate.TerminalError(
+      'run needs {"task": "<the user message>" | [content parts]} ("" continues an interrupted run)',
+      {
+        errorCode: 400,
+      },
+    );
   }
-  return { task };
+  return { task: task as MessageContent };
+}
+
+/**
+ * The task checked as `run()` checks it, with the agent's attachment cap: a bad one is a
+ * terminal error (400), since running the same request again cannot make it good.
+ */
+function checkTask(task: MessageContent, maxAttachmentBytes: number): void {
+  if (task === '') return;
+  try {
+    checkRunInput(task, maxAttachmentBytes);
+  } catch (error) {
+    throw new restate.TerminalError(errorMessage(error), { errorCode: 400 });
+  }
 }
 
 function checkDecision(decision: unknown): Decision {
@@ -174,6 +192,7 @@ async function runHandler(ctx: ObjectContext, input: RunRequest, options: AgentO
 
   const at = await steps.run('begin', () => storedLength(options.store, sessionId));
   const parts = await options.agent(sessionId);
+  checkTask(request.task, parts.config.maxAttachmentBytes);
   const loaded = await Session.loadAt(options.store, sessionId, {
     at,
     config: parts.config,
@@ -220,7 +239,7 @@ async function drive(
   ctx: ObjectContext,
   agent: Agent,
   steps: DurableSteps,
-  task: string,
+  task: MessageContent,
 ): Promise<AgentEvent | undefined> {
   const waiting: Record<string, string> = {};
   let last: AgentEvent | undefined;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { MessageContent } from '../core/content-parts.js';
 import { HarnessError } from '../core/errors.js';
 import { excerpt, printableLine } from '../core/printable.js';
 import { redactPassword } from '../core/redact-url.js';
@@ -73,7 +74,7 @@ function objectPath(target: IngressTarget | string, sessionId: string, handler: 
 export async function submitRun(
   target: IngressTarget | string,
   sessionId: string,
-  task: string,
+  task: MessageContent,
   options: { readonly idempotencyKey?: string } = {},
 ): Promise<string> {
   // With a key, Restate keeps the outcome for `runOutcome` to attach to after the run ended.

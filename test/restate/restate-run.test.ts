@@ -53,6 +53,24 @@ describe('agent-harness/restate: a run on Restate', { timeout: 120_000 }, () => 
       await store.close();
     }
   });
+
+  it('takes a task of content parts, journaled as parts; a malformed task fails at once, not on every retry', async () => {
+    const parts = [
+      { type: 'text' as const, text: 'look at this' },
+      { type: 'image' as const, mediaType: 'image/png', data: Buffer.from('not really a png').toString('base64') },
+    ];
+    const invocation = await submitRun(cluster.ingressUrl, 'parts-1', parts);
+    const outcome = await within(runOutcome(cluster.ingressUrl, invocation), 30_000);
+    expect(outcome).toMatchObject({ status: 'done' });
+    const journal = await storedJournal(cluster.store, 'parts-1');
+    expect(journal.find((entry) => entry.type === 'user_message')).toEqual({ type: 'user_message', content: parts });
+
+    const bad = [{ type: 'image' as const, mediaType: 'image/bmp', data: 'AAAA' }];
+    const failed = await submitRun(cluster.ingressUrl, 'parts-2', bad);
+    await expect(within(runOutcome(cluster.ingressUrl, failed), 30_000)).rejects.toThrow(
+      /run\(\) input part 0 mediaType: must be one of image\/png/,
+    );
+  });
 });
 
 /** Polls `runStatus` until `callId` waits for a decision. */
