@@ -30,7 +30,7 @@ export interface SandboxOptions {
    * Hosts the command may reach. Empty (the default): no network at all, only its own loopback.
    * `['*']`: the host's whole network. Any other list (`['api.example.com', '*.npmjs.org',
    * 'localhost:8080']`): no network but an HTTP(S) proxy, run in this process, that lets through
-   * only those hosts (see {@link HostAllowList}); it needs `socat` on `PATH` and the `bwrap` sandbox.
+   * only those hosts (entries: `HostAllowList`); it needs `socat` on `PATH` and the `bwrap` sandbox.
    */
   readonly allowedHosts?: readonly string[];
   /** The `socat` program that forwards to the proxy inside the sandbox: a path, or a name searched on `PATH`. Default `socat`. */

@@ -5,12 +5,15 @@
  * to EFFECTS) and `look` (idempotent). Env: STORE, PORT, EFFECTS, TURNS (tool turns before the
  * answer), MODEL_MS and TOOL_MS (how long each takes), MAX_TURNS, DENY=1 (`effect` is denied by
  * policy: this worker's code changed). In a session whose id starts with `ask`, `effect` asks
- * first; in one whose task starts with `slow`, each tool call takes a minute.
+ * first; in one whose task starts with `slow`, each tool call takes a minute. GUARDRAILS=FILE:
+ * an `input` and a `toolResult` guardrail that pass, each check appending a line to FILE
+ * (`check STAGE SESSION CALL pid`), so a test can count how often each ran.
  */
 import { appendFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Message } from '../../../src/core/messages.js';
 import type { ModelClient } from '../../../src/core/model-client.js';
+import type { Guardrail } from '../../../src/guardrails.js';
 import { Config, defineTool, StreamEvent, ToolRegistry } from '../../../src/index.js';
 import { serveWorker } from '../../../src/restate.js';
 import { openStore } from '../../../src/stores/open-store.js';
@@ -76,11 +79,24 @@ const look = defineTool({
   },
 });
 
+/** A guardrail that passes and logs each check it makes to GUARDRAILS. */
+const logged = (stage: string): Guardrail => ({
+  name: `log-${stage}`,
+  check: (_value, context) => {
+    const line = `check ${stage} ${context.session.id} ${context.call?.callId ?? '-'} ${process.pid}\n`;
+    appendFileSync(env.GUARDRAILS as string, line);
+    return 'pass';
+  },
+});
+
 const store = await openStore(env.STORE as string);
 const configFor = (sessionId: string) =>
   new Config({
     maxTurns: Number(env.MAX_TURNS ?? 20),
     permissions: { effect: env.DENY === '1' ? 'deny' : sessionId.startsWith('ask') ? 'ask' : 'allow', look: 'allow' },
+    ...(env.GUARDRAILS === undefined
+      ? {}
+      : { guardrails: { input: [logged('input')], toolResult: [logged('toolResult')] } }),
   });
 const worker = await serveWorker({
   store,
