@@ -66,7 +66,7 @@ function sandboxNote(sandbox: Sandbox): string {
 
 function networkNote(sandbox: Sandbox): string {
   if (sandbox.network === 'none') return ', and there is no network';
-  if (sandbox.network === 'all') return '';
+  if (sandbox.network === 'all') return ", and it has the host's network";
   return (
     `, and there is no network but an HTTP(S) proxy (HTTP_PROXY, HTTPS_PROXY are set; use them) that reaches only these hosts: ${sandbox.allowedHosts.join(', ')}` +
     ' (other hosts get 403; direct connections fail)'

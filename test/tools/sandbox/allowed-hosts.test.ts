@@ -1,8 +1,11 @@
+import { readdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { skipWithout } from '../../support/required-tools.js';
-import { sandboxFixture, seen } from './sandbox-fixture.js';
+import { eventually, sandboxFixture, seen } from './sandbox-fixture.js';
 
 // Real bubblewrap, real socat, real servers on 127.0.0.1; the command inside is curl, which
 // reads HTTP_PROXY/HTTPS_PROXY (or is told --noproxy to go direct).
@@ -44,6 +47,13 @@ async function testServer(): Promise<TestServer> {
   const address = server.address();
   if (typeof address !== 'object' || address === null) throw new Error('no address');
   return { port: address.port, seen: requests, open: () => sockets.size };
+}
+
+/** The allow-list proxies' folders in the temp folder now. */
+function proxyFolders(): string[] {
+  return readdirSync(tmpdir())
+    .filter((name) => name.startsWith('agent-harness-proxy-'))
+    .sort();
 }
 
 /** curl, quiet but for errors, with a short connect time-out; `--proxytunnel` makes it CONNECT. */
@@ -153,16 +163,21 @@ describe.skipIf(skipWithout('bwrap') || skipWithout('socat'))('shell in bubblewr
     ).toContain(`reached 127.0.0.1:${server.port} /decimal`);
   });
 
-  it('closes the proxy and its connections with the call', async () => {
+  it('runs one proxy per call, on a socket in a folder of its own, gone with its connections when the call ends', async () => {
     const server = await testServer();
     const { shell } = sandboxFixture();
     const run = shell('bwrap', { allowedHosts: [`localhost:${server.port}`] });
-    const result = await run(curl(`http://localhost:${server.port}/hang`, '--proxytunnel'), 1000);
+    const before = proxyFolders();
+    const call = run(curl(`http://localhost:${server.port}/hang`, '--proxytunnel'), 1000);
+    expect(await eventually(() => server.open() === 1)).toBe(true);
+    const during = proxyFolders().filter((name) => !before.includes(name));
+    expect(during).toHaveLength(1);
+    expect(readdirSync(join(tmpdir(), during[0] as string))).toEqual(['proxy.sock']);
+    const result = await call;
     expect(result.error).toMatch(/^command timed out after 1000 ms/);
     expect(server.seen).toEqual([`localhost:${server.port} /hang`]);
-    // The tunnel the command held open is gone once the call has returned.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(server.open()).toBe(0);
+    expect(proxyFolders()).toEqual(before);
+    expect(await eventually(() => server.open() === 0)).toBe(true);
   });
 
   it("tells the model the truth about the network in the shell tool's description", () => {
@@ -171,7 +186,7 @@ describe.skipIf(skipWithout('bwrap') || skipWithout('socat'))('shell in bubblewr
       'there is no network but an HTTP(S) proxy (HTTP_PROXY, HTTPS_PROXY are set; use them) that reaches only these hosts: api.example.com, *.npmjs.org',
     );
     expect(shell('bwrap').description).toContain('and there is no network.');
-    expect(shell('bwrap', { allowedHosts: ['*'] }).description).not.toContain('network');
+    expect(shell('bwrap', { allowedHosts: ['*'] }).description).toContain("and it has the host's network.");
   });
 
   it('a program that does not exist is "failed", as without the proxy', async () => {
