@@ -35,6 +35,7 @@ export type {
   SandboxedCommand,
   SandboxKind,
   SandboxMode,
+  SandboxNetwork,
   SandboxOptions,
   ShellToolOptions,
   WorkspaceToolsOptions,
