@@ -127,6 +127,9 @@ export class Sandbox {
       );
     }
     const hosts = options.allowedHosts ?? [];
+    if (!Array.isArray(hosts)) {
+      throw new HarnessError('invalid_config', `allowedHosts must be an array of hosts, got ${JSON.stringify(hosts)}`);
+    }
     const list =
       hosts.length === 0 || (hosts.length === 1 && hosts[0] === '*') ? undefined : HostAllowList.parse(hosts);
     if (list !== undefined && mode === 'none') {

@@ -41,6 +41,9 @@ describe('allowedHosts entries', () => {
   });
 
   it('are checked when the sandbox is made, whatever the mode', () => {
+    expect(() => Sandbox.create({ mode: 'none', allowedHosts: 'api.example.com' as never })).toThrow(
+      'allowedHosts must be an array of hosts, got "api.example.com"',
+    );
     expect(() => Sandbox.create({ mode: 'auto', bwrapPath: '/nonexistent/bwrap', allowedHosts: ['http://x'] })).toThrow(
       'allowedHosts entry "http://x"',
     );
