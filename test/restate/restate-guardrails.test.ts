@@ -76,4 +76,19 @@ describe('agent-harness/restate: guardrails are durable steps', { timeout: 120_0
       'call_3',
     ]);
   });
+
+  it('results of parallel calls checked in the order they settled: the replay asks the same steps', async () => {
+    const tag = 'parallel';
+    const invocation = await submitRun(cluster.ingressUrl, tag, tag);
+    await until(() => cluster.effectLines().some((line) => line.startsWith(`start ${tag} 3 `)), 'effect 3 started');
+    expect(checks(tag)).toEqual(['input -', 'toolResult call_2', 'toolResult call_1']);
+    const [victim] = cluster.workers;
+    if (victim === undefined) throw new Error('no worker');
+    await cluster.killWorker(victim);
+    await cluster.startWorker();
+
+    expect(await runOutcome(cluster.ingressUrl, invocation)).toMatchObject({ sessionId: tag, status: 'done' });
+    expect(checks(tag)).toEqual(['input -', 'toolResult call_2', 'toolResult call_1', 'toolResult call_3']);
+    checkEffects(await storedJournal(cluster.store, tag), tag, cluster.effectLines());
+  });
 });
