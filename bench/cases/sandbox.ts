@@ -33,10 +33,23 @@ async function timedCall(registry: ToolRegistry): Promise<{ wall: number; cpu: n
   return { wall, cpu: cpuMs() - cpu };
 }
 
+/** The allow-list of case 7's third variant: the proxy runs, the command reaches no host. */
+const HOSTS = ['localhost'];
+
+/** One variant of case 7: its label and the registry its calls go through. */
+interface Variant {
+  readonly label: string;
+  readonly registry: ToolRegistry;
+  readonly wall: number[];
+  cpu: number;
+}
+
 /**
- * Case 7: what bubblewrap adds to a shell call, against `sandbox: 'none'` in the same run.
- * Calls alternate between the two, so load on the machine falls on both alike; the overhead is
- * the median of the paired differences. Nothing to measure where bubblewrap does not work.
+ * Case 7: what bubblewrap adds to a shell call, against `sandbox: 'none'` in the same run, and
+ * what an allow-list of hosts adds on top (its proxy, socat and the wait for it to listen).
+ * Calls rotate among the variants, each round in another order, so load on the machine falls on
+ * all alike; an overhead is the median of the paired differences within rounds. Nothing to
+ * measure where bubblewrap does not work; no allow-list rows without socat.
  */
 export async function sandboxCase(settings: BenchSettings): Promise<ResultRow[]> {
   const boxed = Sandbox.create({ mode: 'auto' });
@@ -44,41 +57,46 @@ export async function sandboxCase(settings: BenchSettings): Promise<ResultRow[]>
     console.error(`case 7 skipped: ${boxed.fallbackReason}`);
     return [];
   }
+  let hosts: Sandbox | undefined;
+  try {
+    hosts = Sandbox.create({ mode: 'bwrap', allowedHosts: HOSTS });
+  } catch (error) {
+    console.error(`case 7 without the allow-list rows: ${(error as Error).message}`);
+  }
   const ws = mkdtempSync(join(tmpdir(), 'agent-harness-bench-'));
   try {
     const config = new Config({ cwd: ws });
-    const registryOf = (sandbox: Sandbox) => new ToolRegistry(config).register(new ShellTool(config, { sandbox }));
-    const plain = registryOf(Sandbox.create({ mode: 'none' }));
-    const sandboxed = registryOf(boxed);
+    const variant = (label: string, sandbox: Sandbox): Variant => ({
+      label,
+      registry: new ToolRegistry(config).register(new ShellTool(config, { sandbox })),
+      wall: [],
+      cpu: 0,
+    });
+    const none = variant("sandbox: 'none'", Sandbox.create({ mode: 'none' }));
+    const bwrap = variant("sandbox: 'bwrap'", boxed);
+    const proxied =
+      hosts === undefined ? undefined : variant(`sandbox: 'bwrap', allowedHosts ${JSON.stringify(HOSTS)}`, hosts);
+    const variants = [none, bwrap, ...(proxied === undefined ? [] : [proxied])];
     const calls = settings.quick ? 20 : 60;
-    for (let i = 0; i < 3; i++) {
-      await timedCall(plain);
-      await timedCall(sandboxed);
-    }
-    const none: number[] = [];
-    const bwrap: number[] = [];
-    const added: number[] = [];
-    let cpuNone = 0;
-    let cpuBwrap = 0;
+    for (let i = 0; i < 3; i++) for (const v of variants) await timedCall(v.registry);
     for (let i = 0; i < calls; i++) {
-      // Alternate which goes first, so neither always runs on a warmer cache.
-      const [a, b] =
-        i % 2 === 0
-          ? [await timedCall(plain), await timedCall(sandboxed)]
-          : swap(await timedCall(sandboxed), await timedCall(plain));
-      none.push(a.wall);
-      bwrap.push(b.wall);
-      added.push(b.wall - a.wall);
-      cpuNone += a.cpu;
-      cpuBwrap += b.cpu;
+      // Rotate which goes first, so none always runs on a warmer cache.
+      for (let k = 0; k < variants.length; k++) {
+        const v = variants[(i + k) % variants.length] as Variant;
+        const { wall, cpu } = await timedCall(v.registry);
+        v.wall.push(wall);
+        v.cpu += cpu;
+      }
     }
-    const overhead = summarise(added);
     const name = '7 shell call (true)';
     const [load] = loadavg();
-    const cpuAdded = (cpuBwrap - cpuNone) / calls;
-    return [
-      { case: name, impl: "sandbox: 'none'", metric: 'ms/call', summary: summarise(none) },
-      { case: name, impl: "sandbox: 'bwrap'", metric: 'ms/call', summary: summarise(bwrap) },
+    const note = `${calls} rounds of ${variants.length} rotating calls, load average ${load?.toFixed(1)} on ${cpus().length} CPUs`;
+    const paired = (a: Variant, b: Variant) => summarise(b.wall.map((ms, i) => ms - (a.wall[i] ?? 0)));
+    const cpuAdded = (a: Variant, b: Variant) => summarise([(b.cpu - a.cpu) / calls]);
+    const cpuNote = 'the machine time it costs, whatever the load; 10 ms clock ticks summed over all calls';
+    const overhead = paired(none, bwrap);
+    const rows: ResultRow[] = [
+      ...variants.map((v) => ({ case: name, impl: v.label, metric: 'ms/call', summary: summarise(v.wall) })),
       {
         case: name,
         impl: 'bwrap − none (paired)',
@@ -86,22 +104,36 @@ export async function sandboxCase(settings: BenchSettings): Promise<ResultRow[]>
         summary: overhead,
         target: `≤ ${TARGET_MS} ms`,
         met: overhead.median <= TARGET_MS,
-        note: `${calls} alternating pairs, load average ${load?.toFixed(1)} on ${cpus().length} CPUs`,
+        note,
       },
       {
         case: name,
         impl: 'bwrap − none',
         metric: 'CPU ms added/call (host and children)',
-        summary: summarise([cpuAdded]),
-        note: 'the machine time the sandbox costs, whatever the load; 10 ms clock ticks summed over all calls',
+        summary: cpuAdded(none, bwrap),
+        note: cpuNote,
       },
     ];
+    if (proxied !== undefined) {
+      rows.push(
+        {
+          case: name,
+          impl: 'allowedHosts − bwrap (paired)',
+          metric: 'ms added/call',
+          summary: paired(bwrap, proxied),
+          note,
+        },
+        {
+          case: name,
+          impl: 'allowedHosts − bwrap',
+          metric: 'CPU ms added/call (host and children)',
+          summary: cpuAdded(bwrap, proxied),
+          note: cpuNote,
+        },
+      );
+    }
+    return rows;
   } finally {
     rmSync(ws, { recursive: true, force: true });
   }
-}
-
-/** A pair taken bwrap first, returned as `[none, bwrap]`. */
-function swap<T>(bwrap: T, none: T): [T, T] {
-  return [none, bwrap];
 }

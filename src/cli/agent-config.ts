@@ -55,15 +55,24 @@ export function cliAgentConfig(settings: CliAgentSettings, err: Output): Config 
 }
 
 /**
- * The sandbox of `--sandbox MODE` for a `--tools` set: made (and bubblewrap probed) only when the
- * set runs commands or `bwrap` was asked for by name, which throws `missing_dependency` without
- * one. When `auto` finds none, `err` gets a warning: the commands run unsandboxed.
+ * The sandbox of `--sandbox MODE` (and `--allow-net` hosts) for a `--tools` set: made (and
+ * bubblewrap probed) only when the set runs commands or `bwrap` was asked for by name, which
+ * throws `missing_dependency` without one. When `auto` finds none, `err` gets a warning: the
+ * commands run unsandboxed (and reach every host).
  */
-export function cliSandbox(mode: SandboxMode, set: ToolSet, config: Config, err: Output): Sandbox | undefined {
+export function cliSandbox(
+  mode: SandboxMode,
+  set: ToolSet,
+  config: Config,
+  err: Output,
+  allowedHosts: readonly string[] = [],
+): Sandbox | undefined {
   if (set !== 'workspace' && mode !== 'bwrap') return undefined;
-  const sandbox = sandboxFor(config, mode);
+  const sandbox = sandboxFor(config, { mode, allowedHosts });
   if (sandbox.fallbackReason !== undefined) {
-    err.write(`warning: shell commands run without a sandbox: ${printableLine(sandbox.fallbackReason)}\n`);
+    const hosts =
+      allowedHosts.length > 0 && allowedHosts[0] !== '*' ? ', and --allow-net does not limit their network' : '';
+    err.write(`warning: shell commands run without a sandbox${hosts}: ${printableLine(sandbox.fallbackReason)}\n`);
   }
   return sandbox;
 }

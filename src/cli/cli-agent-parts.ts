@@ -33,7 +33,11 @@ export async function cliAgentParts(options: RunCliOptions, err: Output, sources
     },
     err,
   );
-  const registry = builtinTools(options.tools, config, cliSandbox(options.sandbox, options.tools, config, err));
+  const registry = builtinTools(
+    options.tools,
+    config,
+    cliSandbox(options.sandbox, options.tools, config, err, options.allowNet),
+  );
   sources.push(...(await addMcpTools(options.mcp, registry)));
   checkPermissionFlags(
     config.permissions,

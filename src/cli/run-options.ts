@@ -6,6 +6,7 @@ import type { PermissionPolicy } from '../config/permission-policy.js';
 import type { CompactionStrategy } from '../core/compaction.js';
 import type { InspectorServerOptions } from '../inspector/inspector-server.js';
 import { SANDBOX_MODES, type SandboxMode } from '../tools/workspace/sandbox.js';
+import { allowNetHosts } from './allow-net-flag.js';
 import { requireInspect, serveOptions } from './commands/inspect.js';
 import { journalPath } from './journal-path.js';
 import { MCP_FLAGS, type McpFlags, mcpFlags } from './mcp-flags.js';
@@ -73,6 +74,8 @@ export interface RunCliOptions {
   readonly tools: ToolSet;
   /** From `--sandbox`: where `shell` runs its commands; `auto` when absent. */
   readonly sandbox: SandboxMode;
+  /** From `--allow-net` (repeatable): the hosts sandboxed commands may reach; none when absent. */
+  readonly allowNet: readonly string[];
   /** From `--store` (else `$AGENT_HARNESS_STORE`, else the default): where the session is kept. */
   readonly store: string;
   /** From `--session`: the stored session to continue (or to start under this id). */
@@ -131,6 +134,7 @@ const FLAGS = {
   'allow-host': { type: 'string', multiple: true },
   tools: { type: 'string' },
   sandbox: { type: 'string' },
+  'allow-net': { type: 'string', multiple: true },
   policy: { type: 'string' },
   ...PERMISSION_FLAGS,
   ...MCP_FLAGS,
@@ -259,6 +263,7 @@ export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
     policyFile: values.policy === undefined ? undefined : policyFileArg(values.policy),
     tools: toolSet(values.tools),
     sandbox: sandboxMode(values.sandbox),
+    allowNet: allowNetHosts(values['allow-net']),
     store,
     session,
     context: contextFlags(values['context-tokens'], values['context-strategy']),

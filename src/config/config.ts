@@ -170,7 +170,16 @@ export class Config {
     return this.rebuilt(this.systemPrompt, permissions);
   }
 
-  private rebuilt(systemPrompt: string | undefined, permissions: PermissionPolicy): Config {
+  /** The same configuration with other guardrails (the Restate worker's, each check a durable step). */
+  withGuardrails(guardrails: GuardrailOptions): Config {
+    return this.rebuilt(this.systemPrompt, this.permissions, guardrails);
+  }
+
+  private rebuilt(
+    systemPrompt: string | undefined,
+    permissions: PermissionPolicy,
+    guardrails: GuardrailOptions = this.guardrails,
+  ): Config {
     return new Config({
       cwd: this.cwd,
       budget: this.budget,
@@ -183,7 +192,7 @@ export class Config {
       maxInvalidToolCalls: this.maxInvalidToolCalls,
       maxAgentDepth: this.maxAgentDepth,
       protectedPaths: this.protectedPaths,
-      guardrails: this.guardrails,
+      guardrails,
       ...(this.context === undefined ? {} : { context: this.context }),
     });
   }

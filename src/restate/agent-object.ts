@@ -13,6 +13,7 @@ import type { JournalStore, StoredEntry } from '../stores/journal-store.js';
 import { storedLength } from '../stores/stored-length.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { DurableClient } from './durable-client.js';
+import { durableGuardrails } from './durable-guardrails.js';
 import { DurableSteps, type StepTiming } from './durable-steps.js';
 import { DurableTools } from './durable-tools.js';
 import { ensurePromiseWithResolvers } from './polyfill.js';
@@ -192,10 +193,15 @@ async function runHandler(ctx: ObjectContext, input: RunRequest, options: AgentO
 
   const at = await steps.run('begin', () => storedLength(options.store, sessionId));
   const parts = await options.agent(sessionId);
+<<<<<<< HEAD
   checkTask(request.task, parts.config.maxAttachmentBytes);
+=======
+  // Each guardrail check is a step too: a re-execution gets its recorded verdict.
+  const config = parts.config.withGuardrails(durableGuardrails(parts.config.guardrails, steps));
+>>>>>>> net-allow
   const loaded = await Session.loadAt(options.store, sessionId, {
     at,
-    config: parts.config,
+    config,
     lockWaitMs: options.lockWaitMs ?? 30_000,
   });
   session = loaded.session;
@@ -204,12 +210,12 @@ async function runHandler(ctx: ObjectContext, input: RunRequest, options: AgentO
     return new Promise<never>(() => {});
   }
   const tools = new DurableTools(
-    parts.config,
+    config,
     parts.tools ?? new ToolRegistry(parts.config),
     steps,
     callsInDoubt(loaded.recorded),
   );
-  agent = new Agent(parts.config, {
+  agent = new Agent(config, {
     session,
     client: new DurableClient(parts.client, steps),
     tools,

@@ -39,6 +39,7 @@ export type {
   SandboxedCommand,
   SandboxKind,
   SandboxMode,
+  SandboxNetwork,
   SandboxOptions,
   ShellToolOptions,
   WorkspaceToolsOptions,

@@ -28,7 +28,7 @@ async function run(args: string[]) {
     err,
   );
   const first = out.text() === '' ? undefined : (JSON.parse(out.text().split('\n')[0] as string) as { data: unknown });
-  return { code, first, err: err.text(), requests: server.requests.length };
+  return { code, first, err: err.text(), requests: server.requests.length, bodies: server.requests.map((r) => r.body) };
 }
 
 describe('agent-harness run --sandbox', () => {
@@ -72,4 +72,55 @@ describe('agent-harness run --sandbox', () => {
     expect(err).toBe('');
     expect(first).toEqual({ type: 'agent_start', data: { input: 'go', sandbox: { shell: 'bwrap' } } });
   });
+});
+
+describe('agent-harness run --allow-net', () => {
+  it('is repeatable, none by default; a bad host or * beside others is a usage error naming it', () => {
+    expect(parseRunOptions(['go']).allowNet).toEqual([]);
+    expect(parseRunOptions(['go', '--allow-net', 'api.example.com', '--allow-net', '*.npmjs.org']).allowNet).toEqual([
+      'api.example.com',
+      '*.npmjs.org',
+    ]);
+    expect(parseRunOptions(['go', '--allow-net', '*']).allowNet).toEqual(['*']);
+    expect(() => parseRunOptions(['go', '--allow-net', 'api.example.com:0'])).toThrow(
+      '--allow-net: allowedHosts entry "api.example.com:0": port 0 is not in 1-65535',
+    );
+    expect(() => parseRunOptions(['go', '--allow-net', '*', '--allow-net', 'a.com'])).toThrow(
+      "--allow-net '*' (the whole network) goes alone, got *, a.com",
+    );
+  });
+
+  it('with --sandbox none refuses to start (exit 2): nothing would enforce the list', async () => {
+    const { code, err, requests } = await run(['--sandbox', 'none', '--allow-net', 'api.example.com']);
+    expect(code).toBe(2);
+    expect(err).toBe(
+      "agent-harness run: allowedHosts api.example.com: only the 'bwrap' sandbox limits the network to a list of hosts; sandbox 'none' cannot\n",
+    );
+    expect(requests).toBe(0);
+  });
+
+  it('auto without bubblewrap warns that the list does not limit the network', async () => {
+    vi.stubEnv('PATH', '/nonexistent/bin');
+    const { code, err } = await run(['--allow-net', 'api.example.com']);
+    expect(code).toBe(0);
+    expect(err).toContain(
+      'warning: shell commands run without a sandbox, and --allow-net does not limit their network: ',
+    );
+  });
+
+  it.skipIf(skipWithout('bwrap') || skipWithout('socat'))(
+    'in bubblewrap the model is told which hosts shell commands reach',
+    async () => {
+      const { code, bodies } = await run([
+        '--sandbox',
+        'bwrap',
+        '--allow-net',
+        'api.example.com',
+        '--allow-net',
+        '*.npmjs.org',
+      ]);
+      expect(code).toBe(0);
+      expect(JSON.stringify(bodies[0])).toContain('that reaches only these hosts: api.example.com, *.npmjs.org');
+    },
+  );
 });

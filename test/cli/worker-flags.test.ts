@@ -48,6 +48,20 @@ describe('agent-harness worker --sandbox', () => {
   });
 });
 
+describe('agent-harness worker --allow-net', () => {
+  it('refuses a bad host (exit 2), and a list of hosts with --sandbox none (exit 2: nothing would enforce it), before serving', async () => {
+    const bad = await worker(['--tools', 'workspace', '--allow-net', 'https://api.example.com']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe(
+      'agent-harness worker: --allow-net: allowedHosts entry "https://api.example.com": give host, *.suffix or host:port, without a scheme, path, user or spaces (e.g. api.example.com:443)\n',
+    );
+    const unenforced = await worker(['--tools', 'workspace', '--sandbox', 'none', '--allow-net', 'api.example.com']);
+    expect(unenforced.code).toBe(2);
+    expect(unenforced.err).toContain("only the 'bwrap' sandbox limits the network to a list of hosts");
+    expect(unenforced.out).toBe('');
+  });
+});
+
 describe('agent-harness worker --policy FILE', () => {
   it('refuses a file that does not exist (exit 2)', async () => {
     const missing = join(tempWorkspace(), 'nope.mjs');

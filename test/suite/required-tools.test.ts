@@ -8,6 +8,7 @@ const MISSING = {
   AGENT_HARNESS_CHROMIUM: '/nonexistent/chromium',
   AGENT_HARNESS_POSTGRES_ROOT: '/nonexistent/pg',
   AGENT_HARNESS_BWRAP: '/nonexistent/bwrap',
+  AGENT_HARNESS_SOCAT: '/nonexistent/socat',
 };
 
 /** A fake Debian PostgreSQL tree with an `initdb`, and files standing in for Chromium and bwrap. */
@@ -17,14 +18,16 @@ function installedTools(): Record<string, string> {
   writeFileSync(join(root, 'pg', '15', 'bin', 'initdb'), '');
   writeFileSync(join(root, 'chromium'), '');
   writeFileSync(join(root, 'bwrap'), '');
+  writeFileSync(join(root, 'socat'), '');
   return {
     AGENT_HARNESS_CHROMIUM: join(root, 'chromium'),
     AGENT_HARNESS_POSTGRES_ROOT: join(root, 'pg'),
     AGENT_HARNESS_BWRAP: join(root, 'bwrap'),
+    AGENT_HARNESS_SOCAT: join(root, 'socat'),
   };
 }
 
-describe('tests that need Chromium, PostgreSQL or bubblewrap', () => {
+describe('tests that need Chromium, PostgreSQL, bubblewrap or socat', () => {
   it('run when the tool is there, skip when it is missing, and run (to fail) when it is missing on CI', () => {
     expect(toolDecision(true, false)).toBe('run');
     expect(toolDecision(true, true)).toBe('run');
@@ -52,6 +55,9 @@ describe('tests that need Chromium, PostgreSQL or bubblewrap', () => {
     expect(checkTool('chromium', installed).found).toBe(true);
     expect(checkTool('postgres', installed).found).toBe(true);
     expect(checkTool('bwrap', installed).found).toBe(true);
+    expect(checkTool('socat', {}).where).toBe('/usr/bin/socat');
+    expect(checkTool('socat', MISSING)).toMatchObject({ found: false, where: '/nonexistent/socat' });
+    expect(checkTool('socat', installed).found).toBe(true);
   });
 
   it('are skipped only without the tool and off CI', () => {
@@ -71,7 +77,8 @@ describe('tests that need Chromium, PostgreSQL or bubblewrap', () => {
     expect(missingToolsLine(MISSING)).toBe(
       'skipped browser tests (not found at /nonexistent/chromium; install: apt-get install chromium), ' +
         'postgres store tests (not found at /nonexistent/pg/*/bin/initdb; install: apt-get install postgresql), ' +
-        'sandbox tests (not found at /nonexistent/bwrap; install: apt-get install bubblewrap)',
+        'sandbox tests (not found at /nonexistent/bwrap; install: apt-get install bubblewrap), ' +
+        'sandbox allow-list tests (not found at /nonexistent/socat; install: apt-get install socat)',
     );
     expect(missingToolsLine({ ...installedTools(), AGENT_HARNESS_CHROMIUM: '/nonexistent/chromium' })).toBe(
       'skipped browser tests (not found at /nonexistent/chromium; install: apt-get install chromium)',

@@ -3,13 +3,13 @@ import { join } from 'node:path';
 
 /**
  * The programs some suites need besides `npm ci`: Chromium for the inspector's page tests, a
- * PostgreSQL server for the postgres store's, and bubblewrap for the shell sandbox's. On a machine without one, plain `npm test` skips
+ * PostgreSQL server for the postgres store's, bubblewrap for the shell sandbox's and socat for its allow-list of hosts. On a machine without one, plain `npm test` skips
  * those tests and says once, at the end of the run, what is missing and how to install it; with
  * `CI=true` they run and fail, so CI never passes without them.
  */
 
 /** A program some suites need. */
-export type RequiredTool = 'chromium' | 'postgres' | 'bwrap';
+export type RequiredTool = 'chromium' | 'postgres' | 'bwrap' | 'socat';
 
 /** The environment variables read here (the process's by default). */
 export type ToolEnv = Readonly<Record<string, string | undefined>>;
@@ -38,6 +38,11 @@ export function bwrapPath(env: ToolEnv = process.env): string {
   return env.AGENT_HARNESS_BWRAP || '/usr/bin/bwrap';
 }
 
+/** The socat the allow-list tests forward with inside the sandbox: `AGENT_HARNESS_SOCAT`, else Debian's `/usr/bin/socat`. */
+export function socatPath(env: ToolEnv = process.env): string {
+  return env.AGENT_HARNESS_SOCAT || '/usr/bin/socat';
+}
+
 /** Where the Debian PostgreSQL versions live: `AGENT_HARNESS_POSTGRES_ROOT`, else `/usr/lib/postgresql`. */
 export function postgresRoot(env: ToolEnv = process.env): string {
   return env.AGENT_HARNESS_POSTGRES_ROOT || '/usr/lib/postgresql';
@@ -60,6 +65,16 @@ export function checkTool(tool: RequiredTool, env: ToolEnv = process.env): ToolC
   if (tool === 'bwrap') {
     const where = bwrapPath(env);
     return { tool, label: 'sandbox tests', where, found: existsSync(where), install: 'apt-get install bubblewrap' };
+  }
+  if (tool === 'socat') {
+    const where = socatPath(env);
+    return {
+      tool,
+      label: 'sandbox allow-list tests',
+      where,
+      found: existsSync(where),
+      install: 'apt-get install socat',
+    };
   }
   const root = postgresRoot(env);
   return {
@@ -92,7 +107,7 @@ export function skipWithout(tool: RequiredTool, env: ToolEnv = process.env): boo
  * were skipped and how to install what they need, or, on CI, that their failures are why.
  */
 export function missingToolsLine(env: ToolEnv = process.env): string | undefined {
-  const missing = (['chromium', 'postgres', 'bwrap'] as const)
+  const missing = (['chromium', 'postgres', 'bwrap', 'socat'] as const)
     .map((tool) => checkTool(tool, env))
     .filter((c) => !c.found);
   if (missing.length === 0) return undefined;

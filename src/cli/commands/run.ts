@@ -14,6 +14,7 @@ import { readJournalFile } from '../../session/journal-file.js';
 import { Session } from '../../session/session.js';
 import type { JournalStore } from '../../stores/journal-store.js';
 import { aiSdkClients } from '../ai-sdk-provider.js';
+import { ALLOW_NET_HELP } from '../allow-net-flag.js';
 import {
   type CliApprovals,
   type ResumeFrom,
@@ -77,7 +78,8 @@ ${STORE_HELP}
   --sandbox MODE   where shell commands run: auto (default: in bubblewrap where it works, else
                    unsandboxed with a warning), bwrap (bubblewrap or refuse to start), none.
                    In bubblewrap only --cwd is writable, ~/.ssh, ~/.aws and .env files read
-                   as empty, and there is no network
+                   as empty, and there is no network but the --allow-net hosts
+${ALLOW_NET_HELP}
 ${PERMISSION_HELP}
 ${POLICY_HELP}
   --json           print events as NDJSON (one JSON object per line) for piping

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { registerDeployment } from '../../restate/admin-client.js';
 import { loadOptional } from '../../stores/load-optional.js';
 import { builtinTools, cliAgentConfig, cliSandbox } from '../agent-config.js';
+import { allowNetHosts } from '../allow-net-flag.js';
 import { DEMO_FILES, demoClient } from '../demo-script.js';
 import { type Env, makeClient } from '../make-client.js';
 import { joinNegativeValues, positiveDecimal, positiveInteger } from '../numeric-flags.js';
@@ -41,7 +42,7 @@ ${STORE_HELP}
                    Every worker of a deployment must use the same store (postgres:// across
                    machines, sqlite: on one): inspect, fork and resume read it
   --provider P, --model NAME, --base-url URL, --max-turns N, --max-cost USD, --timeout T,
-  --cwd DIR, --tools SET, --sandbox MODE
+  --cwd DIR, --tools SET, --sandbox MODE, --allow-net HOST
                    the agent, as for 'agent-harness run'
 ${PERMISSION_HELP}
                    A call that asks waits durably: 'agent-harness approve ID CALL' decides it
@@ -67,6 +68,7 @@ const FLAGS = {
   cwd: { type: 'string' },
   tools: { type: 'string' },
   sandbox: { type: 'string' },
+  'allow-net': { type: 'string', multiple: true },
   policy: { type: 'string' },
   ...PERMISSION_FLAGS,
 } as const;
@@ -97,6 +99,7 @@ export function createWorkerCommand(deps: WorkerDeps = {}) {
     const store = storeUrl(values.store, env as NodeJS.ProcessEnv);
     const tools = toolSet(values.tools);
     const sandbox = sandboxMode(values.sandbox);
+    const allowNet = allowNetHosts(values['allow-net']);
     const permissions = permissionPolicy(values);
     const policyFile = values.policy === undefined ? undefined : policyFileArg(values.policy);
     const fromModule = policyFile === undefined ? undefined : await modulePolicy(policyFile, permissions);
@@ -116,7 +119,7 @@ export function createWorkerCommand(deps: WorkerDeps = {}) {
     const client = values.demo
       ? demoClient()
       : makeClient({ provider: chosen, model, baseURL: values['base-url'] }, env);
-    const registry = builtinTools(tools, config, cliSandbox(sandbox, tools, config, err));
+    const registry = builtinTools(tools, config, cliSandbox(sandbox, tools, config, err, allowNet));
     checkPermissionFlags(
       config.permissions,
       registry,

@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { locateProgram } from './locate-program.js';
 
 /** What looking for a working `bwrap` found: its path, or why there is none. */
 export type BwrapProbe =
@@ -9,26 +8,6 @@ export type BwrapProbe =
 
 /** Probes already made in this process, by the program asked for and the PATH searched. */
 const probes = new Map<string, BwrapProbe>();
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** `program` as given when it holds a `/`, else the first executable of that name on `path`. */
-function locate(program: string, path: string): string | undefined {
-  if (program.includes('/')) return executable(program) ? program : undefined;
-  for (const folder of path.split(delimiter)) {
-    if (folder === '' || !isAbsolute(folder)) continue;
-    const candidate = join(folder, program);
-    if (executable(candidate)) return candidate;
-  }
-  return undefined;
-}
 
 /**
  * Finds `program` (default `bwrap`, searched on `path`) and checks that it can make the
@@ -48,7 +27,7 @@ export function findBwrap(program = 'bwrap', path = process.env.PATH ?? ''): Bwr
 function probeBwrap(program: string, path: string): BwrapProbe {
   if (process.platform !== 'linux')
     return { ok: false, problem: `bubblewrap runs on Linux only, not ${process.platform}` };
-  const found = locate(program, path);
+  const found = locateProgram(program, path);
   if (found === undefined) {
     return {
       ok: false,

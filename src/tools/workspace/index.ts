@@ -30,6 +30,7 @@ export {
   type SandboxedCommand,
   type SandboxKind,
   type SandboxMode,
+  type SandboxNetwork,
   type SandboxOptions,
 } from './sandbox.js';
 export { looksSecret, SHELL_ENV_ALLOWED, scrubEnv } from './scrub-env.js';

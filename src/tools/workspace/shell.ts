@@ -60,7 +60,16 @@ function sandboxNote(sandbox: Sandbox): string {
   if (sandbox.kind === 'none') return '';
   return (
     ' It runs in a sandbox: only the workspace folder and a private /tmp are writable (elsewhere: "Read-only file system"), ' +
-    `credentials (~/.ssh, ~/.aws, ...) and .env files read as empty${sandbox.network ? '' : ', and there is no network'}.`
+    `credentials (~/.ssh, ~/.aws, ...) and .env files read as empty${networkNote(sandbox)}.`
+  );
+}
+
+function networkNote(sandbox: Sandbox): string {
+  if (sandbox.network === 'none') return ', and there is no network';
+  if (sandbox.network === 'all') return ", and it has the host's network";
+  return (
+    `, and there is no network but an HTTP(S) proxy (HTTP_PROXY, HTTPS_PROXY are set; use them) that reaches only these hosts: ${sandbox.allowedHosts.join(', ')}` +
+    ' (other hosts get 403; direct connections fail)'
   );
 }
 

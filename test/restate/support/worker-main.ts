@@ -5,12 +5,16 @@
  * to EFFECTS) and `look` (idempotent). Env: STORE, PORT, EFFECTS, TURNS (tool turns before the
  * answer), MODEL_MS and TOOL_MS (how long each takes), MAX_TURNS, DENY=1 (`effect` is denied by
  * policy: this worker's code changed). In a session whose id starts with `ask`, `effect` asks
- * first; in one whose task starts with `slow`, each tool call takes a minute.
+ * first; in one whose task starts with `slow`, each tool call takes a minute; in one whose task
+ * starts with `par`, the first turn asks two `look` calls at once, the second settling first. GUARDRAILS=FILE:
+ * an `input` and a `toolResult` guardrail that pass, each check appending a line to FILE
+ * (`check STAGE SESSION CALL pid`), so a test can count how often each ran.
  */
 import { appendFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Message } from '../../../src/core/messages.js';
 import type { ModelClient } from '../../../src/core/model-client.js';
+import type { Guardrail } from '../../../src/guardrails.js';
 import { Config, defineTool, StreamEvent, ToolRegistry } from '../../../src/index.js';
 import { serveWorker } from '../../../src/restate.js';
 import { openStore } from '../../../src/stores/open-store.js';
@@ -33,6 +37,13 @@ const client: ModelClient = {
     await sleep(Number(env.MODEL_MS ?? 20), options.signal);
     const done = messages.filter((message) => message.role === 'tool').length;
     const tag = String(messages.find((message) => message.role === 'user')?.content ?? '');
+    if (done === 0 && tag.startsWith('par')) {
+      // Two calls at once; the second settles first.
+      yield StreamEvent.toolCallComplete({ callId: 'call_1', name: 'look', arguments: { n: 1, tag, ms: 400 } });
+      yield StreamEvent.toolCallComplete({ callId: 'call_2', name: 'look', arguments: { n: 2, tag, ms: 50 } });
+      yield StreamEvent.messageComplete({ promptTokens: 10, completionTokens: 5, totalTokens: 15 }, 'tool_calls');
+      return;
+    }
     if (done < turns) {
       const n = done + 1;
       yield StreamEvent.textDelta(`step ${n}. `);
@@ -69,10 +80,20 @@ const look = defineTool({
   description: 'reads something',
   kind: 'read',
   idempotent: true,
-  schema: z.object({ n: z.number(), tag: z.string() }),
+  schema: z.object({ n: z.number(), tag: z.string(), ms: z.number().optional() }),
   async execute({ params, signal }) {
-    await sleep(toolMs(params.tag), signal);
+    await sleep(params.ms ?? toolMs(params.tag), signal);
     return `looked ${params.n}`;
+  },
+});
+
+/** A guardrail that passes and logs each check it makes to GUARDRAILS. */
+const logged = (stage: string): Guardrail => ({
+  name: `log-${stage}`,
+  check: (_value, context) => {
+    const line = `check ${stage} ${context.session.id} ${context.call?.callId ?? '-'} ${process.pid}\n`;
+    appendFileSync(env.GUARDRAILS as string, line);
+    return 'pass';
   },
 });
 
@@ -81,6 +102,9 @@ const configFor = (sessionId: string) =>
   new Config({
     maxTurns: Number(env.MAX_TURNS ?? 20),
     permissions: { effect: env.DENY === '1' ? 'deny' : sessionId.startsWith('ask') ? 'ask' : 'allow', look: 'allow' },
+    ...(env.GUARDRAILS === undefined
+      ? {}
+      : { guardrails: { input: [logged('input')], toolResult: [logged('toolResult')] } }),
   });
 const worker = await serveWorker({
   store,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Config, type ToolResult } from '../../../src/index.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import { Sandbox, type SandboxOptions, ShellTool } from '../../../src/tools/workspace/index.js';
-import { bwrapPath } from '../../support/required-tools.js';
+import { bwrapPath, socatPath } from '../../support/required-tools.js';
 import { tempWorkspace } from '../../support/workspace.js';
 
 /** The planted private key, whose text must never reach the model from inside the sandbox. */
@@ -27,12 +27,13 @@ export function sandboxFixture() {
   writeFileSync(join(ws, 'README.md'), 'workspace file');
   const config = new Config({ cwd: ws });
   const shell = (mode: 'bwrap' | 'none', options: Omit<SandboxOptions, 'mode'> = {}) => {
-    const sandbox = Sandbox.create({ mode, bwrapPath: bwrapPath(), ...options });
+    const sandbox = Sandbox.create({ mode, bwrapPath: bwrapPath(), socatPath: socatPath(), ...options });
     const registry = new ToolRegistry(config).register(
       new ShellTool(config, { sandbox, env: { HOME: home }, killGraceMs: 300 }),
     );
-    return (command: string | string[], timeoutMs?: number): Promise<ToolResult> =>
+    const call = (command: string | string[], timeoutMs?: number): Promise<ToolResult> =>
       registry.invoke('shell', { command, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+    return Object.assign(call, { description: registry.get('shell')?.description ?? '' });
   };
   return { root, ws, home, config, shell };
 }

@@ -5,7 +5,7 @@ import { HarnessError } from '../../../src/core/errors.js';
 import { Agent, Config, ScriptedClient, ToolRegistry } from '../../../src/index.js';
 import { Sandbox, ShellTool, workspaceTools } from '../../../src/tools/workspace/index.js';
 import { collect, textTurn } from '../../support/fixtures.js';
-import { bwrapPath, skipWithout } from '../../support/required-tools.js';
+import { bwrapPath, skipWithout, socatPath } from '../../support/required-tools.js';
 import { tempWorkspace } from '../../support/workspace.js';
 
 const MISSING = '/nonexistent/bin/bwrap';
@@ -89,13 +89,41 @@ describe("sandbox 'auto' and 'none'", () => {
   it('refuses an allow-list of hosts it cannot enforce, and an unknown mode', () => {
     const hosts = thrown(() => Sandbox.create({ mode: 'none', allowedHosts: ['registry.npmjs.org'] }));
     expect(hosts.reason).toBe('invalid_config');
-    expect(hosts.message).toContain('cannot filter by host');
+    expect(hosts.message).toBe(
+      "allowedHosts registry.npmjs.org: only the 'bwrap' sandbox limits the network to a list of hosts; sandbox 'none' cannot",
+    );
     const mode = thrown(() => Sandbox.create({ mode: 'docker' as never }));
     expect(mode.message).toBe("sandbox must be one of auto, bwrap, none, got 'docker'");
   });
 });
 
 describe.skipIf(skipWithout('bwrap'))('sandbox with bwrap installed', () => {
+  it('an allow-list of hosts without socat is a missing_dependency error naming how to install it', () => {
+    const error = thrown(() =>
+      Sandbox.create({
+        mode: 'bwrap',
+        bwrapPath: bwrapPath(),
+        allowedHosts: ['api.example.com'],
+        socatPath: '/nonexistent/socat',
+      }),
+    );
+    expect(error.reason).toBe('missing_dependency');
+    expect(error.message).toBe(
+      "allowedHosts needs socat to forward to its proxy inside the sandbox: '/nonexistent/socat' was not found; install socat (Debian, Ubuntu: apt-get install socat)",
+    );
+  });
+
+  it('network is none by default, hosts with a list, all with ["*"]', () => {
+    const make = (allowedHosts: string[]) =>
+      Sandbox.create({ mode: 'bwrap', bwrapPath: bwrapPath(), socatPath: socatPath(), allowedHosts });
+    expect(make([])).toMatchObject({ network: 'none', allowedHosts: [] });
+    expect(make(['API.example.com', 'localhost:8080'])).toMatchObject({
+      network: 'hosts',
+      allowedHosts: ['API.example.com', 'localhost:8080'],
+    });
+    expect(make(['*'])).toMatchObject({ network: 'all', allowedHosts: [] });
+  });
+
   it("auto uses it and says so on agent_start ({ shell: 'bwrap' }) and in the tool's description", async () => {
     const config = new Config({ cwd: tempWorkspace() });
     const tools = new ToolRegistry(config).register(...workspaceTools(config, { sandbox: { bwrapPath: bwrapPath() } }));
