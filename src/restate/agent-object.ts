@@ -193,12 +193,9 @@ async function runHandler(ctx: ObjectContext, input: RunRequest, options: AgentO
 
   const at = await steps.run('begin', () => storedLength(options.store, sessionId));
   const parts = await options.agent(sessionId);
-<<<<<<< HEAD
   checkTask(request.task, parts.config.maxAttachmentBytes);
-=======
   // Each guardrail check is a step too: a re-execution gets its recorded verdict.
   const config = parts.config.withGuardrails(durableGuardrails(parts.config.guardrails, steps));
->>>>>>> net-allow
   const loaded = await Session.loadAt(options.store, sessionId, {
     at,
     config,
