@@ -4,8 +4,10 @@ import { parseArgs } from 'node:util';
 import { COMPACTION_STRATEGIES } from '../config/context-options.js';
 import type { PermissionPolicy } from '../config/permission-policy.js';
 import type { CompactionStrategy } from '../core/compaction.js';
+import type { FilePart, ImagePart } from '../core/content-parts.js';
 import type { InspectorServerOptions } from '../inspector/inspector-server.js';
 import { SANDBOX_MODES, type SandboxMode } from '../tools/workspace/sandbox.js';
+import { ATTACHMENT_FLAGS, readAttachments } from './attachment-flags.js';
 import { requireInspect, serveOptions } from './commands/inspect.js';
 import { journalPath } from './journal-path.js';
 import { MCP_FLAGS, type McpFlags, mcpFlags } from './mcp-flags.js';
@@ -45,6 +47,10 @@ export const DEFAULT_MODELS: Readonly<Record<Provider, string>> = {
 export interface RunCliOptions {
   /** The new user message; empty with `--resume` alone (continue the interrupted run). */
   readonly task: string;
+  /** From `--image` and `--file`: the images and files that go with the task (SPEC §15). */
+  readonly attachments: readonly (ImagePart | FilePart)[];
+  /** From `--max-attachment-bytes`: the cap on one image or file (the config's default when absent). */
+  readonly maxAttachmentBytes: number | undefined;
   /** `--resume FILE`: the journal of the session to continue. */
   readonly resume: string | undefined;
   readonly provider: RunProvider;
@@ -132,12 +138,13 @@ const FLAGS = {
   tools: { type: 'string' },
   sandbox: { type: 'string' },
   policy: { type: 'string' },
+  ...ATTACHMENT_FLAGS,
   ...PERMISSION_FLAGS,
   ...MCP_FLAGS,
 } as const;
 
 /** The flags of `run` that take a number (a negative one is ours to refuse, not parseArgs'). */
-const NUMERIC_FLAGS = ['max-turns', 'max-cost', 'timeout', 'port', 'context-tokens'];
+const NUMERIC_FLAGS = ['max-turns', 'max-cost', 'timeout', 'port', 'context-tokens', 'max-attachment-bytes'];
 
 /** The `--provider` named; `openai` when absent. */
 export function provider(text: string | undefined): Provider {
@@ -227,6 +234,10 @@ export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
   if (resume !== undefined && session !== undefined) {
     throw new UsageError('--resume FILE and --session ID both name the session to continue: give one');
   }
+  const attachments = readAttachments(values);
+  if (task === '' && attachments.parts.length > 0) {
+    throw new UsageError('--image and --file go with a task: give the task too, e.g. "What does this show?"');
+  }
   const store = storeUrl(values.store, env);
   const chosen = runProvider(values.provider);
   if (chosen.model !== undefined && values.model !== undefined) {
@@ -241,6 +252,8 @@ export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
   const timeout = values.timeout;
   return {
     task,
+    attachments: attachments.parts,
+    maxAttachmentBytes: attachments.maxBytes,
     resume,
     provider: chosen.provider,
     model,

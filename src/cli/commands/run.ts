@@ -5,6 +5,7 @@ import type { RetryOptions } from '../../adapters/http/retry-policy.js';
 import type { RetryNotice } from '../../adapters/http/with-retries.js';
 import { Agent } from '../../agent/agent.js';
 import type { AgentEvent } from '../../core/agent-event.js';
+import type { MessageContent } from '../../core/content-parts.js';
 import type { ModelClient } from '../../core/model-client.js';
 import { jsonLine, printableLine } from '../../core/printable.js';
 import { collectToolTimings } from '../../inspector/tool-timings.js';
@@ -21,6 +22,7 @@ import {
   suspendingApprovals,
   terminalApprovals,
 } from '../approval-prompt.js';
+import { ATTACHMENT_HELP, taskContent } from '../attachment-flags.js';
 import { cliAgentParts } from '../cli-agent-parts.js';
 import { JournalAppender } from '../journal-appender.js';
 import { claimJournal } from '../journal-claim.js';
@@ -61,6 +63,7 @@ Options:
                    elide (default: old tool outputs become a marker) or summarise (the model
                    summarises old turns; its tokens count against --max-cost)
   --cwd DIR        the workspace the tools may read (default: the current directory)
+${ATTACHMENT_HELP}
 ${STORE_HELP}
                    Every entry is stored as it happens: a run killed at any instant
                    continues with 'agent-harness resume ID'
@@ -179,7 +182,7 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 async function drive(
   agent: Agent,
-  task: string,
+  task: MessageContent,
   render: (event: AgentEvent) => void,
   sigint: boolean,
   signal: AbortSignal | undefined,
@@ -272,7 +275,8 @@ async function runAgent(
       : suspendingApprovals(agent);
   try {
     const started = performance.now();
-    const last = await drive(agent, options.task, render, deps.handleSigint ?? true, signal, approvals);
+    const input = taskContent(options.task, options.attachments);
+    const last = await drive(agent, input, render, deps.handleSigint ?? true, signal, approvals);
     approvals.close();
     timing.stop();
     const { journal, json, model } = options;

@@ -5,6 +5,7 @@ import { cancelRun, runOutcome, submitRun } from '../../restate/ingress-client.j
 import type { RunOutcome } from '../../restate/protocol.js';
 import type { JournalStore } from '../../stores/journal-store.js';
 import { storedLength } from '../../stores/stored-length.js';
+import { ATTACHMENT_FLAGS } from '../attachment-flags.js';
 import type { Output } from '../render-human.js';
 import { newSessionId } from '../run-session.js';
 import { openCliStore, sessionIdArg, storeUrl } from '../store-flags.js';
@@ -22,6 +23,8 @@ const FLAGS = {
   session: { type: 'string' },
   store: { type: 'string' },
   cancel: { type: 'boolean', default: false },
+  // Taken only to be refused with a reason (see refuseAttachments).
+  ...ATTACHMENT_FLAGS,
 } as const;
 
 /** How often the store is read for the run's new entries, in ms. */
@@ -36,6 +39,7 @@ export async function restateRunCommand(
 ): Promise<number> {
   const { values, positionals } = parseArgs({ args: [...argv], options: FLAGS, allowPositionals: true, strict: true });
   const url = restateUrl(values.restate, "the Restate server's ingress");
+  refuseAttachments(values);
   const task = positionals.join(' ').trim();
   if (values.cancel) {
     if (values.session === undefined)
@@ -74,6 +78,22 @@ export async function restateRunCommand(
     return report(outcome, out, store === undefined);
   } finally {
     await store?.close();
+  }
+}
+
+/**
+ * A run on Restate gets its task as text: `--image` and `--file` are refused before anything is
+ * submitted rather than dropped (the worker's run request carries no parts yet).
+ */
+function refuseAttachments(values: { image?: string[]; file?: string[]; 'max-attachment-bytes'?: string }): void {
+  const flag = values.image !== undefined ? '--image' : values.file !== undefined ? '--file' : undefined;
+  if (flag !== undefined) {
+    throw new UsageError(
+      `${flag} does not go with --restate: a run on Restate takes its task as text only; run it without --restate to attach images or files`,
+    );
+  }
+  if (values['max-attachment-bytes'] !== undefined) {
+    throw new UsageError('--max-attachment-bytes does not go with --restate: a run on Restate takes no attachments');
   }
 }
 
