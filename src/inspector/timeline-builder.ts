@@ -3,7 +3,7 @@ import type { AgentEvent } from '../core/agent-event.js';
 import { contentText } from '../core/content-parts.js';
 import type { CompactionEntry, DroppedReasoning, JournalEntry } from '../core/journal-entry.js';
 import type { ReasoningContent, ToolCall } from '../core/messages.js';
-import { addUsage, type TokenUsage, ZERO_USAGE } from '../core/usage.js';
+import { addUsage, type TokenUsage, usageOfModel, ZERO_USAGE } from '../core/usage.js';
 import { eventLabel } from '../diagram/edge-label.js';
 import type { TimelineDroppedReasoning, TimelineReasoning, TimelineStep, TimelineToolCall } from './timeline-step.js';
 import type { ToolTiming } from './tool-timings.js';
@@ -119,7 +119,8 @@ export class TimelineBuilder {
           `turn-${this.turn}`,
         );
       case 'usage':
-        return this.addUsage(entry.usage);
+        // A fallback chain's turn is priced at the rates of the model that answered it.
+        return this.addUsage(entry.model === undefined ? entry.usage : usageOfModel(entry.usage, entry.model));
       case 'assistant_message':
         this.pendingCalls = entry.toolCalls ?? [];
         for (const call of this.pendingCalls) this.callNames.set(call.callId, call.name);

@@ -13,7 +13,8 @@ import { isSessionId } from '../../stores/session-id.js';
 import { joinNegativeValues } from '../numeric-flags.js';
 import type { Output } from '../render-human.js';
 import { STORE_HELP, sessionIdArg, storeUrl } from '../store-flags.js';
-import { StoredInspectors, storedBudget } from '../stored-inspector.js';
+import { storedBudget } from '../stored-budget.js';
+import { StoredInspectors } from '../stored-inspector.js';
 import { UsageError } from '../usage-error.js';
 
 /** Help text of `agent-harness inspect`. */
@@ -106,8 +107,9 @@ async function journalFeed(file: string, err: Output): Promise<InspectorFeed> {
   const path = resolve(file);
   const onWarning = (message: string): void => err.write(`warning: ${printableLine(message)}\n`);
   const journal = await readJournalFile(path, { onWarning });
-  // Priced as `run` priced it when the journal's header names the model's rates.
-  const budget = storedBudget(journalMeta(await readFile(path, 'utf8')));
+  // Priced as `run` priced it when the journal's header names the model's rates, each turn at
+  // the rates of the model that answered it.
+  const budget = storedBudget(journalMeta(await readFile(path, 'utf8')), journal);
   return InspectorFeed.fromJournal(journal, {
     title: basename(path),
     timings: await readTimingFile(path, { onWarning }),

@@ -35,6 +35,7 @@ import { isAiSdkProvider, parseRunOptions, type RunCliOptions } from '../run-opt
 import { newSessionId, openRunSession } from '../run-session.js';
 import { settingsMeta, withSessionSettings } from '../session-settings.js';
 import { openCliStore, STORE_HELP } from '../store-flags.js';
+import { ratesMeta } from '../stored-budget.js';
 import { type Ticker, ToolSpinner } from '../tool-spinner.js';
 import { usageWarning } from '../usage-warning.js';
 import { serveAgentLive } from './live-inspector.js';
@@ -158,13 +159,10 @@ async function setUp(
   const client = await runClient(options, deps, err);
   const { config, registry } = await cliAgentParts(options, err, sources);
   const rates = config.budget;
-  // The model and its rates go with a new stored session, so that `inspect ID` prices it as the CLI did.
+  // The model and its rates (and its fallbacks' rates) go with a new stored session, so that
+  // `inspect ID` prices it as the CLI did.
   // With the provider, base URL, workspace and tools, so that `resume ID` needs none of their flags.
-  const meta = {
-    ...settingsMeta(options, deps.env ?? process.env),
-    inputRatePer1k: String(rates.inputRatePer1k),
-    outputRatePer1k: String(rates.outputRatePer1k),
-  };
+  const meta = { ...settingsMeta(options, deps.env ?? process.env), ...ratesMeta(rates) };
   const session =
     options.resume === undefined
       ? await openRunSession(store, options.session, options.task, { config, meta })
