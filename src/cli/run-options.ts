@@ -220,6 +220,37 @@ function defaultModel(provider: RunProvider): string {
   throw new UsageError(`--provider ${provider} needs a model: ${provider}/<model>, or --model`);
 }
 
+/** The provider and model from `--provider`, `--model` (and `--base-url`, for the check), as `run` and `worker` read them. */
+export interface ProviderModel {
+  readonly provider: RunProvider;
+  readonly model: string;
+  /** The model came in `--provider ai-sdk:<package>/<model>`. */
+  readonly modelInProvider: boolean;
+}
+
+/**
+ * The provider and model of `--provider` and `--model` (the provider's default model when
+ * neither names one). A model named twice, an AI SDK provider without a model, and `--base-url`
+ * with an AI SDK provider (whose package reads its own settings) are {@link UsageError}s.
+ */
+export function providerModel(values: {
+  readonly provider?: string | undefined;
+  readonly model?: string | undefined;
+  readonly 'base-url'?: string | undefined;
+}): ProviderModel {
+  const chosen = runProvider(values.provider);
+  if (chosen.model !== undefined && values.model !== undefined) {
+    throw new UsageError(`--provider ${values.provider} names the model already: drop --model ${values.model}`);
+  }
+  const model = chosen.model ?? values.model ?? defaultModel(chosen.provider);
+  if (isAiSdkProvider(chosen.provider) && values['base-url'] !== undefined) {
+    throw new UsageError(
+      `--base-url does not apply to ${chosen.provider}: the provider package reads its own settings (its environment variables)`,
+    );
+  }
+  return { provider: chosen.provider, model, modelInProvider: chosen.model !== undefined };
+}
+
 /** Parses the arguments of `run`; throws {@link UsageError} (or a `parseArgs` error) on a mistake. */
 export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): RunCliOptions {
   const args = joinNegativeValues(argv, NUMERIC_FLAGS);
@@ -239,16 +270,8 @@ export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
     throw new UsageError('--image and --file go with a task: give the task too, e.g. "What does this show?"');
   }
   const store = storeUrl(values.store, env);
-  const chosen = runProvider(values.provider);
-  if (chosen.model !== undefined && values.model !== undefined) {
-    throw new UsageError(`--provider ${values.provider} names the model already: drop --model ${values.model}`);
-  }
-  const model = chosen.model ?? values.model ?? defaultModel(chosen.provider);
-  if (isAiSdkProvider(chosen.provider) && values['base-url'] !== undefined) {
-    throw new UsageError(
-      `--base-url does not apply to ${chosen.provider}: the provider package reads its own settings (its environment variables)`,
-    );
-  }
+  const chosen = providerModel(values);
+  const { model } = chosen;
   const timeout = values.timeout;
   return {
     task,
@@ -278,7 +301,7 @@ export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
     given: new Set(
       SESSION_SETTINGS.filter((name) =>
         name === 'model'
-          ? values.model !== undefined || chosen.model !== undefined
+          ? values.model !== undefined || chosen.modelInProvider
           : (name === 'baseURL' ? values['base-url'] : (values as Record<string, unknown>)[name]) !== undefined,
       ),
     ),
