@@ -109,7 +109,7 @@ describe.skipIf(skipWithout('chromium'))('the inspector page of a session with i
     ]);
     // Decoded, so not blocked: a CSP-refused or broken image has no natural size.
     await expect(
-      images.evaluateAll((all) => all.map((img) => (img as HTMLImageElement).naturalWidth)),
+      images.evaluateAll((all) => all.map((img) => (img as unknown as { naturalWidth: number }).naturalWidth)),
     ).resolves.toEqual([1, 1]);
     const labels = page.locator('#steps li[data-kind="user"]').first().locator('figcaption');
     await expect(labels.allTextContents()).resolves.toEqual([
