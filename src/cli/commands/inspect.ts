@@ -27,10 +27,11 @@ highlighted, and the run's timeline (turns, model text, tool calls with argument
 durations, usage and cost, budget warnings, errors). Step or scrub through the timeline to move
 the highlighted state. Nothing leaves this machine; stop with Ctrl-C.
 
-Tool durations come from JOURNAL.timing.jsonl when it exists (the demo writes one).
-An argument that is not a file is a session id, read from the store (costs at the rates of the
-model the session was started with). Its page offers "fork here" on each step: a new session in
-the store holding the journal up to that step, served on a page of its own.
+Tool durations come from JOURNAL.timing.jsonl when it exists (the demo writes one). Costs are
+at the rates of the model that answered each turn (a --fallback run's models included).
+An argument that is not a file is a session id, read from the store. Its page offers "fork
+here" on each step: a new session in the store holding the journal up to that step, served on
+a page of its own.
 
 With --listen, no journal: the server speaks the @statelyai/inspect WebSocket protocol, so any
 XState app (an Agent too, through its inspect option) can be inspected live with
