@@ -83,6 +83,13 @@ export function readAttachments(values: AttachmentValues): Attachments {
   return { parts: [...images, ...files], maxBytes };
 }
 
+/** Refuses attachments without a task (an empty task continues an interrupted run instead). */
+export function requireTaskFor(attachments: Attachments, task: string): void {
+  if (task === '' && attachments.parts.length > 0) {
+    throw new UsageError('--image and --file go with a task: give the task too, e.g. "What does this show?"');
+  }
+}
+
 /** The task with its attachments: the text alone when there are none, else a text part and the attachments. */
 export function taskContent(task: string, attachments: readonly (ImagePart | FilePart)[]): MessageContent {
   if (attachments.length === 0) return task;

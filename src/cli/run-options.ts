@@ -7,7 +7,7 @@ import type { CompactionStrategy } from '../core/compaction.js';
 import type { FilePart, ImagePart } from '../core/content-parts.js';
 import type { InspectorServerOptions } from '../inspector/inspector-server.js';
 import { SANDBOX_MODES, type SandboxMode } from '../tools/workspace/sandbox.js';
-import { ATTACHMENT_FLAGS, readAttachments } from './attachment-flags.js';
+import { ATTACHMENT_FLAGS, readAttachments, requireTaskFor } from './attachment-flags.js';
 import { requireInspect, serveOptions } from './commands/inspect.js';
 import { journalPath } from './journal-path.js';
 import { MCP_FLAGS, type McpFlags, mcpFlags } from './mcp-flags.js';
@@ -266,9 +266,7 @@ export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
     throw new UsageError('--resume FILE and --session ID both name the session to continue: give one');
   }
   const attachments = readAttachments(values);
-  if (task === '' && attachments.parts.length > 0) {
-    throw new UsageError('--image and --file go with a task: give the task too, e.g. "What does this show?"');
-  }
+  requireTaskFor(attachments, task);
   const store = storeUrl(values.store, env);
   const chosen = providerModel(values);
   const { model } = chosen;

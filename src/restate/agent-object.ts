@@ -1,8 +1,11 @@
 import type { ObjectContext, ObjectSharedContext } from '@restatedev/restate-sdk';
 import * as restate from '@restatedev/restate-sdk';
 import { Agent } from '../agent/agent.js';
+import { checkRunInput } from '../agent/run-input.js';
 import type { Config } from '../config/config.js';
 import type { AgentEvent } from '../core/agent-event.js';
+import { checkContent } from '../core/content-check.js';
+import type { MessageContent } from '../core/content-parts.js';
 import { HarnessError } from '../core/errors.js';
 import type { ModelClient } from '../core/model-client.js';
 import { printableLine } from '../core/printable.js';
@@ -96,12 +99,32 @@ export function agentObject(options: AgentObjectOptions) {
 
 function checkRequest(request: unknown): RunRequest {
   const task = (request as { task?: unknown } | null)?.task;
-  if (typeof task !== 'string') {
-    throw new restate.TerminalError('run needs {"task": "<the user message>"} ("" continues an interrupted run)', {
-      errorCode: 400,
-    });
+  if (typeof task !== 'string' && !Array.isArray(task)) {
+    throw new restate.TerminalError(
+      'run needs {"task": "<the user message>"} or {"task": [content parts]} ("" continues an interrupted run)',
+      { errorCode: 400 },
+    );
   }
-  return { task };
+  // Parts are checked for shape here and against the agent's cap once its config is known (refuseInput).
+  return { task: terminalOnInvalid(() => checkContent(task, 'run request task', Number.POSITIVE_INFINITY)) };
+}
+
+/**
+ * Refuses a task the agent's `run()` would refuse (blank text, an image or file over
+ * `Config.maxAttachmentBytes`) as a terminal error: thrown later, it would fail every retry.
+ */
+function refuseInput(task: MessageContent, config: Config): void {
+  if (task !== '') terminalOnInvalid(() => checkRunInput(task, config.maxAttachmentBytes));
+}
+
+/** `check()`'s value; its `HarnessError` (bad input) as a terminal error, which Restate does not retry. */
+function terminalOnInvalid<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (!HarnessError.isInstance(error)) throw error;
+    throw new restate.TerminalError(error.message, { errorCode: 400 });
+  }
 }
 
 function checkDecision(decision: unknown): Decision {
@@ -174,6 +197,12 @@ async function runHandler(ctx: ObjectContext, input: RunRequest, options: AgentO
 
   const at = await steps.run('begin', () => storedLength(options.store, sessionId));
   const parts = await options.agent(sessionId);
+  try {
+    refuseInput(request.task, parts.config);
+  } catch (error) {
+    ctx.clear(RUNNING);
+    throw error;
+  }
   const loaded = await Session.loadAt(options.store, sessionId, {
     at,
     config: parts.config,
@@ -220,7 +249,7 @@ async function drive(
   ctx: ObjectContext,
   agent: Agent,
   steps: DurableSteps,
-  task: string,
+  task: MessageContent,
 ): Promise<AgentEvent | undefined> {
   const waiting: Record<string, string> = {};
   let last: AgentEvent | undefined;

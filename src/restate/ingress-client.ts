@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { MessageContent } from '../core/content-parts.js';
 import { HarnessError } from '../core/errors.js';
 import { excerpt, printableLine } from '../core/printable.js';
 import { redactPassword } from '../core/redact-url.js';
@@ -66,14 +67,14 @@ function objectPath(target: IngressTarget | string, sessionId: string, handler: 
 
 /**
  * Submits a run of session `sessionId` (created when new) and returns its invocation id at once;
- * {@link runOutcome} waits for its end. `task` `""` finishes the session's interrupted run. With
- * `idempotencyKey`, submitting again returns the same invocation instead of a second run (a
- * random key by default).
+ * {@link runOutcome} waits for its end. `task` is text or content parts (SPEC §15); `""`
+ * finishes the session's interrupted run. With `idempotencyKey`, submitting again returns the
+ * same invocation instead of a second run (a random key by default).
  */
 export async function submitRun(
   target: IngressTarget | string,
   sessionId: string,
-  task: string,
+  task: MessageContent,
   options: { readonly idempotencyKey?: string } = {},
 ): Promise<string> {
   // With a key, Restate keeps the outcome for `runOutcome` to attach to after the run ended.

@@ -1,12 +1,17 @@
 /** The wire shapes of the agent's Restate handlers (JSON over Restate's ingress). */
 
+import type { MessageContent } from '../core/content-parts.js';
+
 /** The default name of the agent's virtual object on Restate. */
 export const DEFAULT_SERVICE = 'agent';
 
 /** Input of `run`. */
 export interface RunRequest {
-  /** The new user message; `""` finishes the session's interrupted run (SPEC §8). */
-  readonly task: string;
+  /**
+   * The new user message: text, or content parts with images and files (SPEC §15); `""`
+   * finishes the session's interrupted run (SPEC §8).
+   */
+  readonly task: MessageContent;
 }
 
 /** Output of `run`: how the run ended. */

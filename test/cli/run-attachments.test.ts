@@ -174,17 +174,16 @@ describe('agent-harness run --image / --file', () => {
     expect(err).toContain('--image and --file go with a task');
   });
 
-  it('refuses --image with --restate, saying the run there takes text only (exit 2)', async () => {
+  it('with --restate, refuses a bad attachment before anything is submitted (exit 2)', async () => {
     const cwd = attachmentsWorkspace();
     const out = captured();
     const err = captured();
-    const code = await main(
-      ['run', 'Look', '--restate', 'http://127.0.0.1:9', '--image', join(cwd, 'shot.png')],
-      out,
-      err,
-    );
+    // Nothing listens on the ingress: a submitted run would fail to connect (exit 1) instead.
+    const args = ['run', 'Look', '--restate', 'http://127.0.0.1:9', '--store', 'memory:'];
+    const code = await main([...args, '--image', join(cwd, 'notes.txt')], out, err);
     expect(code).toBe(2);
-    expect(err.text()).toContain('--image does not go with --restate: a run on Restate takes its task as text only');
+    expect(err.text()).toContain(`--image ${join(cwd, 'notes.txt')}: not a PNG, JPEG, GIF or WebP image`);
+    expect(out.text()).toBe('');
   });
 });
 

@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCliStore } from '../../src/cli/store-flags.js';
+import { partNote } from '../../src/core/content-parts.js';
 import { type DevServer as RestateServer, startDevServer as startRestateServer } from '../../src/restate/dev-server.js';
+import { runOutcome, submitRun } from '../../src/restate/ingress-client.js';
 import { type FakeServer, fixture, startFakeServer } from '../adapters/support/fake-server.js';
 import { type CliProcess, spawnCli, until } from '../cli/support/spawn-cli.js';
 import { freePort } from '../support/free-port.js';
@@ -12,11 +15,17 @@ import { freePort } from '../support/free-port.js';
 /** What the CLI processes may take on a loaded machine. */
 const SLOW = 60_000;
 
+/** A 1×1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+/** The worker's cap on one image or file. */
+const CAP = 100_000;
+
 let server: RestateServer;
 let model: FakeServer;
 let worker: CliProcess;
 let folder: string | undefined;
 let store: string;
+let workspace: string;
 let printed = '';
 
 /**
@@ -41,10 +50,11 @@ function installProviderPackage(workspace: string): void {
 
 beforeAll(async () => {
   server = await startRestateServer();
-  model = await startFakeServer([{ chunks: [fixture('openai/text.sse')] }]);
+  model = await startFakeServer([{ chunks: [fixture('openai/text.sse')] }, { chunks: [fixture('openai/text.sse')] }]);
   folder = mkdtempSync(join(tmpdir(), 'agent-harness-restate-ai-sdk-'));
-  const workspace = mkdtempSync(join(folder, 'workspace-'));
+  workspace = mkdtempSync(join(folder, 'workspace-'));
   installProviderPackage(workspace);
+  writeFileSync(join(workspace, 'shot.png'), Buffer.from(PNG, 'base64'));
   store = `sqlite:${join(folder, 'sessions.db')}`;
   const port = await freePort();
   const provider = 'ai-sdk:loopback-provider/gpt-4.1-mini';
@@ -61,6 +71,8 @@ beforeAll(async () => {
       workspace,
       '--provider',
       provider,
+      '--max-attachment-bytes',
+      String(CAP),
     ],
     { LOOPBACK_BASE_URL: `${model.url}/v1` },
     10 * SLOW,
@@ -95,5 +107,58 @@ describe('agent-harness worker --provider ai-sdk:<package>/<model>', { timeout: 
       model: 'gpt-4.1-mini',
       messages: [{ role: 'user', content: 'Say hi' }],
     });
+  });
+});
+
+describe('agent-harness run --restate --image', { timeout: 3 * SLOW }, () => {
+  it('carries the image with the task to the worker: the model gets it, the stored journal keeps the parts', async () => {
+    const run = await spawnCli(
+      [
+        'run',
+        'What is this?',
+        '--image',
+        join(workspace, 'shot.png'),
+        '--restate',
+        server.ingressUrl,
+        '--store',
+        store,
+        '--session',
+        'img-1',
+      ],
+      {},
+      2 * SLOW,
+    ).done;
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const sent = JSON.stringify(model.requests.at(-1)?.body);
+    // As a data URL where the AI SDK bridge sends images natively, else as the note standing for it.
+    const note = partNote({ type: 'image', mediaType: 'image/png', data: PNG });
+    expect(sent.includes(`data:image/png;base64,${PNG}`) || sent.includes(JSON.stringify(note).slice(1, -1))).toBe(
+      true,
+    );
+    const journals = await openCliStore(store);
+    try {
+      const { entries } = await journals.read('img-1');
+      expect(entries.find((entry) => entry.type === 'user_message')).toMatchObject({
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'image', mediaType: 'image/png', data: PNG },
+        ],
+      });
+    } finally {
+      await journals.close();
+    }
+  });
+
+  it('a task over the worker’s cap ends the run at once with the reason (a terminal error, not retried)', async () => {
+    const requests = model.requests.length;
+    const big = Buffer.alloc(CAP + 1).toString('base64');
+    const invocation = await submitRun(server.ingressUrl, 'img-2', [
+      { type: 'text', text: 'Look' },
+      { type: 'image', mediaType: 'image/png', data: big },
+    ]);
+    await expect(runOutcome(server.ingressUrl, invocation)).rejects.toThrow(
+      `run() input part 1: the image is ${CAP + 1} bytes, over the cap of ${CAP} (maxAttachmentBytes)`,
+    );
+    expect(model.requests).toHaveLength(requests);
   });
 });

@@ -32,6 +32,7 @@ export interface WorkerAgentValues extends PermissionValues {
   readonly tools?: string | undefined;
   readonly sandbox?: string | undefined;
   readonly policy?: string | undefined;
+  readonly 'max-attachment-bytes'?: string | undefined;
 }
 
 /** What a worker builds every session's agent from. */
@@ -70,6 +71,7 @@ export async function workerAgent(
       maxTurns: positiveInteger(values['max-turns'], '--max-turns') ?? 10,
       maxCost: positiveDecimal(values['max-cost'], '--max-cost'),
       timeoutMs: values.timeout === undefined ? undefined : parseDuration(values.timeout, '--timeout'),
+      maxAttachmentBytes: positiveInteger(values['max-attachment-bytes'], '--max-attachment-bytes'),
     },
     err,
   );

@@ -31,6 +31,8 @@ ${STORE_HELP}
   --cwd DIR, --tools SET, --sandbox MODE
                    the agent, as for 'agent-harness run'; --provider ai-sdk:<package>/<model>
                    loads an installed AI SDK provider package (looked for in --cwd first)
+  --max-attachment-bytes N
+                   the cap on one image or file in a task or a tool result (default 5 MiB)
 ${PERMISSION_HELP}
                    A call that asks waits durably: 'agent-harness approve ID CALL' decides it
 ${POLICY_HELP}
@@ -56,6 +58,7 @@ const FLAGS = {
   tools: { type: 'string' },
   sandbox: { type: 'string' },
   policy: { type: 'string' },
+  'max-attachment-bytes': { type: 'string' },
   ...PERMISSION_FLAGS,
 } as const;
 
@@ -72,7 +75,7 @@ export function createWorkerCommand(deps: WorkerDeps = {}) {
     signal?: AbortSignal,
     err: Output = process.stderr,
   ): Promise<number> => {
-    const args = joinNegativeValues(argv, ['port', 'max-turns', 'max-cost', 'timeout']);
+    const args = joinNegativeValues(argv, ['port', 'max-turns', 'max-cost', 'timeout', 'max-attachment-bytes']);
     const { values, positionals } = parseArgs({ args, options: FLAGS, allowPositionals: true, strict: true });
     if (positionals.length > 0) throw new UsageError(`worker takes no task, got '${positionals.join(' ')}'`);
     const admin = restateUrl(values.restate, "the Restate server's admin API, e.g. http://127.0.0.1:9070");
