@@ -17,6 +17,7 @@ export type {
 } from './inspector/inspector-server.js';
 export { startInspector } from './inspector/inspector-server.js';
 export type {
+  TimelineAttachment,
   TimelineDroppedReasoning,
   TimelineReasoning,
   TimelineStep,

@@ -27,6 +27,8 @@ export interface CliAgentSettings {
   readonly maxCost: number | undefined;
   readonly timeoutMs: number | undefined;
   readonly context?: ContextOptions | undefined;
+  /** From `--max-attachment-bytes`: the cap on one image or file part (the config's default when absent). */
+  readonly maxAttachmentBytes?: number | undefined;
 }
 
 /**
@@ -50,6 +52,7 @@ export function cliAgentConfig(settings: CliAgentSettings, err: Output): Config 
         : {}),
     },
     ...(settings.context !== undefined ? { context: settings.context } : {}),
+    ...(settings.maxAttachmentBytes !== undefined ? { maxAttachmentBytes: settings.maxAttachmentBytes } : {}),
     ...(settings.guardrails !== undefined ? { guardrails: settings.guardrails } : {}),
   });
 }

@@ -4,9 +4,11 @@ import { parseArgs } from 'node:util';
 import { COMPACTION_STRATEGIES } from '../config/context-options.js';
 import type { PermissionPolicy } from '../config/permission-policy.js';
 import type { CompactionStrategy } from '../core/compaction.js';
+import type { FilePart, ImagePart } from '../core/content-parts.js';
 import type { InspectorServerOptions } from '../inspector/inspector-server.js';
 import { SANDBOX_MODES, type SandboxMode } from '../tools/workspace/sandbox.js';
 import { allowNetHosts } from './allow-net-flag.js';
+import { ATTACHMENT_FLAGS, readAttachments, requireTaskFor } from './attachment-flags.js';
 import { requireInspect, serveOptions } from './commands/inspect.js';
 import { journalPath } from './journal-path.js';
 import { MCP_FLAGS, type McpFlags, mcpFlags } from './mcp-flags.js';
@@ -46,6 +48,10 @@ export const DEFAULT_MODELS: Readonly<Record<Provider, string>> = {
 export interface RunCliOptions {
   /** The new user message; empty with `--resume` alone (continue the interrupted run). */
   readonly task: string;
+  /** From `--image` and `--file`: the images and files that go with the task (SPEC §15). */
+  readonly attachments: readonly (ImagePart | FilePart)[];
+  /** From `--max-attachment-bytes`: the cap on one image or file (the config's default when absent). */
+  readonly maxAttachmentBytes: number | undefined;
   /** `--resume FILE`: the journal of the session to continue. */
   readonly resume: string | undefined;
   readonly provider: RunProvider;
@@ -136,12 +142,13 @@ const FLAGS = {
   sandbox: { type: 'string' },
   'allow-net': { type: 'string', multiple: true },
   policy: { type: 'string' },
+  ...ATTACHMENT_FLAGS,
   ...PERMISSION_FLAGS,
   ...MCP_FLAGS,
 } as const;
 
 /** The flags of `run` that take a number (a negative one is ours to refuse, not parseArgs'). */
-const NUMERIC_FLAGS = ['max-turns', 'max-cost', 'timeout', 'port', 'context-tokens'];
+const NUMERIC_FLAGS = ['max-turns', 'max-cost', 'timeout', 'port', 'context-tokens', 'max-attachment-bytes'];
 
 /** The `--provider` named; `openai` when absent. */
 export function provider(text: string | undefined): Provider {
@@ -217,6 +224,37 @@ function defaultModel(provider: RunProvider): string {
   throw new UsageError(`--provider ${provider} needs a model: ${provider}/<model>, or --model`);
 }
 
+/** The provider and model from `--provider`, `--model` (and `--base-url`, for the check), as `run` and `worker` read them. */
+export interface ProviderModel {
+  readonly provider: RunProvider;
+  readonly model: string;
+  /** The model came in `--provider ai-sdk:<package>/<model>`. */
+  readonly modelInProvider: boolean;
+}
+
+/**
+ * The provider and model of `--provider` and `--model` (the provider's default model when
+ * neither names one). A model named twice, an AI SDK provider without a model, and `--base-url`
+ * with an AI SDK provider (whose package reads its own settings) are {@link UsageError}s.
+ */
+export function providerModel(values: {
+  readonly provider?: string | undefined;
+  readonly model?: string | undefined;
+  readonly 'base-url'?: string | undefined;
+}): ProviderModel {
+  const chosen = runProvider(values.provider);
+  if (chosen.model !== undefined && values.model !== undefined) {
+    throw new UsageError(`--provider ${values.provider} names the model already: drop --model ${values.model}`);
+  }
+  const model = chosen.model ?? values.model ?? defaultModel(chosen.provider);
+  if (isAiSdkProvider(chosen.provider) && values['base-url'] !== undefined) {
+    throw new UsageError(
+      `--base-url does not apply to ${chosen.provider}: the provider package reads its own settings (its environment variables)`,
+    );
+  }
+  return { provider: chosen.provider, model, modelInProvider: chosen.model !== undefined };
+}
+
 /** Parses the arguments of `run`; throws {@link UsageError} (or a `parseArgs` error) on a mistake. */
 export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): RunCliOptions {
   const args = joinNegativeValues(argv, NUMERIC_FLAGS);
@@ -231,20 +269,16 @@ export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
   if (resume !== undefined && session !== undefined) {
     throw new UsageError('--resume FILE and --session ID both name the session to continue: give one');
   }
+  const attachments = readAttachments(values);
+  requireTaskFor(attachments, task);
   const store = storeUrl(values.store, env);
-  const chosen = runProvider(values.provider);
-  if (chosen.model !== undefined && values.model !== undefined) {
-    throw new UsageError(`--provider ${values.provider} names the model already: drop --model ${values.model}`);
-  }
-  const model = chosen.model ?? values.model ?? defaultModel(chosen.provider);
-  if (isAiSdkProvider(chosen.provider) && values['base-url'] !== undefined) {
-    throw new UsageError(
-      `--base-url does not apply to ${chosen.provider}: the provider package reads its own settings (its environment variables)`,
-    );
-  }
+  const chosen = providerModel(values);
+  const { model } = chosen;
   const timeout = values.timeout;
   return {
     task,
+    attachments: attachments.parts,
+    maxAttachmentBytes: attachments.maxBytes,
     resume,
     provider: chosen.provider,
     model,
@@ -270,7 +304,7 @@ export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
     given: new Set(
       SESSION_SETTINGS.filter((name) =>
         name === 'model'
-          ? values.model !== undefined || chosen.model !== undefined
+          ? values.model !== undefined || chosen.modelInProvider
           : (name === 'baseURL' ? values['base-url'] : (values as Record<string, unknown>)[name]) !== undefined,
       ),
     ),

@@ -1,4 +1,3 @@
-import { Budget } from '../config/budget.js';
 import { Config } from '../config/config.js';
 import { HarnessError } from '../core/errors.js';
 import { machineGraph } from '../diagram/machine-graph.js';
@@ -12,14 +11,7 @@ import { readSessionTree } from '../session/session-tree.js';
 import type { JournalStore, StoredEntry } from '../stores/journal-store.js';
 import { newSessionId } from './run-session.js';
 import { openCliStore } from './store-flags.js';
-
-/** A session's rates, from the meta `run` stores with it, when it has them. */
-export function storedBudget(meta: Readonly<Record<string, string>>): Budget | undefined {
-  const input = Number(meta.inputRatePer1k);
-  const output = Number(meta.outputRatePer1k);
-  if (meta.inputRatePer1k === undefined || !(input >= 0) || !(output >= 0)) return undefined;
-  return new Budget({ inputRatePer1k: input, outputRatePer1k: output });
-}
+import { storedBudget } from './stored-budget.js';
 
 /** The inspector feed of stored session `id`, read from the store at `url`, and its entry count. */
 export async function storedFeed(url: string, id: string): Promise<{ feed: InspectorFeed; entries: number }> {
@@ -28,10 +20,12 @@ export async function storedFeed(url: string, id: string): Promise<{ feed: Inspe
     const { entries, meta } = await store.read(id);
     // The sessions of the agents it started (agentTool), shown nested under their calls.
     const tree = await readSessionTree(store, id);
-    const budget = storedBudget(meta);
     const model = meta.model === undefined ? '' : ` (${meta.model})`;
     // Replayed for its checks (entry shapes, call/result pairing) before it is shown.
-    const feed = InspectorFeed.fromJournal(Session.replay(entries, new Config()).journal, {
+    const { journal } = Session.replay(entries, new Config());
+    // Priced as the run priced it: each turn at the rates of the model that answered it.
+    const budget = storedBudget(meta, journal);
+    const feed = InspectorFeed.fromJournal(journal, {
       title: `session ${id}${model}`,
       ...(budget === undefined ? {} : { budget }),
       childJournal: (child) => tree.journals.get(child),

@@ -16,6 +16,7 @@ export { InspectorFeed } from './inspector-feed.js';
 export type { InspectorServer, InspectorServerOptions, InspectorSource, ServedSnapshot } from './inspector-server.js';
 export { isLoopback, startInspector } from './inspector-server.js';
 export type {
+  TimelineAttachment,
   TimelineDroppedReasoning,
   TimelineReasoning,
   TimelineStep,

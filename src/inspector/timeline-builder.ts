@@ -1,10 +1,11 @@
 import { Budget } from '../config/budget.js';
 import type { AgentEvent } from '../core/agent-event.js';
-import { contentText } from '../core/content-parts.js';
+import { contentText, type MessageContent } from '../core/content-parts.js';
 import type { CompactionEntry, DroppedReasoning, JournalEntry } from '../core/journal-entry.js';
 import type { ReasoningContent, ToolCall } from '../core/messages.js';
-import { addUsage, type TokenUsage, ZERO_USAGE } from '../core/usage.js';
+import { addUsage, type TokenUsage, usageOfModel, ZERO_USAGE } from '../core/usage.js';
 import { eventLabel } from '../diagram/edge-label.js';
+import { timelineAttachments } from './timeline-attachments.js';
 import type { TimelineDroppedReasoning, TimelineReasoning, TimelineStep, TimelineToolCall } from './timeline-step.js';
 import type { ToolTiming } from './tool-timings.js';
 
@@ -81,7 +82,7 @@ export class TimelineBuilder {
   /** Tool names of the calls asked for so far, by callId (for approval steps). */
   private readonly callNames = new Map<string, string>();
   /** Results recorded before their call's step exists (a resumed run's journal). */
-  private readonly earlyResults = new Map<string, string>();
+  private readonly earlyResults = new Map<string, MessageContent>();
   /** Timelines of child agents followed live, by child session id (see {@link TimelineBuilder.childTimeline}). */
   private readonly liveChildren = new Map<string, TimelineBuilder>();
   /** The call that runs each child session, by child session id. */
@@ -105,10 +106,13 @@ export class TimelineBuilder {
   addEntry(entry: JournalEntry): TimelineStep[] {
     this.entryCount++;
     switch (entry.type) {
-      case 'user_message':
-        return entry.author === 'harness'
-          ? this.push({ kind: 'harness_note', title: 'harness note', text: contentText(entry.content) })
-          : this.push({ kind: 'user', title: 'user message', text: contentText(entry.content) });
+      case 'user_message': {
+        const attachments = timelineAttachments(entry.content);
+        const kind = entry.author === 'harness' ? 'harness_note' : 'user';
+        const title = entry.author === 'harness' ? 'harness note' : 'user message';
+        const text = contentText(entry.content);
+        return this.push(attachments === undefined ? { kind, title, text } : { kind, title, text, attachments });
+      }
       case 'turn_start':
         this.turn++;
         if (this.state === null || this.state === 'done' || this.state === 'error') this.state = this.initialState;
@@ -119,7 +123,8 @@ export class TimelineBuilder {
           `turn-${this.turn}`,
         );
       case 'usage':
-        return this.addUsage(entry.usage);
+        // A fallback chain's turn is priced at the rates of the model that answered it.
+        return this.addUsage(entry.model === undefined ? entry.usage : usageOfModel(entry.usage, entry.model));
       case 'assistant_message':
         this.pendingCalls = entry.toolCalls ?? [];
         for (const call of this.pendingCalls) this.callNames.set(call.callId, call.name);
@@ -155,10 +160,10 @@ export class TimelineBuilder {
       }
       case 'tool_result':
         if (this.pendingCalls.some((call) => call.callId === entry.callId)) {
-          this.earlyResults.set(entry.callId, contentText(entry.content));
+          this.earlyResults.set(entry.callId, entry.content);
           return [];
         }
-        return this.settleTool(entry.callId, contentText(entry.content));
+        return this.settleTool(entry.callId, entry.content);
       case 'agent_end':
         return this.addText('answer', 'final answer', entry.response, entry.reasoning);
       case 'agent_error':
@@ -280,7 +285,9 @@ export class TimelineBuilder {
     return changed;
   }
 
-  private settleTool(callId: string, content: string): TimelineStep[] {
+  private settleTool(callId: string, recorded: MessageContent): TimelineStep[] {
+    const content = contentText(recorded);
+    const attachments = timelineAttachments(recorded);
     const status = content.startsWith(ERROR_PREFIX) ? 'error' : 'ok';
     const known = this.byId.get(this.toolStepOf.get(callId) ?? '')?.tool;
     const durationMs = known?.durationMs ?? this.timings.get(callId)?.shift();
@@ -289,6 +296,7 @@ export class TimelineBuilder {
     return this.updateTool(callId, {
       status: known?.status === 'ok' || known?.status === 'error' ? known.status : status,
       result: content,
+      ...(attachments !== undefined ? { attachments } : {}),
       ...(durationMs !== undefined ? { durationMs } : {}),
       ...child,
     });

@@ -30,6 +30,24 @@ export type TimelineStepKind =
 /** Where a tool call is: announced, running, or settled with a result. */
 export type ToolCallStatus = 'pending' | 'running' | 'ok' | 'error';
 
+/**
+ * An image or a file of a user message or a tool result, as the timeline shows it (SPEC §15).
+ * Every string is untrusted content: the page draws an image only from `data` with a media type
+ * of the allow-list, and never loads a `url`.
+ */
+export interface TimelineAttachment {
+  readonly type: 'image' | 'file';
+  readonly mediaType: string;
+  /** Its size in bytes, when its data is in the journal. */
+  readonly bytes?: number;
+  /** An image's bytes, base64: present only for an allow-listed image type (PNG, JPEG, GIF, WebP). */
+  readonly data?: string;
+  /** Where the provider fetches it, shown as text only. */
+  readonly url?: string;
+  /** A file's name. */
+  readonly name?: string;
+}
+
 /** A tool call as the timeline shows it. Every string is untrusted content. */
 export interface TimelineToolCall {
   readonly callId: string;
@@ -39,6 +57,8 @@ export interface TimelineToolCall {
   readonly status: ToolCallStatus;
   /** The observation the model received (or the tool's output while it is not yet recorded). */
   readonly result?: string;
+  /** The result's images and files, when it has any. */
+  readonly attachments?: readonly TimelineAttachment[];
   /** Where the tool came from, when not built in: `mcp:<server>` for an MCP server's tool. */
   readonly source?: string;
   /** How long the tool ran, when known (live runs, or a timing sidecar). */
@@ -94,6 +114,8 @@ export interface TimelineStep {
   readonly title: string;
   /** Body text (untrusted: model text, answers, error messages). */
   readonly text?: string;
+  /** A user message's images and files, when it has any. */
+  readonly attachments?: readonly TimelineAttachment[];
   readonly tool?: TimelineToolCall;
   /** The model turn's reasoning, for `model_text` and `answer` steps of a turn that reasoned. */
   readonly reasoning?: readonly TimelineReasoning[];

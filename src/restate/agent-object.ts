@@ -4,8 +4,9 @@ import { Agent } from '../agent/agent.js';
 import { checkRunInput } from '../agent/run-input.js';
 import type { Config } from '../config/config.js';
 import type { AgentEvent } from '../core/agent-event.js';
+import { checkContent } from '../core/content-check.js';
 import type { MessageContent } from '../core/content-parts.js';
-import { errorMessage, HarnessError } from '../core/errors.js';
+import { HarnessError } from '../core/errors.js';
 import type { ModelClient } from '../core/model-client.js';
 import { printableLine } from '../core/printable.js';
 import { Session } from '../session/session.js';
@@ -101,25 +102,29 @@ function checkRequest(request: unknown): RunRequest {
   const task = (request as { task?: unknown } | null)?.task;
   if (typeof task !== 'string' && !Array.isArray(task)) {
     throw new restate.TerminalError(
-      'run needs {"task": "<the user message>" | [content parts]} ("" continues an interrupted run)',
-      {
-        errorCode: 400,
-      },
+      'run needs {"task": "<the user message>"} or {"task": [content parts]} ("" continues an interrupted run)',
+      { errorCode: 400 },
     );
   }
-  return { task: task as MessageContent };
+  // Parts are checked for shape here and against the agent's cap once its config is known (refuseInput).
+  return { task: terminalOnInvalid(() => checkContent(task, 'run request task', Number.POSITIVE_INFINITY)) };
 }
 
 /**
- * The task checked as `run()` checks it, with the agent's attachment cap: a bad one is a
- * terminal error (400), since running the same request again cannot make it good.
+ * Refuses a task the agent's `run()` would refuse (blank text, an image or file over
+ * `Config.maxAttachmentBytes`) as a terminal error: thrown later, it would fail every retry.
  */
-function checkTask(task: MessageContent, maxAttachmentBytes: number): void {
-  if (task === '') return;
+function refuseInput(task: MessageContent, config: Config): void {
+  if (task !== '') terminalOnInvalid(() => checkRunInput(task, config.maxAttachmentBytes));
+}
+
+/** `check()`'s value; its `HarnessError` (bad input) as a terminal error, which Restate does not retry. */
+function terminalOnInvalid<T>(check: () => T): T {
   try {
-    checkRunInput(task, maxAttachmentBytes);
+    return check();
   } catch (error) {
-    throw new restate.TerminalError(errorMessage(error), { errorCode: 400 });
+    if (!HarnessError.isInstance(error)) throw error;
+    throw new restate.TerminalError(error.message, { errorCode: 400 });
   }
 }
 
@@ -193,7 +198,12 @@ async function runHandler(ctx: ObjectContext, input: RunRequest, options: AgentO
 
   const at = await steps.run('begin', () => storedLength(options.store, sessionId));
   const parts = await options.agent(sessionId);
-  checkTask(request.task, parts.config.maxAttachmentBytes);
+  try {
+    refuseInput(request.task, parts.config);
+  } catch (error) {
+    ctx.clear(RUNNING);
+    throw error;
+  }
   // Each guardrail check is a step too: a re-execution gets its recorded verdict.
   const config = parts.config.withGuardrails(durableGuardrails(parts.config.guardrails, steps));
   const loaded = await Session.loadAt(options.store, sessionId, {

@@ -67,9 +67,9 @@ function objectPath(target: IngressTarget | string, sessionId: string, handler: 
 
 /**
  * Submits a run of session `sessionId` (created when new) and returns its invocation id at once;
- * {@link runOutcome} waits for its end. `task` `""` finishes the session's interrupted run. With
- * `idempotencyKey`, submitting again returns the same invocation instead of a second run (a
- * random key by default).
+ * {@link runOutcome} waits for its end. `task` is text or content parts (SPEC §15); `""`
+ * finishes the session's interrupted run. With `idempotencyKey`, submitting again returns the
+ * same invocation instead of a second run (a random key by default).
  */
 export async function submitRun(
   target: IngressTarget | string,

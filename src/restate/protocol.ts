@@ -8,7 +8,7 @@ export const DEFAULT_SERVICE = 'agent';
 /** Input of `run`. */
 export interface RunRequest {
   /**
-   * The new user message: a string, or content parts (text, images, files; SPEC §15); `""`
+   * The new user message: text, or content parts with images and files (SPEC §15); `""`
    * finishes the session's interrupted run (SPEC §8).
    */
   readonly task: MessageContent;

@@ -2,6 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { workerAgent } from '../../src/cli/restate/worker-agent.js';
+import { createWorkerCommand } from '../../src/cli/restate/worker-command.js';
+import { freePort } from '../support/free-port.js';
 import { tempWorkspace } from '../support/workspace.js';
 import { captured } from './support/cli-harness.js';
 
@@ -94,5 +97,56 @@ describe('agent-harness worker --policy FILE', () => {
     const { code, err } = await worker(['--policy', file]);
     expect(code).toBe(2);
     expect(err).toContain(`--policy ${file}: guardrails: unknown stage 'outptu'`);
+  });
+});
+
+describe('agent-harness worker --provider ai-sdk:<package>/<model>', () => {
+  /** `agent-harness worker` with `args` and no --demo, against a Restate admin URL nothing listens on. */
+  async function realWorker(args: string[]) {
+    const out = captured();
+    const err = captured();
+    const cwd = tempWorkspace();
+    const argv = ['worker', '--restate', 'http://127.0.0.1:9', '--store', 'memory:', '--cwd', cwd, ...args];
+    const code = await main(argv, out, err);
+    return { code, out: out.text(), err: err.text() };
+  }
+
+  it('serves the agent on the installed provider package’s model', async () => {
+    vi.stubEnv('GOOGLE_GENERATIVE_AI_API_KEY', 'test-key');
+    const made = await workerAgent(
+      { demo: false, provider: 'ai-sdk:@ai-sdk/google/gemini-2.5-flash', cwd: tempWorkspace() },
+      'memory:',
+      process.env,
+      captured(),
+    );
+    expect([made.client.provider, made.client.model]).toEqual(['google.generative-ai', 'gemini-2.5-flash']);
+    expect(made.config.budget.inputRatePer1k).toBe(0); // no list price known for it (a warning says so)
+    // The command itself serves it (until its signal, aborted here once it serves).
+    const port = await freePort();
+    const stop = new AbortController();
+    stop.abort();
+    const out = captured();
+    const args = ['--restate', 'http://127.0.0.1:9', '--store', 'memory:', '--cwd', tempWorkspace(), '--no-register'];
+    const provider = ['--provider', 'ai-sdk:@ai-sdk/google/gemini-2.5-flash', '--port', String(port)];
+    await expect(createWorkerCommand()([...args, ...provider], out, stop.signal, captured())).resolves.toBe(0);
+    expect(out.text()).toContain(`worker: serving http://127.0.0.1:${port}`);
+  });
+
+  it('a missing package is a usage error naming it, before serving (exit 2)', async () => {
+    const { code, out, err } = await realWorker(['--provider', 'ai-sdk:@ai-sdk/not-installed-here/m1']);
+    expect(code).toBe(2);
+    expect(err).toContain("the package '@ai-sdk/not-installed-here' is not installed (looked in ");
+    expect(out).toBe('');
+  });
+
+  it('refuses a spec without a model, a second --model and a --base-url, as run does (exit 2)', async () => {
+    const none = await realWorker(['--provider', 'ai-sdk:@ai-sdk/google']);
+    expect(none.code).toBe(2);
+    expect(none.err).toContain('--provider ai-sdk:@ai-sdk/google needs a model');
+    const twice = await realWorker(['--provider', 'ai-sdk:@ai-sdk/google/g', '--model', 'x']);
+    expect(twice.err).toContain('names the model already');
+    const url = await realWorker(['--provider', 'ai-sdk:@ai-sdk/google/g', '--base-url', 'http://127.0.0.1:1']);
+    expect(url.code).toBe(2);
+    expect(url.err).toContain('--base-url does not apply to ai-sdk:@ai-sdk/google');
   });
 });

@@ -13,7 +13,8 @@ import { isSessionId } from '../../stores/session-id.js';
 import { joinNegativeValues } from '../numeric-flags.js';
 import type { Output } from '../render-human.js';
 import { STORE_HELP, sessionIdArg, storeUrl } from '../store-flags.js';
-import { StoredInspectors, storedBudget } from '../stored-inspector.js';
+import { storedBudget } from '../stored-budget.js';
+import { StoredInspectors } from '../stored-inspector.js';
 import { UsageError } from '../usage-error.js';
 
 /** Help text of `agent-harness inspect`. */
@@ -26,10 +27,11 @@ highlighted, and the run's timeline (turns, model text, tool calls with argument
 durations, usage and cost, budget warnings, errors). Step or scrub through the timeline to move
 the highlighted state. Nothing leaves this machine; stop with Ctrl-C.
 
-Tool durations come from JOURNAL.timing.jsonl when it exists (the demo writes one).
-An argument that is not a file is a session id, read from the store (costs at the rates of the
-model the session was started with). Its page offers "fork here" on each step: a new session in
-the store holding the journal up to that step, served on a page of its own.
+Tool durations come from JOURNAL.timing.jsonl when it exists (the demo writes one). Costs are
+at the rates of the model that answered each turn (a --fallback run's models included).
+An argument that is not a file is a session id, read from the store. Its page offers "fork
+here" on each step: a new session in the store holding the journal up to that step, served on
+a page of its own.
 
 With --listen, no journal: the server speaks the @statelyai/inspect WebSocket protocol, so any
 XState app (an Agent too, through its inspect option) can be inspected live with
@@ -106,8 +108,9 @@ async function journalFeed(file: string, err: Output): Promise<InspectorFeed> {
   const path = resolve(file);
   const onWarning = (message: string): void => err.write(`warning: ${printableLine(message)}\n`);
   const journal = await readJournalFile(path, { onWarning });
-  // Priced as `run` priced it when the journal's header names the model's rates.
-  const budget = storedBudget(journalMeta(await readFile(path, 'utf8')));
+  // Priced as `run` priced it when the journal's header names the model's rates, each turn at
+  // the rates of the model that answered it.
+  const budget = storedBudget(journalMeta(await readFile(path, 'utf8')), journal);
   return InspectorFeed.fromJournal(journal, {
     title: basename(path),
     timings: await readTimingFile(path, { onWarning }),

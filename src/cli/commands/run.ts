@@ -1,11 +1,10 @@
 import { constants as osConstants } from 'node:os';
 import type { Readable } from 'node:stream';
-import { fallbackClient } from '../../adapters/fallback/fallback-client.js';
 import type { RetryOptions } from '../../adapters/http/retry-policy.js';
 import type { RetryNotice } from '../../adapters/http/with-retries.js';
 import { Agent } from '../../agent/agent.js';
 import type { AgentEvent } from '../../core/agent-event.js';
-import type { ModelClient } from '../../core/model-client.js';
+import type { MessageContent } from '../../core/content-parts.js';
 import { jsonLine, printableLine } from '../../core/printable.js';
 import { collectToolTimings } from '../../inspector/tool-timings.js';
 import { closeAll } from '../../mcp/connect-mcp.js';
@@ -13,7 +12,6 @@ import type { McpSource } from '../../mcp/mcp-source.js';
 import { readJournalFile } from '../../session/journal-file.js';
 import { Session } from '../../session/session.js';
 import type { JournalStore } from '../../stores/journal-store.js';
-import { aiSdkClients } from '../ai-sdk-provider.js';
 import { ALLOW_NET_HELP } from '../allow-net-flag.js';
 import {
   type CliApprovals,
@@ -22,18 +20,21 @@ import {
   suspendingApprovals,
   terminalApprovals,
 } from '../approval-prompt.js';
+import { ATTACHMENT_HELP, taskContent } from '../attachment-flags.js';
 import { cliAgentParts } from '../cli-agent-parts.js';
+import { cliClient } from '../cli-client.js';
 import { JournalAppender } from '../journal-appender.js';
 import { claimJournal } from '../journal-claim.js';
-import { type Env, makeClient } from '../make-client.js';
+import type { Env } from '../make-client.js';
 import { MCP_HELP } from '../mcp-flags.js';
 import { PERMISSION_HELP, POLICY_HELP } from '../permission-flags.js';
 import { humanRenderer, type Output } from '../render-human.js';
 import { reportRun } from '../report-run.js';
-import { isAiSdkProvider, parseRunOptions, type RunCliOptions } from '../run-options.js';
+import { parseRunOptions, type RunCliOptions } from '../run-options.js';
 import { newSessionId, openRunSession } from '../run-session.js';
 import { settingsMeta, withSessionSettings } from '../session-settings.js';
 import { openCliStore, STORE_HELP } from '../store-flags.js';
+import { ratesMeta } from '../stored-budget.js';
 import { type Ticker, ToolSpinner } from '../tool-spinner.js';
 import { usageWarning } from '../usage-warning.js';
 import { serveAgentLive } from './live-inspector.js';
@@ -62,6 +63,7 @@ Options:
                    elide (default: old tool outputs become a marker) or summarise (the model
                    summarises old turns; its tokens count against --max-cost)
   --cwd DIR        the workspace the tools may read (default: the current directory)
+${ATTACHMENT_HELP}
 ${STORE_HELP}
                    Every entry is stored as it happens: a run killed at any instant
                    continues with 'agent-harness resume ID'
@@ -129,24 +131,6 @@ function retryLine(err: Output): (notice: RetryNotice) => void {
     err.write(`retry ${retry} in ${(delayMs / 1000).toFixed(1)} s after: ${printableLine(error.message)}\n`);
 }
 
-/**
- * The model client of a run: the provider's (an AI SDK package's, loaded now), or with
- * `--fallback` a chain over the model and its fallbacks, all of the same provider.
- */
-async function runClient(options: RunCliOptions, deps: RunDeps, err: Output): Promise<ModelClient> {
-  const models = [options.model, ...options.fallback];
-  const { provider } = options;
-  const clients = isAiSdkProvider(provider)
-    ? await aiSdkClients(provider, models, options.cwd)
-    : models.map((model) =>
-        makeClient(
-          { provider, model, baseURL: options.baseURL, retry: deps.retry, onRetry: retryLine(err) },
-          deps.env ?? process.env,
-        ),
-      );
-  return clients.length === 1 ? (clients[0] as ModelClient) : fallbackClient(clients);
-}
-
 async function setUp(
   options: RunCliOptions,
   deps: RunDeps,
@@ -154,16 +138,13 @@ async function setUp(
   sources: McpSource[],
   store: JournalStore,
 ): Promise<{ agent: Agent; meta: Readonly<Record<string, string>> }> {
-  const client = await runClient(options, deps, err);
+  const client = await cliClient(options, deps.env ?? process.env, { retry: deps.retry, onRetry: retryLine(err) });
   const { config, registry } = await cliAgentParts(options, err, sources);
   const rates = config.budget;
-  // The model and its rates go with a new stored session, so that `inspect ID` prices it as the CLI did.
+  // The model and its rates (and its fallbacks' rates) go with a new stored session, so that
+  // `inspect ID` prices it as the CLI did.
   // With the provider, base URL, workspace and tools, so that `resume ID` needs none of their flags.
-  const meta = {
-    ...settingsMeta(options, deps.env ?? process.env),
-    inputRatePer1k: String(rates.inputRatePer1k),
-    outputRatePer1k: String(rates.outputRatePer1k),
-  };
+  const meta = { ...settingsMeta(options, deps.env ?? process.env), ...ratesMeta(rates) };
   const session =
     options.resume === undefined
       ? await openRunSession(store, options.session, options.task, { config, meta })
@@ -181,7 +162,7 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 async function drive(
   agent: Agent,
-  task: string,
+  task: MessageContent,
   render: (event: AgentEvent) => void,
   sigint: boolean,
   signal: AbortSignal | undefined,
@@ -274,7 +255,8 @@ async function runAgent(
       : suspendingApprovals(agent);
   try {
     const started = performance.now();
-    const last = await drive(agent, options.task, render, deps.handleSigint ?? true, signal, approvals);
+    const input = taskContent(options.task, options.attachments);
+    const last = await drive(agent, input, render, deps.handleSigint ?? true, signal, approvals);
     approvals.close();
     timing.stop();
     const { journal, json, model } = options;

@@ -5,6 +5,7 @@ import { cancelRun, runOutcome, submitRun } from '../../restate/ingress-client.j
 import type { RunOutcome } from '../../restate/protocol.js';
 import type { JournalStore } from '../../stores/journal-store.js';
 import { storedLength } from '../../stores/stored-length.js';
+import { ATTACHMENT_FLAGS, readAttachments, requireTaskFor, taskContent } from '../attachment-flags.js';
 import type { Output } from '../render-human.js';
 import { newSessionId } from '../run-session.js';
 import { openCliStore, sessionIdArg, storeUrl } from '../store-flags.js';
@@ -15,13 +16,16 @@ import { restateUrl } from './restate-url.js';
 /** The help of `run --restate`, appended to `run --help`. */
 export const RESTATE_RUN_HELP = `  --restate URL    submit the run to Restate's ingress (http://127.0.0.1:8080), where
                    'agent-harness worker' processes run it; follow it from --store until it ends.
-                   Ctrl-C detaches (the run goes on); --session ID --cancel cancels it`;
+                   Ctrl-C detaches (the run goes on); --session ID --cancel cancels it.
+                   --image and --file go with the task (each worker checks them against its
+                   own --max-attachment-bytes too)`;
 
 const FLAGS = {
   restate: { type: 'string' },
   session: { type: 'string' },
   store: { type: 'string' },
   cancel: { type: 'boolean', default: false },
+  ...ATTACHMENT_FLAGS,
 } as const;
 
 /** How often the store is read for the run's new entries, in ms. */
@@ -37,10 +41,12 @@ export async function restateRunCommand(
   const { values, positionals } = parseArgs({ args: [...argv], options: FLAGS, allowPositionals: true, strict: true });
   const url = restateUrl(values.restate, "the Restate server's ingress");
   const task = positionals.join(' ').trim();
+  // Read (and refused, naming the file) before anything is submitted; the worker checks them again against its cap.
+  const attachments = readAttachments(values);
   if (values.cancel) {
     if (values.session === undefined)
       throw new UsageError('--cancel needs --session ID: the session whose run to cancel');
-    if (task !== '') throw new UsageError('--cancel takes no task');
+    if (task !== '' || attachments.parts.length > 0) throw new UsageError('--cancel takes no task');
     const sessionId = sessionIdArg(values.session, '--session');
     await cancelRun(url, sessionId);
     out.write(`cancelled the run of session ${sessionId}\n`);
@@ -49,6 +55,7 @@ export async function restateRunCommand(
   if (task === '' && values.session === undefined) {
     throw new UsageError('missing the task, e.g. agent-harness run "Summarise README.md" --restate URL');
   }
+  requireTaskFor(attachments, task);
   const sessionId = values.session === undefined ? newSessionId() : sessionIdArg(values.session, '--session');
   const store = await openCliStore(storeUrl(values.store)).catch((error: unknown) => {
     err.write(
@@ -58,7 +65,7 @@ export async function restateRunCommand(
   });
   try {
     const seen = store === undefined ? 0 : await storedLength(store, sessionId);
-    const invocation = await submitRun(url, sessionId, task);
+    const invocation = await submitRun(url, sessionId, taskContent(task, attachments.parts));
     out.write(`session: ${sessionId} (run ${invocation} on ${url})\n`);
     const follow = store === undefined ? undefined : following(store, sessionId, seen, out, url);
     const waiting = new AbortController();

@@ -1,28 +1,14 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { registerDeployment } from '../../restate/admin-client.js';
 import { loadOptional } from '../../stores/load-optional.js';
-import { builtinTools, cliAgentConfig, cliSandbox } from '../agent-config.js';
-import { allowNetHosts } from '../allow-net-flag.js';
-import { DEMO_FILES, demoClient } from '../demo-script.js';
-import { type Env, makeClient } from '../make-client.js';
-import { joinNegativeValues, positiveDecimal, positiveInteger } from '../numeric-flags.js';
-import { parseDuration } from '../parse-duration.js';
-import {
-  checkPermissionFlags,
-  PERMISSION_FLAGS,
-  PERMISSION_HELP,
-  POLICY_HELP,
-  permissionPolicy,
-} from '../permission-flags.js';
-import { modulePolicy } from '../policy-module.js';
+import type { Env } from '../make-client.js';
+import { joinNegativeValues, positiveInteger } from '../numeric-flags.js';
+import { PERMISSION_FLAGS, PERMISSION_HELP, POLICY_HELP } from '../permission-flags.js';
 import type { Output } from '../render-human.js';
-import { DEFAULT_MODELS, policyFileArg, provider, sandboxMode, toolSet } from '../run-options.js';
-import { openCliStore, STORE_HELP, storeLocation, storeUrl } from '../store-flags.js';
+import { openCliStore, STORE_HELP, storeUrl } from '../store-flags.js';
 import { UsageError } from '../usage-error.js';
 import { restateUrl } from './restate-url.js';
+import { workerAgent } from './worker-agent.js';
 
 /** Help text of `agent-harness worker`. */
 export const WORKER_HELP = `Usage: agent-harness worker --restate ADMIN_URL [options]
@@ -43,7 +29,10 @@ ${STORE_HELP}
                    machines, sqlite: on one): inspect, fork and resume read it
   --provider P, --model NAME, --base-url URL, --max-turns N, --max-cost USD, --timeout T,
   --cwd DIR, --tools SET, --sandbox MODE, --allow-net HOST
-                   the agent, as for 'agent-harness run'
+                   the agent, as for 'agent-harness run'; --provider ai-sdk:<package>/<model>
+                   loads an installed AI SDK provider package (looked for in --cwd first)
+  --max-attachment-bytes N
+                   the cap on one image or file in a task or a tool result (default 5 MiB)
 ${PERMISSION_HELP}
                    A call that asks waits durably: 'agent-harness approve ID CALL' decides it
 ${POLICY_HELP}
@@ -70,6 +59,7 @@ const FLAGS = {
   sandbox: { type: 'string' },
   'allow-net': { type: 'string', multiple: true },
   policy: { type: 'string' },
+  'max-attachment-bytes': { type: 'string' },
   ...PERMISSION_FLAGS,
 } as const;
 
@@ -86,45 +76,15 @@ export function createWorkerCommand(deps: WorkerDeps = {}) {
     signal?: AbortSignal,
     err: Output = process.stderr,
   ): Promise<number> => {
-    const args = joinNegativeValues(argv, ['port', 'max-turns', 'max-cost', 'timeout']);
+    const args = joinNegativeValues(argv, ['port', 'max-turns', 'max-cost', 'timeout', 'max-attachment-bytes']);
     const { values, positionals } = parseArgs({ args, options: FLAGS, allowPositionals: true, strict: true });
     if (positionals.length > 0) throw new UsageError(`worker takes no task, got '${positionals.join(' ')}'`);
     const admin = restateUrl(values.restate, "the Restate server's admin API, e.g. http://127.0.0.1:9070");
     const advertise = values.advertise === undefined ? undefined : restateUrl(values.advertise, 'the URL to register');
     const port = values.port === undefined ? 9080 : positiveInteger(values.port, '--port');
     const env = deps.env ?? process.env;
-    const chosen = provider(values.provider);
-    const model = values.model ?? DEFAULT_MODELS[chosen];
-    const cwd = values.demo && values.cwd === undefined ? demoWorkspace() : resolve(values.cwd ?? '.');
     const store = storeUrl(values.store, env as NodeJS.ProcessEnv);
-    const tools = toolSet(values.tools);
-    const sandbox = sandboxMode(values.sandbox);
-    const allowNet = allowNetHosts(values['allow-net']);
-    const permissions = permissionPolicy(values);
-    const policyFile = values.policy === undefined ? undefined : policyFileArg(values.policy);
-    const fromModule = policyFile === undefined ? undefined : await modulePolicy(policyFile, permissions);
-    const config = cliAgentConfig(
-      {
-        model,
-        cwd,
-        kept: [storeLocation(store)],
-        permissions: fromModule?.permissions ?? permissions,
-        guardrails: fromModule?.guardrails,
-        maxTurns: positiveInteger(values['max-turns'], '--max-turns') ?? 10,
-        maxCost: positiveDecimal(values['max-cost'], '--max-cost'),
-        timeoutMs: values.timeout === undefined ? undefined : parseDuration(values.timeout, '--timeout'),
-      },
-      err,
-    );
-    const client = values.demo
-      ? demoClient()
-      : makeClient({ provider: chosen, model, baseURL: values['base-url'] }, env);
-    const registry = builtinTools(tools, config, cliSandbox(sandbox, tools, config, err, allowNet));
-    checkPermissionFlags(
-      config.permissions,
-      registry,
-      policyFile === undefined ? undefined : { file: policyFile, flags: permissions },
-    );
+    const { config, client, registry } = await workerAgent(values, store, env, err);
     const journals = await openCliStore(store);
     const { serveWorker } = await loadOptional(
       '@restatedev/restate-sdk',
@@ -149,13 +109,6 @@ export function createWorkerCommand(deps: WorkerDeps = {}) {
       await journals.close();
     }
   };
-}
-
-/** A temporary folder holding the demo's files. */
-function demoWorkspace(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'agent-harness-demo-'));
-  for (const [name, text] of Object.entries(DEMO_FILES)) writeFileSync(join(dir, name), text);
-  return dir;
 }
 
 /** Resolves on Ctrl-C, SIGTERM or the caller's signal. */

@@ -9,12 +9,13 @@
 /** @typedef {{ from: string, to: string, event: string, guard?: string }} GraphEdge */
 /** @typedef {{ id: string, initial: string, states: GraphState[], edges: GraphEdge[] }} Graph */
 /** @typedef {{ promptTokens: number, completionTokens: number, totalTokens: number }} Usage */
-/** @typedef {{ callId: string, name: string, arguments: string, status: string, result?: string, source?: string, durationMs?: number, childSessionId?: string, children?: Step[] }} ToolCall */
+/** @typedef {{ type: string, mediaType: string, bytes?: number, data?: string, url?: string, name?: string }} Attachment */
+/** @typedef {{ callId: string, name: string, arguments: string, status: string, result?: string, attachments?: Attachment[], source?: string, durationMs?: number, childSessionId?: string, children?: Step[] }} ToolCall */
 /** @typedef {{ provider: string, shows: 'summary' | 'text' | 'redacted' | 'encrypted', text: string }} Reasoning */
 /** @typedef {{ provider: string, parts: number }} DroppedReasoning */
 /**
  * @typedef {{ id: string, index: number, kind: string, state: string | null, from?: string, event?: string,
- *   title: string, text?: string, tool?: ToolCall, reasoning?: Reasoning[], streamedReasoning?: string,
+ *   title: string, text?: string, attachments?: Attachment[], tool?: ToolCall, reasoning?: Reasoning[], streamedReasoning?: string,
  *   droppedReasoning?: DroppedReasoning[],
  *   turn: number, usage: Usage, cost: number, entries?: number }} Step
  */

@@ -8,6 +8,49 @@ import { byId, html, usageText } from './dom.js';
 /** @typedef {import('./dom.js').Step} Step */
 /** @typedef {import('./dom.js').Reasoning} Reasoning */
 /** @typedef {import('./dom.js').DroppedReasoning} DroppedReasoning */
+/** @typedef {import('./dom.js').Attachment} Attachment */
+
+/** The image types drawn: the harness's allow-list (SPEC §15). Anything else is named, not drawn. */
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** @param {number | undefined} bytes */
+function sizeText(bytes) {
+  if (bytes === undefined) return '';
+  if (bytes < 1024) return ` · ${bytes} bytes`;
+  return bytes < 1024 * 1024 ? ` · ${(bytes / 1024).toFixed(1)} KB` : ` · ${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * A message's images and files: each image whose data the journal holds drawn from a `data:`
+ * URL built here (an allow-listed type, base64 only; the page's CSP allows `data:` images and
+ * nothing else), with a caption; a file, or an image at a URL, as a labelled note. A URL is
+ * shown as text and never loaded.
+ * @param {Attachment[]} attachments
+ */
+function attachmentsBlock(attachments) {
+  const box = html('div', 'attachments');
+  for (const part of attachments) {
+    const figure = html('figure', `attachment ${part.type === 'image' ? 'image' : 'file'}`);
+    const drawable =
+      part.type === 'image' &&
+      typeof part.data === 'string' &&
+      IMAGE_TYPES.includes(part.mediaType) &&
+      BASE64.test(part.data);
+    if (drawable) {
+      const image = document.createElement('img');
+      image.alt = `image ${part.mediaType}`;
+      image.src = `data:${part.mediaType};base64,${part.data}`;
+      figure.append(image);
+    }
+    const name = part.name === undefined ? '' : ` ${part.name}`;
+    const where = part.url === undefined ? '' : ` · at ${part.url} (not loaded)`;
+    const label = `${part.type === 'image' ? 'image' : 'file'}${name} · ${part.mediaType}${sizeText(part.bytes)}${where}`;
+    figure.append(html('figcaption', 'attachment-label', label));
+    box.append(figure);
+  }
+  return box;
+}
 
 /** @param {Step} step */
 function stepMeta(step) {
@@ -108,10 +151,12 @@ export function renderStep(step, onSelect) {
   if (step.droppedReasoning) item.append(...droppedLines(step.droppedReasoning));
   if (step.streamedReasoning) item.append(streamedReasoningBlock(step.streamedReasoning));
   if (step.text) item.append(html('pre', 'text', step.text));
+  if (step.attachments) item.append(attachmentsBlock(step.attachments));
   if (step.reasoning) item.append(reasoningBlock(step.reasoning));
   if (step.tool) {
     item.append(...block('arguments', step.tool.arguments, 'tool-args'));
     if (step.tool.result !== undefined) item.append(...block('result', step.tool.result, 'tool-result'));
+    if (step.tool.attachments) item.append(attachmentsBlock(step.tool.attachments));
     if (step.tool.childSessionId !== undefined) item.append(childRun(step.tool.childSessionId, step.tool.children));
   }
   item.addEventListener('click', () => onSelect(step.index));
@@ -175,9 +220,11 @@ export function showDetail(step) {
     );
     detail.append(...block('arguments', step.tool.arguments, 'tool-args'));
     if (step.tool.result !== undefined) detail.append(...block('result', step.tool.result, 'tool-result'));
+    if (step.tool.attachments) detail.append(attachmentsBlock(step.tool.attachments));
   }
   if (step.droppedReasoning) detail.append(...droppedLines(step.droppedReasoning));
   if (step.streamedReasoning) detail.append(streamedReasoningBlock(step.streamedReasoning));
   if (step.text) detail.append(html('pre', 'text', step.text));
+  if (step.attachments) detail.append(attachmentsBlock(step.attachments));
   if (step.reasoning) detail.append(reasoningBlock(step.reasoning));
 }
