@@ -34,6 +34,7 @@ function screenshotTool() {
   return defineTool({
     name: 'screenshot',
     description: 'Takes a screenshot.',
+    kind: 'read',
     schema: z.object({}),
     execute: () =>
       ToolResult.content([
