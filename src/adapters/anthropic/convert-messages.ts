@@ -40,19 +40,29 @@ function toolResultBlock(message: Extract<Message, { role: 'tool' }>): Anthropic
   return { type: 'tool_result', tool_use_id: message.callId, content, ...(isError ? { is_error: true } : {}) };
 }
 
+function textBlocks(text: string): AnthropicContentBlock[] {
+  return text === '' ? [] : [{ type: 'text', text }];
+}
+
 function blocksOf(message: Exclude<Message, { role: 'system' }>): AnthropicContentBlock[] {
-  if (message.role === 'tool') return [toolResultBlock(message)];
-  if (message.role === 'user' && typeof message.content !== 'string') return partBlocks(message.content);
-  const content = message.content as string;
-  const text: AnthropicContentBlock[] = content === '' ? [] : [{ type: 'text', text: content }];
-  if (message.role === 'assistant') {
-    const uses = (message.toolCalls ?? []).map(
-      (call): AnthropicContentBlock => ({ type: 'tool_use', id: call.callId, name: call.name, input: toolInput(call) }),
-    );
-    // Thinking first, then text, then tool use: the order the API checks in a tool loop.
-    return [...toThinkingBlocks(message.reasoning), ...text, ...uses];
+  switch (message.role) {
+    case 'tool':
+      return [toolResultBlock(message)];
+    case 'user':
+      return typeof message.content === 'string' ? textBlocks(message.content) : partBlocks(message.content);
+    case 'assistant': {
+      const uses = (message.toolCalls ?? []).map(
+        (call): AnthropicContentBlock => ({
+          type: 'tool_use',
+          id: call.callId,
+          name: call.name,
+          input: toolInput(call),
+        }),
+      );
+      // Thinking first, then text, then tool use: the order the API checks in a tool loop.
+      return [...toThinkingBlocks(message.reasoning), ...textBlocks(message.content), ...uses];
+    }
   }
-  return text;
 }
 
 /**
