@@ -1,3 +1,4 @@
+import { contentText, hasAttachments } from '../../core/content-parts.js';
 import type { Message, ToolCall } from '../../core/messages.js';
 import { type ChatToolResult, chatToolResult, chatUserParts } from './convert-parts.js';
 import type { OpenAIContentPart, OpenAIMessage } from './openai-types.js';
@@ -52,7 +53,9 @@ export function toOpenAIMessages(messages: readonly Message[]): OpenAIMessage[] 
       case 'user': {
         const { content } = message;
         const where = `message ${index} (user)`;
-        out.push({ role: 'user', content: typeof content === 'string' ? content : chatUserParts(content, where) });
+        // Text parts alone go as a string, which every compatible server takes.
+        const plain = typeof content === 'string' || !hasAttachments(content);
+        out.push({ role: 'user', content: plain ? contentText(content) : chatUserParts(content, where) });
         break;
       }
       case 'tool': {

@@ -115,6 +115,19 @@ describe('OpenAIClient (chat) with images and files', () => {
     });
   });
 
+  it('sends a user message of text parts only as a string, which every compatible server takes', async () => {
+    const [user] = await sent([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'first' },
+          { type: 'text', text: 'second' },
+        ],
+      },
+    ]);
+    expect(user).toEqual({ role: 'user', content: 'first\nsecond' });
+  });
+
   it('refuses a file URL before any request, naming the message and the part', async () => {
     server = await startFakeServer([{ chunks: [fixture('openai/text.sse')] }]);
     const error = await drainError(
