@@ -3,8 +3,9 @@
  * responses, Anthropic) and fromAiSdk over two real AI SDK provider packages, each against a
  * loopback server speaking its wire format. What a client must do for the agent: stream text
  * that adds up to the answer, end with message_complete (finish reason, usage), deliver tool
- * calls with parsed arguments, fail a refused request with a ModelError of the status's kind
- * (so a fallback chain can switch), and stop when its signal aborts.
+ * calls with parsed arguments, take images in a task and in a tool result (sending their bytes),
+ * fail a refused request with a ModelError of the status's kind (so a fallback chain can switch),
+ * and stop when its signal aborts.
  */
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
@@ -15,6 +16,7 @@ import { textOf } from '../../src/core/index.js';
 import { type ModelClient, ScriptedClient, StreamEvent } from '../../src/index.js';
 import { drain } from './support/drain.js';
 import { type FakeResponse, type FakeServer, fixture, startFakeServer } from './support/fake-server.js';
+import { PNG, screenshot } from './support/parts.js';
 
 const NO_RETRY = { maxRetries: 0 };
 
@@ -183,7 +185,28 @@ const ASK: [Parameters<ModelClient['chatCompletion']>[0], Parameters<ModelClient
   ],
 ];
 
+/** A task with an image, a call, and its result with an image. */
+const WITH_IMAGES: Parameters<ModelClient['chatCompletion']>[0] = [
+  { role: 'user', content: [{ type: 'text', text: 'read a.txt; this is the screen:' }, ...screenshot.slice(1)] },
+  { role: 'assistant', content: '', toolCalls: [{ callId: 'c1', name: 'read_file', arguments: { path: 'a.txt' } }] },
+  { role: 'tool', callId: 'c1', content: screenshot },
+];
+
+/** What the client sent: the body its server received, or the messages a scripted client recorded. */
+function sentBy(client: ModelClient): string {
+  const body = servers.at(-1)?.requests[0]?.body;
+  if (body !== undefined) return JSON.stringify(body);
+  return JSON.stringify(client instanceof ScriptedClient ? client.requests[0]?.messages : undefined);
+}
+
 describe.each(SUBJECTS)('model client conformance: $name', (subject) => {
+  it('takes images in a task and in a tool result, and sends the bytes of both', async () => {
+    const client = await subject.client('text');
+    const events = await drain(await client.chatCompletion(WITH_IMAGES, ASK[1]));
+    expect(events.at(-1)).toMatchObject({ type: 'message_complete', finishReason: 'stop' });
+    expect(sentBy(client).split(PNG).length - 1).toBe(2);
+  });
+
   it('streams text that adds up to the answer, then message_complete with stop and usage', async () => {
     const events = await drain(await (await subject.client('text')).chatCompletion(...ASK));
     const text = events.filter((event) => event.type === 'text_delta').map((event) => textOf(event.textDelta));

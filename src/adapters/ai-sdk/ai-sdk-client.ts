@@ -5,7 +5,13 @@ import type { StreamEvent } from '../../core/stream-event.js';
 import type { ToolDefinition } from '../../core/tool-params.js';
 import { ModelError } from '../http/model-error.js';
 import { classifyAiSdkError } from './ai-sdk-errors.js';
-import type { AiSdkCallOptions, AiSdkLanguageModel, AiSdkProviderMetadata, AiSdkStreamPart } from './ai-sdk-types.js';
+import type {
+  AiSdkCallOptions,
+  AiSdkLanguageModel,
+  AiSdkProviderMetadata,
+  AiSdkSpecification,
+  AiSdkStreamPart,
+} from './ai-sdk-types.js';
 import { convertPrompt, convertTools } from './convert-prompt.js';
 import { mapAiSdkStream } from './map-stream.js';
 
@@ -19,7 +25,7 @@ export interface FromAiSdkOptions {
   readonly providerOptions?: AiSdkProviderMetadata;
 }
 
-const VERSIONS = new Set(['v2', 'v3', 'v4']);
+const VERSIONS = new Set<string>(['v2', 'v3', 'v4'] satisfies AiSdkSpecification[]);
 
 /** Settles when `signal` aborts (never without one): a provider that ignores the signal still stops. */
 function aborted(signal: AbortSignal | undefined): Promise<'aborted'> {
@@ -69,6 +75,7 @@ export function fromAiSdk(model: AiSdkLanguageModel, options: FromAiSdkOptions =
   }
   const provider = model.provider;
   const where = `${provider} model ${model.modelId}`;
+  const spec = model.specificationVersion as AiSdkSpecification;
   return Object.freeze({
     model: model.modelId,
     provider,
@@ -78,7 +85,7 @@ export function fromAiSdk(model: AiSdkLanguageModel, options: FromAiSdkOptions =
       requestOptions: ChatCompletionOptions = {},
     ): AsyncGenerator<StreamEvent> {
       const { signal, output } = requestOptions;
-      const call: AiSdkCallOptions = { prompt: convertPrompt(messages) };
+      const call: AiSdkCallOptions = { prompt: convertPrompt(messages, spec) };
       if (tools !== undefined && tools.length > 0) call.tools = convertTools(tools);
       if (output !== undefined) call.responseFormat = { type: 'json', schema: output.schema, name: output.name };
       if (signal !== undefined) call.abortSignal = signal;

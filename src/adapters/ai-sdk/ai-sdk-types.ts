@@ -1,8 +1,9 @@
 /**
  * The part of the AI SDK's language-model specification (`@ai-sdk/provider`, `LanguageModelV4`,
- * and the same shape of V3 and V2) this adapter uses, declared here so that the package's types
- * need no `@ai-sdk/provider` installed. A provider package's model is assignable to
- * {@link AiSdkLanguageModel} (test/adapters/ai-sdk checks it against the real types).
+ * V3 and V2, which differ only in their image and file parts here) this adapter uses, declared
+ * here so that the package's types need no `@ai-sdk/provider` installed. A provider package's
+ * model of any of these versions is assignable to {@link AiSdkLanguageModel} (test/adapters/ai-sdk
+ * checks it against the real types).
  */
 
 /** A JSON value as the AI SDK passes it. */
@@ -14,7 +15,7 @@ export type AiSdkProviderMetadata = Record<string, Record<string, AiSdkJson | un
 /** One message of the AI SDK's prompt (`LanguageModelV4Message`), as this adapter builds it. */
 export type AiSdkMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: AiSdkTextPart[] }
+  | { role: 'user'; content: (AiSdkTextPart | AiSdkFilePart)[] }
   | { role: 'assistant'; content: (AiSdkTextPart | AiSdkReasoningPart | AiSdkToolCallPart)[] }
   | { role: 'tool'; content: AiSdkToolResultPart[] };
 
@@ -41,12 +42,50 @@ export interface AiSdkToolCallPart {
   providerOptions?: AiSdkProviderMetadata;
 }
 
-/** A tool's result, as text. */
+/** The specification versions this adapter speaks (`LanguageModelV2`, V3, V4). */
+export type AiSdkSpecification = 'v2' | 'v3' | 'v4';
+
+/**
+ * A file's bytes: V4 tags them (`{type: 'data', data}`, base64, or `{type: 'url', url}`); V2 and
+ * V3 take base64 text or a `URL` as they are.
+ */
+export type AiSdkFileData = string | URL | { type: 'data'; data: string } | { type: 'url'; url: URL };
+
+/** An image or a file of a user message (`LanguageModelV4FilePart`; images are files with an `image/` type). */
+export interface AiSdkFilePart {
+  type: 'file';
+  mediaType: string;
+  data: AiSdkFileData;
+  filename?: string;
+}
+
+/**
+ * A part of a tool result's `content` output: text, and images and files in the form of each
+ * specification (V4 `file`; V3 `image-data`, `image-url`, `file-data`, `file-url`; V2 `media`).
+ */
+export type AiSdkToolContentPart =
+  | { type: 'text'; text: string }
+  | {
+      type: 'file';
+      data: { type: 'data'; data: string } | { type: 'url'; url: URL };
+      mediaType: string;
+      filename?: string;
+    }
+  | { type: 'image-data' | 'file-data'; data: string; mediaType: string; filename?: string }
+  | { type: 'image-url' | 'file-url'; url: string }
+  | { type: 'media'; data: string; mediaType: string };
+
+/** A tool's output: text, or (when it returned parts) `content`. */
+export type AiSdkToolResultOutput =
+  | { type: 'text'; value: string }
+  | { type: 'content'; value: AiSdkToolContentPart[] };
+
+/** A tool's result. */
 export interface AiSdkToolResultPart {
   type: 'tool-result';
   toolCallId: string;
   toolName: string;
-  output: { type: 'text'; value: string };
+  output: AiSdkToolResultOutput;
 }
 
 /** A function tool offered to the model. */
@@ -83,5 +122,13 @@ export interface AiSdkLanguageModel {
   /** `google.generative-ai`, `amazon-bedrock`, … */
   readonly provider: string;
   readonly modelId: string;
-  doStream(options: AiSdkCallOptions): PromiseLike<{ stream: ReadableStream<AiSdkStreamPart> }>;
+  /**
+   * Takes {@link AiSdkCallOptions} in the form of the model's version. Declared with the loosest
+   * prompt (`readonly unknown[]`) that every version's call options fit, as a method (so its
+   * parameter compares both ways): a V2, V3 or V4 model is an `AiSdkLanguageModel` alike.
+   */
+  doStream(options: {
+    readonly prompt: readonly unknown[];
+    readonly abortSignal?: AbortSignal;
+  }): PromiseLike<{ stream: ReadableStream<AiSdkStreamPart> }>;
 }

@@ -1,4 +1,3 @@
-import { contentText } from '../../core/content-parts.js';
 import type { Message, ReasoningContent } from '../../core/messages.js';
 import type { ToolDefinition } from '../../core/tool-params.js';
 import type {
@@ -6,9 +5,11 @@ import type {
   AiSdkMessage,
   AiSdkProviderMetadata,
   AiSdkReasoningPart,
+  AiSdkSpecification,
   AiSdkToolCallPart,
   AiSdkToolResultPart,
 } from './ai-sdk-types.js';
+import { toolOutput, userPart } from './convert-parts.js';
 import { TOOL_CALL_METADATA } from './map-stream.js';
 
 /**
@@ -28,10 +29,11 @@ function reasoningPart(part: ReasoningContent): AiSdkReasoningPart | undefined {
 }
 
 /**
- * The context as an AI SDK prompt: one message per message, the results of a turn's calls in one
- * `tool` message (each named after its call, which the AI SDK's tool results need).
+ * The context as an AI SDK prompt of specification `spec`: one message per message, the results
+ * of a turn's calls in one `tool` message (each named after its call, which the AI SDK's tool
+ * results need), images and files as the specification's parts (see `userPart`, `toolOutput`).
  */
-export function convertPrompt(messages: readonly Message[]): AiSdkMessage[] {
+export function convertPrompt(messages: readonly Message[], spec: AiSdkSpecification): AiSdkMessage[] {
   const prompt: AiSdkMessage[] = [];
   const toolNames = new Map<string, string>();
   for (const message of messages) {
@@ -40,7 +42,13 @@ export function convertPrompt(messages: readonly Message[]): AiSdkMessage[] {
         prompt.push({ role: 'system', content: message.content });
         break;
       case 'user':
-        prompt.push({ role: 'user', content: [{ type: 'text', text: contentText(message.content) }] });
+        prompt.push({
+          role: 'user',
+          content:
+            typeof message.content === 'string'
+              ? [{ type: 'text', text: message.content }]
+              : message.content.map((part) => userPart(part, spec)),
+        });
         break;
       case 'assistant': {
         const content: (AiSdkReasoningPart | AiSdkToolCallPart | { type: 'text'; text: string })[] = [];
@@ -72,7 +80,7 @@ export function convertPrompt(messages: readonly Message[]): AiSdkMessage[] {
           type: 'tool-result',
           toolCallId: message.callId,
           toolName: toolNames.get(message.callId) ?? 'unknown',
-          output: { type: 'text', value: contentText(message.content) },
+          output: toolOutput(message.content, spec),
         };
         const last = prompt.at(-1);
         if (last?.role === 'tool') last.content.push(result);

@@ -67,11 +67,36 @@ export interface AnthropicRedactedThinkingBlock {
   data: string;
 }
 
+/** The image media types the Messages API takes (those an image part may have). */
+export type AnthropicImageMediaType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+
+/** An image block: its bytes (base64) or a URL the API fetches. */
+export interface AnthropicImageBlock {
+  type: 'image';
+  source: { type: 'base64'; media_type: AnthropicImageMediaType; data: string } | { type: 'url'; url: string };
+}
+
+/**
+ * A document block: a PDF (base64, or a URL the API fetches) or plain text (the decoded text),
+ * with the file's name as its title.
+ */
+export interface AnthropicDocumentBlock {
+  type: 'document';
+  source:
+    | { type: 'base64'; media_type: 'application/pdf'; data: string }
+    | { type: 'url'; url: string }
+    | { type: 'text'; media_type: 'text/plain'; data: string };
+  title?: string;
+}
+
+/** A block of a user turn's content, or of a `tool_result`'s: text, an image or a document. */
+export type AnthropicPartBlock = { type: 'text'; text: string } | AnthropicImageBlock | AnthropicDocumentBlock;
+
 /** A content block that may carry a cache breakpoint (thinking blocks may not). */
 export type AnthropicCacheableBlock = (
-  | { type: 'text'; text: string }
+  | AnthropicPartBlock
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean }
+  | { type: 'tool_result'; tool_use_id: string; content: string | AnthropicPartBlock[]; is_error?: boolean }
 ) & { cache_control?: AnthropicCacheControl };
 
 /** A content block we send. */

@@ -2,6 +2,7 @@ import { contentText } from '../../core/content-parts.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../core/json-depth.js';
 import type { Message, ToolCall } from '../../core/messages.js';
 import type { AnthropicContentBlock, AnthropicMessage } from './anthropic-types.js';
+import { partBlocks } from './convert-parts.js';
 import { toThinkingBlocks } from './convert-reasoning.js';
 
 /** What the Messages API takes: the system prompt apart, and alternating user/assistant turns. */
@@ -24,33 +25,50 @@ function toolInput(call: ToolCall): Record<string, unknown> {
   }
 }
 
+function toolResultBlock(message: Extract<Message, { role: 'tool' }>): AnthropicContentBlock {
+  const { content } = message;
+  if (typeof content !== 'string') {
+    const blocks = partBlocks(content);
+    // Parts that make no block (empty text only): the result as text, so it is never empty.
+    return {
+      type: 'tool_result',
+      tool_use_id: message.callId,
+      content: blocks.length > 0 ? blocks : contentText(content),
+    };
+  }
+  const isError = content.startsWith('Error: ');
+  return { type: 'tool_result', tool_use_id: message.callId, content, ...(isError ? { is_error: true } : {}) };
+}
+
+function textBlocks(text: string): AnthropicContentBlock[] {
+  return text === '' ? [] : [{ type: 'text', text }];
+}
+
 function blocksOf(message: Exclude<Message, { role: 'system' }>): AnthropicContentBlock[] {
-  const content = contentText(message.content);
-  const text: AnthropicContentBlock[] = content === '' ? [] : [{ type: 'text', text: content }];
-  if (message.role === 'tool') {
-    const isError = content.startsWith('Error: ');
-    return [
-      {
-        type: 'tool_result',
-        tool_use_id: message.callId,
-        content,
-        ...(isError ? { is_error: true } : {}),
-      },
-    ];
+  switch (message.role) {
+    case 'tool':
+      return [toolResultBlock(message)];
+    case 'user':
+      return typeof message.content === 'string' ? textBlocks(message.content) : partBlocks(message.content);
+    case 'assistant': {
+      const uses = (message.toolCalls ?? []).map(
+        (call): AnthropicContentBlock => ({
+          type: 'tool_use',
+          id: call.callId,
+          name: call.name,
+          input: toolInput(call),
+        }),
+      );
+      // Thinking first, then text, then tool use: the order the API checks in a tool loop.
+      return [...toThinkingBlocks(message.reasoning), ...textBlocks(message.content), ...uses];
+    }
   }
-  if (message.role === 'assistant') {
-    const uses = (message.toolCalls ?? []).map(
-      (call): AnthropicContentBlock => ({ type: 'tool_use', id: call.callId, name: call.name, input: toolInput(call) }),
-    );
-    // Thinking first, then text, then tool use: the order the API checks in a tool loop.
-    return [...toThinkingBlocks(message.reasoning), ...text, ...uses];
-  }
-  return text;
 }
 
 /**
  * Our messages as a Messages API prompt: system messages lifted out (joined), `tool` messages
- * as `tool_result` blocks of a user turn, an assistant message's own reasoning parts as its
+ * as `tool_result` blocks of a user turn (parts as its content blocks, see `partBlocks`), a user
+ * message's parts as blocks, an assistant message's own reasoning parts as its
  * first blocks, and consecutive same-role messages merged into one turn (so several results,
  * and a harness note after them, share one user turn, results first).
  */

@@ -43,9 +43,16 @@ export type OpenAIToolCallDelta = z.infer<typeof openAIToolCallDelta>;
 /** Validated usage. */
 export type OpenAIUsage = z.infer<typeof openAIUsage>;
 
+/** A part of a Chat Completions user message: text, an image (a data URL or its URL), or a PDF. */
+export type OpenAIContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string } }
+  | { type: 'file'; file: { filename: string; file_data: string } };
+
 /** A message as the Chat Completions API takes it. */
 export type OpenAIMessage =
-  | { role: 'system' | 'user'; content: string }
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string | OpenAIContentPart[] }
   | {
       role: 'assistant';
       content: string | null;

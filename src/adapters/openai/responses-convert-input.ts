@@ -1,6 +1,6 @@
-import { contentText } from '../../core/content-parts.js';
 import type { AssistantMessage, Message, ReasoningContent, ReasoningPart } from '../../core/messages.js';
 import { wireArguments } from './convert-messages.js';
+import { responsesContent } from './responses-convert-parts.js';
 import type { ResponsesInputItem, ResponsesReasoningInput } from './responses-types.js';
 
 /** The provider name reasoning parts of this API carry; parts of any other are never sent. */
@@ -47,7 +47,8 @@ function assistantItems(message: AssistantMessage): ResponsesInputItem[] {
  * Our messages as a Responses API prompt: system messages lifted into `instructions` (joined by
  * a blank line), each assistant turn as its reasoning items (OpenAI's own only, with their
  * encrypted content), its text and its `function_call` items, and tool results as
- * `function_call_output` items.
+ * `function_call_output` items. Content of parts (a user message's, a tool result's) is sent as a
+ * list of `input_text`, `input_image` and `input_file` (see `responsesContent`).
  */
 export function toResponsesPrompt(messages: readonly Message[]): ResponsesPrompt {
   const system: string[] = [];
@@ -58,13 +59,17 @@ export function toResponsesPrompt(messages: readonly Message[]): ResponsesPrompt
         system.push(message.content);
         break;
       case 'user':
-        input.push({ role: 'user', content: contentText(message.content) });
+        input.push({ role: 'user', content: responsesContent(message.content) });
         break;
       case 'assistant':
         input.push(...assistantItems(message));
         break;
       case 'tool':
-        input.push({ type: 'function_call_output', call_id: message.callId, output: contentText(message.content) });
+        input.push({
+          type: 'function_call_output',
+          call_id: message.callId,
+          output: responsesContent(message.content),
+        });
         break;
     }
   }

@@ -83,12 +83,23 @@ export interface ResponsesReasoningInput {
   content?: { type: 'reasoning_text'; text: string }[];
 }
 
+/**
+ * A part of a user message or of a `function_call_output`: text, an image (a data URL or its
+ * URL), or a file (a data URL, or its URL).
+ */
+export type ResponsesInputContent =
+  | { type: 'input_text'; text: string }
+  | { type: 'input_image'; image_url: string; detail: 'auto' }
+  | { type: 'input_file'; filename: string; file_data: string }
+  | { type: 'input_file'; file_url: string; filename?: string };
+
 /** An item of the `input` list we send. */
 export type ResponsesInputItem =
-  | { role: 'user' | 'assistant'; content: string }
+  | { role: 'user'; content: string | ResponsesInputContent[] }
+  | { role: 'assistant'; content: string }
   | ResponsesReasoningInput
   | { type: 'function_call'; call_id: string; name: string; arguments: string }
-  | { type: 'function_call_output'; call_id: string; output: string };
+  | { type: 'function_call_output'; call_id: string; output: string | ResponsesInputContent[] };
 
 /** A tool as the Responses API takes it. */
 export interface ResponsesTool {
