@@ -18,9 +18,24 @@ export function isPdf(part: FilePart): boolean {
   return part.mediaType === 'application/pdf';
 }
 
-/** Whether a file is text (`text/plain`, `text/markdown`, `text/csv`, …). */
+// Text in all but name: structured formats registered under application/.
+const TEXT_APPLICATION_TYPES: ReadonlySet<string> = new Set([
+  'application/json',
+  'application/xml',
+  'application/yaml',
+  'application/x-yaml',
+  'application/toml',
+]);
+
+/**
+ * Whether a file is text: `text/*` (`text/plain`, `text/markdown`, `text/csv`, …), JSON, XML,
+ * YAML or TOML (`application/json`, …, also with a `+json`/`+xml` suffix).
+ */
 export function isTextFile(part: FilePart): boolean {
-  return part.mediaType.startsWith('text/');
+  const type = part.mediaType.toLowerCase();
+  return (
+    type.startsWith('text/') || TEXT_APPLICATION_TYPES.has(type) || type.endsWith('+json') || type.endsWith('+xml')
+  );
 }
 
 /** The text a base64 text decodes to, read as UTF-8 (malformed bytes become U+FFFD). */

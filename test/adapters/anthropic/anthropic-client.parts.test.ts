@@ -61,7 +61,7 @@ describe('AnthropicClient with images and files', () => {
     ]);
   });
 
-  it('passes image and PDF URLs through, sends a text file as a text document, and notes other files', async () => {
+  it('passes image and PDF URLs through, sends a text file (JSON too) as a text document, and notes other files', async () => {
     const sheet = Buffer.from('PK\u0003\u0004').toString('base64');
     const xlsx = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
     const { messages } = await body(
@@ -72,6 +72,7 @@ describe('AnthropicClient with images and files', () => {
             { type: 'image', mediaType: 'image/gif', url: 'https://example.com/a.gif' },
             { type: 'file', mediaType: 'application/pdf', url: 'https://example.com/spec.pdf' },
             { type: 'file', mediaType: 'text/markdown', data: NOTES, name: 'notes.md' },
+            { type: 'file', mediaType: 'application/json', data: NOTES, name: 'notes.json' },
             { type: 'file', mediaType: 'text/plain', url: 'https://example.com/notes.txt' },
             { type: 'file', mediaType: xlsx, data: sheet, name: 'q3.xlsx' },
           ],
@@ -86,6 +87,11 @@ describe('AnthropicClient with images and files', () => {
           { type: 'image', source: { type: 'url', url: 'https://example.com/a.gif' } },
           { type: 'document', source: { type: 'url', url: 'https://example.com/spec.pdf' } },
           { type: 'document', source: { type: 'text', media_type: 'text/plain', data: NOTES_TEXT }, title: 'notes.md' },
+          {
+            type: 'document',
+            source: { type: 'text', media_type: 'text/plain', data: NOTES_TEXT },
+            title: 'notes.json',
+          },
           { type: 'text', text: '[file text/plain, at https://example.com/notes.txt]' },
           { type: 'text', text: noteOf('file', xlsx, sheet, 'q3.xlsx') },
         ],
