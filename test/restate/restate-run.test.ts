@@ -68,7 +68,7 @@ describe('agent-harness/restate: a run on Restate', { timeout: 120_000 }, () => 
     const bad = [{ type: 'image' as const, mediaType: 'image/bmp', data: 'AAAA' }];
     const failed = await submitRun(cluster.ingressUrl, 'parts-2', bad);
     await expect(within(runOutcome(cluster.ingressUrl, failed), 30_000)).rejects.toThrow(
-      /run\(\) input part 0 mediaType: must be one of image\/png/,
+      /task part 0 mediaType: must be one of image\/png/,
     );
   });
 });
