@@ -26,8 +26,9 @@ export interface ExternalizedBodies {
 // `data` string. Stable JSON escapes every control character (`\u0001`), so a raw one never
 // occurs in an entry's own text: a stored body holds one exactly where a reference was made.
 const MARK = '\u0001';
-// `"data":"` can only be a key in JSON text: inside a string its quotes would be escaped.
-const LARGE_DATA = new RegExp(`"data":"([A-Za-z0-9+/]{${BLOB_MIN_CHARS},}={0,2})"`, 'g');
+// `"data":"` can only be a key in JSON text: inside a string its quotes would be escaped. (The
+// length is checked apart: a counted quantifier such as `{4096,}` is 20 times slower in V8.)
+const DATA = /"data":"([A-Za-z0-9+/]+={0,2})"/g;
 const REFERENCE = new RegExp(`${MARK}([0-9a-f]{64})`, 'g');
 
 /**
@@ -40,7 +41,8 @@ export function externalizeBlobs(bodies: readonly string[]): ExternalizedBodies 
   const blobs = new Map<string, Blob>();
   const stored = bodies.map((body) => {
     if (!body.includes('"data":"')) return body;
-    return body.replace(LARGE_DATA, (whole, base64: string) => {
+    return body.replace(DATA, (whole, base64: string) => {
+      if (base64.length < BLOB_MIN_CHARS) return whole;
       const bytes = Buffer.from(base64, 'base64');
       if (bytes.toString('base64') !== base64) return whole;
       const hash = createHash('sha256').update(bytes).digest('hex');
