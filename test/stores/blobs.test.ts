@@ -202,24 +202,6 @@ describe('sqlite: an image is journaled once', () => {
       message: expect.stringMatching(/'lost'.*seq 1.*blob [0-9a-f]{64} is missing/),
     });
   });
-
-  it('migrates a version 2 database on open: the blobs table is added, the entries read as before', async () => {
-    const file = join(tempWorkspace(), 'store.db');
-    const store = await openStore(`sqlite:${file}`);
-    const writer = await store.openWriter('old');
-    await writer.append([{ type: 'user_message', content: 'before blobs' }]);
-    await store.close();
-    execSql(file, "DROP TABLE blobs; UPDATE store_info SET value = '2' WHERE key = 'version'");
-    const again = await open(`sqlite:${file}`);
-    const db = new Sqlite(file, { readonly: true });
-    expect(db.prepare("SELECT value FROM store_info WHERE key = 'version'").get()).toEqual({ value: '3' });
-    db.close();
-    expect((await again.read('old')).entries).toEqual([{ type: 'user_message', content: 'before blobs' }]);
-    const image = png(8192).toString('base64');
-    const next = await again.openWriter('old');
-    await next.append([imageEntry(image)]);
-    expect((await again.read('old')).entries.at(-1)).toEqual(imageEntry(image));
-  });
 });
 
 describe('postgres: an image is journaled once', () => {
