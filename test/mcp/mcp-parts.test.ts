@@ -11,7 +11,7 @@ const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n
 
 let server: HttpTestServer;
 beforeAll(async () => {
-  server = await startHttpTestServer();
+  server = await startHttpTestServer(0, ['--media']);
 }, 30_000);
 afterAll(() => server.stop());
 

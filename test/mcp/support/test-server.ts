@@ -3,6 +3,7 @@
 // (0 picks a free port; the chosen one is printed as `listening <port>`), `--stdio` speaks over
 // stdin and stdout. `--hostile` adds tools that send what a hostile server would: `bidi`, whose
 // description holds bidi and other format characters, and `huge`, whose result is `megabytes` MB.
+// `--media` adds tools whose results hold images and files: `screenshot`, `document`, `odd_media`.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -20,6 +21,7 @@ import {
 
 const state = { cancelled: 0, lateTool: false };
 const hostile = process.argv.includes('--hostile');
+const media = process.argv.includes('--media');
 const servers = new Set<Server>();
 
 const object = (properties: Record<string, unknown> = {}, required: string[] = []) => ({
@@ -49,19 +51,23 @@ function tools() {
     { name: 'add_tool', description: 'Adds late_tool and says the list changed.', inputSchema: object() },
     { name: 'image', description: 'Returns a tiny image and a caption.', inputSchema: object() },
     { name: 'spawn_child', description: 'Starts a long sleep; returns its pid.', inputSchema: object() },
-    {
-      name: 'screenshot',
-      description: 'Returns a caption and a PNG: 1×1, or of `bytes` bytes (a PNG header, then filler).',
-      inputSchema: object({ bytes: { type: 'number' } }),
-      annotations: { readOnlyHint: true },
-    },
-    { name: 'document', description: 'Returns a PDF as an embedded resource.', inputSchema: object() },
-    {
-      name: 'odd_media',
-      description: 'Returns content a model cannot take: BMP, audio, a link, a blob without type.',
-      inputSchema: object(),
-    },
   ];
+  if (media) {
+    list.push(
+      {
+        name: 'screenshot',
+        description: 'Returns a caption and a PNG: 1×1, or of `bytes` bytes (a PNG header, then filler).',
+        inputSchema: object({ bytes: { type: 'number' } }),
+        annotations: { readOnlyHint: true },
+      },
+      { name: 'document', description: 'Returns a PDF as an embedded resource.', inputSchema: object() },
+      {
+        name: 'odd_media',
+        description: 'Returns content a model cannot take: BMP, audio, a link, a blob without type.',
+        inputSchema: object(),
+      },
+    );
+  }
   if (state.lateTool) list.push({ name: 'late_tool', description: 'Added later.', inputSchema: object() });
   if (hostile) {
     list.push(
@@ -207,6 +213,6 @@ async function serveHttp(port: number): Promise<void> {
   });
 }
 
-const [mode, port] = process.argv.slice(2).filter((arg) => arg !== '--hostile');
+const [mode, port] = process.argv.slice(2).filter((arg) => arg !== '--hostile' && arg !== '--media');
 if (mode === '--stdio') await makeServer().connect(new StdioServerTransport());
 else await serveHttp(Number(port ?? 0));
