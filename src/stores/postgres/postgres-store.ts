@@ -58,7 +58,7 @@ async function lockHolder(client: Client, key: string): Promise<string> {
 
 /**
  * The `postgres://…` store (`pg`, loaded on first use). Each append is one statement, hence one
- * transaction, durable when it returns (with the server's default `synchronous_commit = on`). The
+ * transaction (its entries, and the blobs they reference: see `externalizeBlobs`), durable when it returns (with the server's default `synchronous_commit = on`). The
  * writer's lock is a session-level advisory lock held on the writer's own connection, which also
  * carries its appends: if that connection dies, the lock is freed and the writer fails.
  */

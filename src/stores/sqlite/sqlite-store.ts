@@ -63,9 +63,9 @@ interface LockRow {
 
 /**
  * The `sqlite:<file>` store (better-sqlite3, WAL mode, schema {@link SQLITE_VERSION}): every
- * append is one transaction that inserts its entries (see `sqliteAppender`), and the writer's
- * lock is a row in `locks` naming its process, taken over once that process is gone (or, in this
- * process, once its writer has closed). Older databases are migrated on open. Calls are
+ * append is one transaction that inserts its entries and the blobs they reference (see
+ * `sqliteAppender` and `externalizeBlobs`), and the writer's lock is a row in `locks` naming its
+ * process, taken over once that process is gone (or, in this process, once its writer has closed). Older databases are migrated on open. Calls are
  * synchronous underneath: a busy database blocks the thread for up to 5 s.
  */
 export class SqliteStore implements JournalStore {
@@ -207,16 +207,13 @@ export class SqliteStore implements JournalStore {
     try {
       ({ row, appends, blobs } = this.db
         .transaction(() => {
+          const row = this.#sql('SELECT meta, status, entries FROM sessions WHERE id = ?').get(sessionId) as
+            | SessionRow
+            | undefined;
           const appends = this.#sql('SELECT seq, count, bodies FROM appends WHERE session = ? ORDER BY seq').all(
             sessionId,
           ) as AppendRow[];
-          return {
-            row: this.#sql('SELECT meta, status, entries FROM sessions WHERE id = ?').get(sessionId) as
-              | SessionRow
-              | undefined,
-            appends,
-            blobs: this.#blobsOf(appends),
-          };
+          return { row, appends, blobs: this.#blobsOf(appends) };
         })
         .deferred());
     } catch (error) {
