@@ -1,8 +1,16 @@
+import { basename } from 'node:path';
 import { z } from 'zod';
 import type { Config } from '../config/config.js';
+import { type ContentPart, DEFAULT_MAX_ATTACHMENT_BYTES } from '../core/content-parts.js';
 import { ToolKind } from '../core/tool-kind.js';
 import { ToolResult } from '../core/tool-result.js';
 import { Tool, type ToolInvocation } from './tool.js';
+import {
+  ATTACHMENT_HEAD_BYTES,
+  type AttachmentType,
+  attachmentExtension,
+  attachmentType,
+} from './workspace/attachment-type.js';
 import { workspaceRoot } from './workspace/confine.js';
 import { openRegularFile } from './workspace/open-regular-file.js';
 import { resolveInWorkspace } from './workspace.js';
@@ -22,11 +30,26 @@ function numbered(lines: readonly string[], first: number): string {
   return lines.map((line, i) => `${String(first + i).padStart(6)}\t${line}`).join('\n');
 }
 
-/** Reads a text file inside the workspace, with line numbers; `offset`/`limit` page big files. */
+/** An image or a PDF as the result: a caption naming it and its size, then the part. */
+function attached(path: string, bytes: Buffer, kind: AttachmentType): ToolResult {
+  const data = bytes.toString('base64');
+  const part: ContentPart =
+    kind.type === 'image'
+      ? { type: 'image', mediaType: kind.mediaType, data }
+      : { type: 'file', mediaType: kind.mediaType, data, name: basename(path) };
+  return ToolResult.content([{ type: 'text', text: `${path} (${bytes.length} bytes)` }, part]);
+}
+
+/**
+ * Reads a text file inside the workspace, with line numbers; `offset`/`limit` page big files. An
+ * image (PNG, JPEG, GIF, WebP) or a PDF, known by its first bytes, comes back as a part (SPEC
+ * §15), up to `Config.maxAttachmentBytes`.
+ */
 export class ReadFileTool extends Tool<typeof schema> {
   readonly name = 'read_file';
   readonly description =
-    'Read a text file in the workspace. Returns numbered lines; use offset and limit to page through long files.';
+    'Read a text file in the workspace. Returns numbered lines; use offset and limit to page through long files. ' +
+    'An image (PNG, JPEG, GIF, WebP) or a PDF is returned whole, as an attachment you can see (offset and limit do not apply).';
   readonly kind = ToolKind.READ;
   readonly schema = schema;
 
@@ -42,7 +65,17 @@ export class ReadFileTool extends Tool<typeof schema> {
     const opened = await openRegularFile(await workspaceRoot(workspace), where.path, params.path);
     if (!opened.ok) return ToolResult.error(opened.problem);
     let bytes: Buffer;
+    let attachment: AttachmentType | undefined;
     try {
+      const head = Buffer.alloc(ATTACHMENT_HEAD_BYTES);
+      const { bytesRead } = await opened.handle.read(head, 0, head.length, 0);
+      attachment = attachmentType(head.subarray(0, bytesRead));
+      const cap = this.config?.maxAttachmentBytes ?? DEFAULT_MAX_ATTACHMENT_BYTES;
+      if (attachment !== undefined && opened.size > cap) {
+        return ToolResult.error(
+          `File too large to attach: ${params.path} is ${opened.size} bytes, over the cap of ${cap} bytes (maxAttachmentBytes)`,
+        );
+      }
       if (opened.size > MAX_READ_BYTES) {
         return ToolResult.error(`File too large: ${params.path} is ${opened.size} bytes (limit ${MAX_READ_BYTES})`);
       }
@@ -50,7 +83,15 @@ export class ReadFileTool extends Tool<typeof schema> {
     } finally {
       await opened.handle.close();
     }
-    if (bytes.subarray(0, 8192).includes(0)) return ToolResult.error(`Binary file: ${params.path}`);
+    if (attachment !== undefined) return attached(params.path, bytes, attachment);
+    if (bytes.subarray(0, 8192).includes(0)) {
+      const named = attachmentExtension(params.path);
+      return ToolResult.error(
+        named === undefined
+          ? `Binary file: ${params.path}`
+          : `Binary file: ${params.path} is named like ${named}, but its first bytes are not one`,
+      );
+    }
     return ToolResult.success(
       this.page(bytes.toString('utf8'), params.offset ?? 1, params.limit ?? DEFAULT_READ_LIMIT),
     );

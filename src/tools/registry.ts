@@ -234,12 +234,15 @@ export class ToolRegistry {
 
   /**
    * A result of parts: validated (an image or file over `maxAttachmentBytes`, or a malformed
-   * part, makes the call's error, naming the tool), each text part cut at the output cap.
+   * part, makes the call's error, naming the tool and where it came from, such as
+   * `mcp:<server>`), each text part cut at the output cap.
    */
   private capParts(name: string, parts: readonly ContentPart[]): ToolResult {
     let checked: MessageContent;
     try {
-      checked = checkContent(parts, `tool '${String(name)}' result`, this.maxAttachmentBytes);
+      const source = this.tools.get(name)?.source;
+      const from = source === undefined ? '' : ` (from ${source})`;
+      checked = checkContent(parts, `tool '${String(name)}'${from} result`, this.maxAttachmentBytes);
     } catch (error) {
       return ToolResult.error(errorMessage(error));
     }

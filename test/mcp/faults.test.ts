@@ -56,7 +56,7 @@ describe('MCP calls and a long-lived signal', () => {
 });
 
 describe('MCP faults become error results (streamable HTTP test server)', () => {
-  it('passes text through, and summarises binary content', async () => {
+  it('passes text through, and images on as parts', async () => {
     const { registry } = await connected();
     expect(await registry.invoke('echo', { text: 'héllo\u001b[2J' })).toEqual({
       success: true,
@@ -64,7 +64,11 @@ describe('MCP faults become error results (streamable HTTP test server)', () => 
     });
     expect(await registry.invoke('image', {})).toEqual({
       success: true,
-      output: 'a red dot:\n[image/png, 1,234 bytes]',
+      output: 'a red dot:\n[image image/png, 1234 bytes]',
+      content: [
+        { type: 'text', text: 'a red dot:' },
+        { type: 'image', mediaType: 'image/png', data: Buffer.alloc(1234).toString('base64') },
+      ],
     });
   });
 

@@ -14,25 +14,77 @@ describe('toToolResult', () => {
     });
   });
 
-  it('summarises binary items with their type and size', () => {
-    const png = Buffer.alloc(1234).toString('base64');
+  it('summarises what a model cannot take with its type, size and why, keeping text-only results text', () => {
+    const bmp = Buffer.alloc(1234).toString('base64');
     const wav = Buffer.alloc(10).toString('base64');
     const content = [
-      { type: 'image', mimeType: 'image/png', data: png },
+      { type: 'image', mimeType: 'image/bmp', data: bmp },
       { type: 'audio', mimeType: 'audio/wav', data: wav },
       { type: 'resource', resource: { uri: 'file:///a.txt', text: 'inline text' } },
-      { type: 'resource', resource: { uri: 'file:///b.bin', blob: wav, mimeType: 'application/octet-stream' } },
+      { type: 'resource', resource: { uri: 'file:///b.bin', blob: wav } },
       { type: 'resource_link', uri: 'file:///c.md', name: 'c.md' },
+      { type: 'image', mimeType: 'image/png', data: 'not base64!' },
+      { type: 'image', mimeType: 'image/png' },
+      { type: 'resource', resource: { uri: 'file:///e', blob: wav, mimeType: 'not a type' } },
     ];
-    expect(toToolResult({ content }).output).toBe(
-      [
-        '[image/png, 1,234 bytes]',
-        '[audio/wav, 10 bytes]',
+    expect(toToolResult({ content })).toEqual({
+      success: true,
+      output: [
+        '[image/bmp, 1,234 bytes; not sent: image/bmp is not one of image/png, image/jpeg, image/gif, image/webp]',
+        '[audio/wav, 10 bytes; not sent: audio is not passed to the model]',
         'inline text',
-        '[resource application/octet-stream, file:///b.bin, 10 bytes]',
+        '[resource resource, file:///b.bin, 10 bytes; not sent: no mimeType]',
         '[resource link: file:///c.md (c.md)]',
+        '[image/png, 8 bytes; not sent: data must be base64 text (without a data: prefix)]',
+        '[image/png, 0 bytes; not sent: no data]',
+        '[resource not a type, file:///e, 10 bytes; not sent: mediaType must be a media type such as application/pdf]',
       ].join('\n'),
-    );
+    });
+  });
+
+  it('maps images and resource blobs to parts, the text in order around them', () => {
+    const png = Buffer.alloc(12).toString('base64');
+    const pdf = Buffer.from('%PDF-1.7').toString('base64');
+    const content = [
+      { type: 'text', text: 'see:' },
+      { type: 'image', mimeType: 'image/png', data: png },
+      { type: 'resource', resource: { uri: 'https://x.test/shot.webp', blob: png, mimeType: 'image/webp' } },
+      { type: 'resource', resource: { uri: 'file:///docs/a%20b.pdf', blob: pdf, mimeType: 'application/pdf' } },
+      { type: 'resource', resource: { uri: 'urn:x/', blob: pdf, mimeType: 'text/csv' } },
+      { type: 'audio', mimeType: 'audio/wav', data: png },
+    ];
+    expect(toToolResult({ content })).toEqual({
+      success: true,
+      output: [
+        'see:',
+        '[image image/png, 12 bytes]',
+        '[image image/webp, 12 bytes]',
+        '[file "a b.pdf" application/pdf, 8 bytes]',
+        '[file text/csv, 8 bytes]',
+        '[audio/wav, 12 bytes; not sent: audio is not passed to the model]',
+      ].join('\n'),
+      content: [
+        { type: 'text', text: 'see:' },
+        { type: 'image', mediaType: 'image/png', data: png },
+        { type: 'image', mediaType: 'image/webp', data: png },
+        { type: 'file', mediaType: 'application/pdf', data: pdf, name: 'a b.pdf' },
+        { type: 'file', mediaType: 'text/csv', data: pdf },
+        { type: 'text', text: '[audio/wav, 12 bytes; not sent: audio is not passed to the model]' },
+      ],
+    });
+  });
+
+  it('an error result keeps only text: its parts become notes', () => {
+    const png = Buffer.alloc(12).toString('base64');
+    expect(
+      toToolResult({
+        content: [
+          { type: 'text', text: 'failed at:' },
+          { type: 'image', mimeType: 'image/png', data: png },
+        ],
+        isError: true,
+      }),
+    ).toEqual({ success: false, error: 'failed at:\n[image image/png, 12 bytes]' });
   });
 
   it('uses structured content as JSON when there is no content', () => {

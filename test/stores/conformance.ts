@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HarnessError } from '../../src/core/errors.js';
 import { stableJson } from '../../src/core/stable-json.js';
@@ -142,6 +143,33 @@ export function describeStoreConformance(
       await writer.append(trickyEntries.slice(3));
       const read = await store.read('bytes');
       expect(json(read.entries)).toEqual(json(trickyEntries));
+    });
+
+    it('round-trips large image and file data byte for byte, however it is spelled', async () => {
+      const { store } = await setup();
+      const writer = await store.openWriter('parts');
+      const image = randomBytes(6000).toString('base64');
+      const nonCanonical = `${'A'.repeat(4096)}QR==`; // its padding bits are not zero
+      const entries: StoredEntry[] = [
+        {
+          type: 'user_message',
+          content: [
+            { type: 'text', text: `"data":"${image}" \u0001${'a'.repeat(64)}` },
+            { type: 'image', mediaType: 'image/png', data: image },
+            { type: 'image', mediaType: 'image/png', data: image },
+          ],
+        },
+        {
+          type: 'tool_result',
+          callId: 'c',
+          content: [{ type: 'file', mediaType: 'application/pdf', data: nonCanonical }],
+        },
+        { type: 'custom', data: image.slice(0, 4095), nested: { data: `${image}=` } },
+      ];
+      await writer.append(entries.slice(0, 1));
+      await writer.append(entries.slice(1));
+      await writer.append(entries.slice(0, 1));
+      expect(json((await store.read('parts')).entries)).toEqual(json([...entries, entries[0] as StoredEntry]));
     });
 
     it('stores a copy: changing an entry object after append changes nothing stored', async () => {

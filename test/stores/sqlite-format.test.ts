@@ -174,3 +174,44 @@ describe('sqlite: the session row', () => {
     await store.close();
   });
 });
+
+/** The 6 KiB "PNG" of the version 2 fixture (see make-sqlite-v2.mts.txt, beside it). */
+function fixtureImage(): string {
+  const bytes = Buffer.alloc(6144);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31 + 7) % 251;
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(bytes, 0);
+  return bytes.toString('base64');
+}
+
+describe('sqlite: schema version 2 databases (committed fixture sqlite-v2-sessions.db, never regenerated)', () => {
+  it('are migrated on open to version 3: images written inline stay inline and read the same; new ones go to blobs', async () => {
+    const file = join(tempWorkspace(), 'v2.db');
+    copyFileSync(new URL('../fixtures/stores/sqlite-v2-sessions.db', import.meta.url), file);
+    expect(versionOf(file)).toBe('2');
+    const store = await openStore(`sqlite:${file}`);
+    expect(versionOf(file)).toBe(String(SQLITE_VERSION));
+    const image = { type: 'image', mediaType: 'image/png', data: fixtureImage() };
+    const shots = [
+      { type: 'user_message', content: [{ type: 'text', text: 'what is this?' }, image] },
+      { type: 'turn_start' },
+      { type: 'assistant_message', content: '', toolCalls: [{ callId: 'c1', name: 'look', arguments: {} }] },
+      { type: 'tool_started', callId: 'c1' },
+      { type: 'tool_result', callId: 'c1', content: [{ type: 'text', text: 'the screen' }, image] },
+      { type: 'turn_start' },
+      { type: 'agent_end', response: 'a test pattern' },
+    ];
+    expect(await store.read('shots')).toEqual({ entries: shots, warnings: [], meta: { journalVersion: '6' } });
+    // The list() that schema version 2 gave for the fixture (printed by the code that wrote it, fcf780d).
+    expect(await store.list()).toEqual([
+      { id: 'plain', entries: 3, updatedAt: '2032-01-01T00:00:09.000Z', status: 'done' },
+      { id: 'shots', entries: 7, updatedAt: '2032-01-01T00:00:06.000Z', status: 'done' },
+    ]);
+    expect(query(file, 'SELECT hash FROM blobs')).toEqual([]);
+    const writer = await store.openWriter('shots');
+    const again = { type: 'user_message', content: [{ type: 'text', text: 'and now?' }, image] };
+    await writer.append([again]);
+    expect(query(file, 'SELECT hash FROM blobs')).toHaveLength(1);
+    expect((await store.read('shots')).entries).toEqual([...shots, again]);
+    await store.close();
+  });
+});

@@ -1,8 +1,11 @@
 import type { PoolClient } from 'pg';
 import { HarnessError } from '../../core/errors.js';
 
-/** The `postgres:` schema version this library writes; older versions stay readable forever. */
-export const POSTGRES_VERSION = 1;
+/**
+ * The `postgres:` schema version this library writes. Version 2 adds `blobs`: version 1 tables
+ * are migrated on open (the table is created and the version set, under the creation lock).
+ */
+export const POSTGRES_VERSION = 2;
 
 /** The qualified table names of one store, e.g. `"public".agent_harness_entries`. */
 export interface PostgresTables {
@@ -12,6 +15,8 @@ export interface PostgresTables {
   readonly sessions: string;
   /** One row per entry, keyed by (session, seq). */
   readonly entries: string;
+  /** Bytes stored once, keyed by their SHA-256 (hex), shared by every session. */
+  readonly blobs: string;
 }
 
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -25,7 +30,7 @@ export function postgresTables(schema: string): PostgresTables {
     );
   }
   const table = (name: string) => `"${schema}".agent_harness_${name}`;
-  return { info: table('info'), sessions: table('sessions'), entries: table('entries') };
+  return { info: table('info'), sessions: table('sessions'), entries: table('entries'), blobs: table('blobs') };
 }
 
 /** Any constant: the advisory lock that serialises concurrent schema creation. */
@@ -33,7 +38,9 @@ const CREATE_LOCK = 7_346_211_093;
 
 /**
  * Creates the schema and tables when missing (under a transaction-level advisory lock, since
- * concurrent `CREATE TABLE IF NOT EXISTS` can collide) and refuses an unknown version.
+ * concurrent `CREATE TABLE IF NOT EXISTS` can collide), migrates version 1 to
+ * {@link POSTGRES_VERSION} in the same transaction, and refuses an unknown version (the
+ * transaction rolls back: nothing changes).
  */
 export async function preparePostgresSchema(
   client: PoolClient,
@@ -63,14 +70,18 @@ export async function preparePostgresSchema(
       body text NOT NULL,
       PRIMARY KEY (session, seq)
     )`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${tables.blobs} (hash text PRIMARY KEY, bytes bytea NOT NULL)`);
     const version = await client.query<{ value: string }>(`SELECT value FROM ${tables.info} WHERE key = 'version'`);
-    await client.query('COMMIT');
-    if (version.rows[0]?.value !== String(POSTGRES_VERSION)) {
+    const found = version.rows[0]?.value;
+    if (found === '1') {
+      await client.query(`UPDATE ${tables.info} SET value = $1 WHERE key = 'version'`, [String(POSTGRES_VERSION)]);
+    } else if (found !== String(POSTGRES_VERSION)) {
       throw new HarnessError(
         'unsupported_journal_version',
-        `${location} has schema version ${version.rows[0]?.value}; this library reads version ${POSTGRES_VERSION}`,
+        `${location} has schema version ${found}; this library reads versions 1 to ${POSTGRES_VERSION}`,
       );
     }
+    await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Client, Pool } from 'pg';
 import { HarnessError } from '../../core/errors.js';
 import { redactPassword } from '../../core/redact-url.js';
+import { blobReferences, externalizeBlobs, rehydrateBody } from '../blob-refs.js';
 import type {
   JournalStore,
   JournalWriter,
@@ -57,7 +58,7 @@ async function lockHolder(client: Client, key: string): Promise<string> {
 
 /**
  * The `postgres://…` store (`pg`, loaded on first use). Each append is one statement, hence one
- * transaction, durable when it returns (with the server's default `synchronous_commit = on`). The
+ * transaction (its entries, and the blobs they reference: see `externalizeBlobs`), durable when it returns (with the server's default `synchronous_commit = on`). The
  * writer's lock is a session-level advisory lock held on the writer's own connection, which also
  * carries its appends: if that connection dies, the lock is freed and the writer fails.
  */
@@ -196,18 +197,39 @@ export class PostgresStore implements JournalStore {
     status: SessionStatus,
   ): Promise<SessionStatus> {
     const next = sessionStatusAfter(status, entries);
+    const stored = externalizeBlobs(bodies);
     const seqs = bodies.map((_, i) => from + i);
-    // One statement is one transaction: the entries and the session row commit together or not
-    // at all; a seq already taken violates the primary key and aborts the whole statement.
+    // One statement is one transaction: the blobs, the entries and the session row commit
+    // together or not at all; a seq already taken violates the primary key and aborts the whole
+    // statement. The blobs' insert runs only when there are blobs.
+    const blobs =
+      stored.blobs.length === 0
+        ? ''
+        : `blobs AS (
+         INSERT INTO ${this.tables.blobs} (hash, bytes) SELECT * FROM unnest($9::text[], $10::bytea[])
+         ON CONFLICT (hash) DO NOTHING
+       ), `;
+    const blobValues =
+      stored.blobs.length === 0 ? [] : [stored.blobs.map((blob) => blob.hash), stored.blobs.map((blob) => blob.bytes)];
     const result = await client.query(
-      `WITH inserted AS (
+      `WITH ${blobs}inserted AS (
          INSERT INTO ${this.tables.entries} (session, seq, body)
          SELECT $1, s, b FROM unnest($2::integer[], $3::text[]) AS t(s, b)
          RETURNING 1
        )
        UPDATE ${this.tables.sessions} SET entries = $4, updated_at = $5, status = $6
        WHERE id = $1 AND entries = $7 AND (SELECT count(*) FROM inserted) = $8`,
-      [sessionId, seqs, bodies, from + bodies.length, this.now().toISOString(), next, from, bodies.length],
+      [
+        sessionId,
+        seqs,
+        stored.bodies,
+        from + bodies.length,
+        this.now().toISOString(),
+        next,
+        from,
+        bodies.length,
+        ...blobValues,
+      ],
     );
     if (result.rowCount !== 1) throw new Error(`the session no longer holds ${from} entries`);
     return next;
@@ -232,13 +254,18 @@ export class PostgresStore implements JournalStore {
     }
     const first = rows[0];
     if (!first) throw sessionNotFound(this.location, sessionId);
+    const blobs = await this.#blobsOf(sessionId, rows);
     const entries: StoredEntry[] = [];
     for (const row of rows) {
       if (row.seq === null || row.body === null) break;
       if (row.seq !== entries.length) {
         throw journalCorrupt(this.location, sessionId, entries.length, `missing (the next stored seq is ${row.seq})`);
       }
-      const entry = parseEntry(row.body);
+      const body = rehydrateBody(row.body, blobs);
+      if (typeof body !== 'string') {
+        throw journalCorrupt(this.location, sessionId, row.seq, `its blob ${body.missing} is missing`);
+      }
+      const entry = parseEntry(body);
       if (typeof entry === 'string') throw journalCorrupt(this.location, sessionId, row.seq, entry);
       entries.push(entry);
     }
@@ -250,6 +277,27 @@ export class PostgresStore implements JournalStore {
       warnings: [],
       meta: parseMeta(first.meta, (why) => journalCorrupt(this.location, sessionId, 'header', why)),
     };
+  }
+
+  /**
+   * The blobs `rows` reference, as base64 by hash (a missing one is left out). Read after the
+   * entries, in another snapshot: a blob commits with the first entry that references it and is
+   * never deleted by the store, so every blob a read entry references is there.
+   */
+  async #blobsOf(sessionId: string, rows: readonly EntryRow[]): Promise<Map<string, string>> {
+    const hashes = new Set(rows.flatMap((row) => (row.body === null ? [] : blobReferences(row.body))));
+    const blobs = new Map<string, string>();
+    if (hashes.size === 0) return blobs;
+    try {
+      const result = await this.pool.query<{ hash: string; bytes: Buffer }>(
+        `SELECT hash, bytes FROM ${this.tables.blobs} WHERE hash = ANY($1::text[])`,
+        [[...hashes]],
+      );
+      for (const row of result.rows) blobs.set(row.hash, row.bytes.toString('base64'));
+    } catch (error) {
+      throw storeError(this.location, sessionId, error);
+    }
+    return blobs;
   }
 
   async list(): Promise<readonly SessionSummary[]> {

@@ -1,4 +1,5 @@
 import type { HarnessError } from '../../core/errors.js';
+import { rehydrateBody } from '../blob-refs.js';
 import type { StoredEntry } from '../journal-store.js';
 import { journalCorrupt } from '../store-errors.js';
 import { parseEntry } from '../stored-entry.js';
@@ -12,10 +13,16 @@ export interface AppendRow {
 
 /**
  * The entries of a session's `appends` rows (ordered by seq), checked: each row starts where the
- * previous one ended and holds `count` lines, each an entry; otherwise `journal_corrupt` naming
- * the first entry that is missing or unreadable.
+ * previous one ended and holds `count` lines, each an entry once its blob references are replaced
+ * from `blobs` (hash → base64); otherwise `journal_corrupt` naming the first entry that is
+ * missing, unreadable or missing a blob.
  */
-export function entriesOfRows(location: string, sessionId: string, rows: readonly AppendRow[]): StoredEntry[] {
+export function entriesOfRows(
+  location: string,
+  sessionId: string,
+  rows: readonly AppendRow[],
+  blobs: ReadonlyMap<string, string> = new Map(),
+): StoredEntry[] {
   const corrupt = (seq: number, why: string): HarnessError => journalCorrupt(location, sessionId, seq, why);
   const entries: StoredEntry[] = [];
   for (const row of rows) {
@@ -24,7 +31,9 @@ export function entriesOfRows(location: string, sessionId: string, rows: readonl
     for (let i = 0; i < row.count; i++) {
       const line = lines[i];
       if (line === undefined) throw corrupt(row.seq + i, `missing from its append of ${row.count} entries`);
-      const entry = parseEntry(line);
+      const body = rehydrateBody(line, blobs);
+      if (typeof body !== 'string') throw corrupt(row.seq + i, `its blob ${body.missing} is missing`);
+      const entry = parseEntry(body);
       if (typeof entry === 'string') throw corrupt(row.seq + i, entry);
       entries.push(entry);
     }

@@ -3,16 +3,18 @@ import { HarnessError } from '../../core/errors.js';
 import { migrateSqlite } from './sqlite-migrate.js';
 
 /** The `sqlite:` schema version this library writes; older versions are migrated on open. */
-export const SQLITE_VERSION = 2;
+export const SQLITE_VERSION = 3;
 
 const FORMAT = 'agent-harness-sqlite';
 
 /**
- * Version 2: `sessions` (one row per session: meta, creation time, and the status with the time
+ * Version 3: `sessions` (one row per session: meta, creation time, and the status with the time
  * and entry count of its last change; written when the session is created and when an append
  * changes its status, not at every append), `appends` (one row per append: its session, the seq
  * of its first entry, how many entries, their stable JSON one per line (stable JSON holds no raw
- * newline), and `at`, the time of the append; unique on (session, seq)), `locks` (the writer of
+ * newline; an image's or a file's large `data` replaced by a reference to its blob), and `at`, the
+ * time of the append; unique on (session, seq)), `blobs` (bytes stored once, keyed by their
+ * SHA-256, shared by every session of the store), `locks` (the writer of
  * each session: pid, host, process start, token) and `store_info` (format, version). A session's
  * length and last activity come from its last `appends` row.
  */
@@ -36,6 +38,7 @@ CREATE TABLE IF NOT EXISTS appends (
   at TEXT
 );
 CREATE UNIQUE INDEX IF NOT EXISTS appends_by_session ON appends (session, seq);
+CREATE TABLE IF NOT EXISTS blobs (hash TEXT PRIMARY KEY, bytes BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS locks (
   session TEXT PRIMARY KEY,
   pid INTEGER NOT NULL,

@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
 import { HarnessError } from '../../core/errors.js';
+import { blobReferences } from '../blob-refs.js';
 import { holdToken, isLockLive, releaseToken } from '../held-tokens.js';
 import type {
   JournalStore,
@@ -62,9 +63,9 @@ interface LockRow {
 
 /**
  * The `sqlite:<file>` store (better-sqlite3, WAL mode, schema {@link SQLITE_VERSION}): every
- * append is one transaction that inserts its entries (see `sqliteAppender`), and the writer's
- * lock is a row in `locks` naming its process, taken over once that process is gone (or, in this
- * process, once its writer has closed). Older databases are migrated on open. Calls are
+ * append is one transaction that inserts its entries and the blobs they reference (see
+ * `sqliteAppender` and `externalizeBlobs`), and the writer's lock is a row in `locks` naming its
+ * process, taken over once that process is gone (or, in this process, once its writer has closed). Older databases are migrated on open. Calls are
  * synchronous underneath: a busy database blocks the thread for up to 5 s.
  */
 export class SqliteStore implements JournalStore {
@@ -202,22 +203,24 @@ export class SqliteStore implements JournalStore {
     this.#checkOpen();
     let row: SessionRow | undefined;
     let appends: AppendRow[];
+    let blobs: Map<string, string>;
     try {
-      ({ row, appends } = this.db
-        .transaction(() => ({
-          row: this.#sql('SELECT meta, status, entries FROM sessions WHERE id = ?').get(sessionId) as
+      ({ row, appends, blobs } = this.db
+        .transaction(() => {
+          const row = this.#sql('SELECT meta, status, entries FROM sessions WHERE id = ?').get(sessionId) as
             | SessionRow
-            | undefined,
-          appends: this.#sql('SELECT seq, count, bodies FROM appends WHERE session = ? ORDER BY seq').all(
+            | undefined;
+          const appends = this.#sql('SELECT seq, count, bodies FROM appends WHERE session = ? ORDER BY seq').all(
             sessionId,
-          ) as AppendRow[],
-        }))
+          ) as AppendRow[];
+          return { row, appends, blobs: this.#blobsOf(appends) };
+        })
         .deferred());
     } catch (error) {
       throw sqliteFailure(this.location, this.file, sessionId, error);
     }
     if (!row) throw sessionNotFound(this.location, sessionId);
-    const entries = entriesOfRows(this.location, sessionId, appends);
+    const entries = entriesOfRows(this.location, sessionId, appends, blobs);
     if (entries.length < row.entries) {
       throw journalCorrupt(this.location, sessionId, entries.length, `missing (the session holds ${row.entries})`);
     }
@@ -226,6 +229,19 @@ export class SqliteStore implements JournalStore {
       warnings: [],
       meta: parseMeta(row.meta, (why) => journalCorrupt(this.location, sessionId, 'header', why)),
     };
+  }
+
+  /** The blobs `appends` reference, as base64 by hash (a missing one is left out). */
+  #blobsOf(appends: readonly AppendRow[]): Map<string, string> {
+    const blobs = new Map<string, string>();
+    for (const append of appends) {
+      for (const hash of blobReferences(append.bodies)) {
+        if (blobs.has(hash)) continue;
+        const blob = this.#sql('SELECT bytes FROM blobs WHERE hash = ?').get(hash) as { bytes: Buffer } | undefined;
+        if (blob) blobs.set(hash, blob.bytes.toString('base64'));
+      }
+    }
+    return blobs;
   }
 
   async list(): Promise<readonly SessionSummary[]> {

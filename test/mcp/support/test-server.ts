@@ -3,6 +3,7 @@
 // (0 picks a free port; the chosen one is printed as `listening <port>`), `--stdio` speaks over
 // stdin and stdout. `--hostile` adds tools that send what a hostile server would: `bidi`, whose
 // description holds bidi and other format characters, and `huge`, whose result is `megabytes` MB.
+// `--media` adds tools whose results hold images and files: `screenshot`, `document`, `odd_media`.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -20,6 +21,7 @@ import {
 
 const state = { cancelled: 0, lateTool: false };
 const hostile = process.argv.includes('--hostile');
+const media = process.argv.includes('--media');
 const servers = new Set<Server>();
 
 const object = (properties: Record<string, unknown> = {}, required: string[] = []) => ({
@@ -50,6 +52,22 @@ function tools() {
     { name: 'image', description: 'Returns a tiny image and a caption.', inputSchema: object() },
     { name: 'spawn_child', description: 'Starts a long sleep; returns its pid.', inputSchema: object() },
   ];
+  if (media) {
+    list.push(
+      {
+        name: 'screenshot',
+        description: 'Returns a caption and a PNG: 1×1, or of `bytes` bytes (a PNG header, then filler).',
+        inputSchema: object({ bytes: { type: 'number' } }),
+        annotations: { readOnlyHint: true },
+      },
+      { name: 'document', description: 'Returns a PDF as an embedded resource.', inputSchema: object() },
+      {
+        name: 'odd_media',
+        description: 'Returns content a model cannot take: BMP, audio, a link, a blob without type.',
+        inputSchema: object(),
+      },
+    );
+  }
   if (state.lateTool) list.push({ name: 'late_tool', description: 'Added later.', inputSchema: object() });
   if (hostile) {
     list.push(
@@ -67,6 +85,13 @@ function tools() {
   }
   return list;
 }
+
+/** A 1×1 PNG (its first 33 bytes are the signature and the IHDR chunk). */
+const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n', 'latin1');
 
 const text = (value: string) => ({ content: [{ type: 'text', text: value }] });
 
@@ -109,6 +134,41 @@ function makeServer(): Server {
         const child = spawn('sleep', ['600'], { stdio: 'ignore' });
         return text(String(child.pid));
       }
+      case 'screenshot': {
+        const png =
+          args.bytes === undefined
+            ? PNG_1X1
+            : Buffer.concat([PNG_1X1.subarray(0, 33), Buffer.alloc(Number(args.bytes) - 33)]);
+        return {
+          content: [
+            { type: 'text', text: 'the screen:' },
+            { type: 'image', mimeType: 'image/png', data: png.toString('base64') },
+          ],
+        };
+      }
+      case 'document':
+        return {
+          content: [
+            { type: 'text', text: 'the report:' },
+            {
+              type: 'resource',
+              resource: {
+                uri: 'file:///docs/q3%20report.pdf',
+                mimeType: 'application/pdf',
+                blob: PDF.toString('base64'),
+              },
+            },
+          ],
+        };
+      case 'odd_media':
+        return {
+          content: [
+            { type: 'image', mimeType: 'image/bmp', data: Buffer.alloc(10).toString('base64') },
+            { type: 'audio', mimeType: 'audio/wav', data: Buffer.alloc(10).toString('base64') },
+            { type: 'resource_link', uri: 'file:///c.md', name: 'c.md' },
+            { type: 'resource', resource: { uri: 'file:///d.bin', blob: Buffer.alloc(4).toString('base64') } },
+          ],
+        };
       case 'late_tool':
         return text('late tool ran');
       case 'huge':
@@ -153,6 +213,6 @@ async function serveHttp(port: number): Promise<void> {
   });
 }
 
-const [mode, port] = process.argv.slice(2).filter((arg) => arg !== '--hostile');
+const [mode, port] = process.argv.slice(2).filter((arg) => arg !== '--hostile' && arg !== '--media');
 if (mode === '--stdio') await makeServer().connect(new StdioServerTransport());
 else await serveHttp(Number(port ?? 0));

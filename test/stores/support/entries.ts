@@ -1,7 +1,19 @@
 import type { StoredEntry } from '../../../src/stores/index.js';
 
-/** The entry a test writes at `seq`: deterministic, so a reader can check any prefix without the writer. */
+/**
+ * The entry a test writes at `seq`: deterministic, so a reader can check any prefix without the
+ * writer. Every 12th holds a 6 KiB image (one of three), which sqlite and postgres keep as a blob.
+ */
 export function entryAt(seq: number): StoredEntry {
+  if (seq % 12 === 6) {
+    const data = Buffer.alloc(6144, `image ${seq % 36}`).toString('base64');
+    return {
+      type: 'tool_result',
+      callId: `call-${seq}`,
+      content: [{ type: 'image', mediaType: 'image/png', data }],
+      seq,
+    };
+  }
   switch (seq % 4) {
     case 0:
       return { type: 'turn_start', seq };
