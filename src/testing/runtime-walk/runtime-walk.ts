@@ -19,8 +19,12 @@ export interface RuntimeWalkOptions {
    * at every entry after the first cut. Default 1, and 2 with `TEST_DEPTH=deep`.
    */
   readonly crashes?: 1 | 2;
-  /** Also fork each whole run at every entry and send a new message there. Default true. */
-  readonly forks?: boolean;
+  /**
+   * Where to fork each whole run and send a new message: `points` after each handoff, each call's
+   * start and each run's end; `every` after every entry; `none`. Default `points`, and `every`
+   * with `TEST_DEPTH=deep`.
+   */
+  readonly forks?: 'points' | 'every' | 'none';
 }
 
 /** What the walk collects. */
@@ -55,6 +59,12 @@ function check(walk: Walk, view: WalkView, path: readonly string[]): void {
   for (const violation of checkLoopInvariants(view.journal, { config: view.config }))
     note(violation.rule, violation.message);
   for (const [name, rule] of walk.rules) for (const problem of asList(rule(view))) note(name, problem);
+}
+
+/** The entries after which a `points` walk forks: a handoff, a call's start (left unanswered), a run's end. */
+function isForkPoint(entry: JournalEntry | undefined): boolean {
+  const type = entry?.type;
+  return type === 'handoff' || type === 'tool_started' || type === 'agent_end' || type === 'agent_error';
 }
 
 interface Base {
@@ -108,8 +118,9 @@ async function walkScenario(walk: Walk, scenario: RuntimeScenario, options: Runt
   check(walk, view, path);
   const crashes = options.crashes ?? byDepth({ default: 1, deep: 2 });
   await walkCrashes(walk, base, { journal: view.journal, runStarts: view.runStarts, after: 0, path }, crashes);
-  if (options.forks === false) return;
+  const forks = options.forks ?? byDepth({ default: 'points', deep: 'every' });
   for (let at = 1; at <= view.journal.length; at++) {
+    if (forks === 'none' || (forks === 'points' && !isForkPoint(view.journal[at - 1]))) continue;
     const outcome = await runForked(scenario, config, whole.session, at);
     const earlier = view.runStarts.filter((begin) => begin < at);
     const forked = [
@@ -124,7 +135,8 @@ async function walkScenario(walk: Walk, scenario: RuntimeScenario, options: Runt
  * Drives the real agent (its machine with every effect: model requests, tool calls, the journal
  * and its store, handoffs, sub-agents, compaction) through each scenario with a scripted model
  * and scripted tools, and cuts every run at every journal entry: a crash there (the prefix
- * stored, `Session.load`, `resume()`), and a fork there (`Session.fork`, a new message). After
+ * stored, `Session.load`, `resume()`); and forks it (`Session.fork`, a new message) after each
+ * handoff, call start and run end (after every entry with `forks: 'every'`). After
  * each path it checks the journal with the loop invariants, the walk's own rules
  * ({@link RUNTIME_RULES}) and yours. Deterministic: no clock, no randomness; the model answers
  * by where the conversation is. See docs/testing.md.

@@ -59,7 +59,7 @@ export const RUNTIME_SCENARIOS: readonly RuntimeScenario[] = [
   {
     name: 'a summary compaction',
     tools: [look],
-    config: { context: { maxTokens: 120, strategy: 'summarise', keepTurns: 1 } },
+    config: { context: { maxTokens: 80, strategy: 'summarise', keepTurns: 1 } },
     script: [tools([call('look'), call('look')]), tools([call('look')]), tools([call('look')]), answer('done')],
   },
   {
@@ -160,8 +160,8 @@ export async function boundaryScenarios(): Promise<RuntimeScenario[]> {
       script: [answer('nope'), answer('nope'), answer('{"ok":true}')],
     })),
     ...around('parallel cap', 3, (maxParallelTools) => ({
-      tools: [look, slowLook],
-      script: [tools([call('slow_look'), call('look'), call('look')]), answer('done')],
+      tools: [slowLook],
+      script: [tools([call('slow_look'), call('slow_look'), call('slow_look')]), answer('done')],
       config: { maxParallelTools },
     })),
   ];
