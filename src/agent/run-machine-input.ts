@@ -77,15 +77,10 @@ function crashedOverInvalidCalls(
   return invalidCallsStop(counts, max) ?? undefined;
 }
 
-/** Whether the journal's last run ended (its end entry comes after its start). */
+/** Whether the journal's last run ended: every entry after an end belongs to a later run. */
 function lastRunEnded(journal: readonly JournalEntry[]): boolean {
-  for (let index = journal.length - 1; index >= 0; index--) {
-    const entry = journal[index] as JournalEntry;
-    if (entry.type === 'agent_end' || entry.type === 'agent_error') return true;
-    if (entry.type === 'user_message' && entry.author === undefined) return false;
-    if (entry.type === 'transition' && entry.event === 'xstate.init') return false;
-  }
-  return false;
+  const last = journal.at(-1);
+  return last?.type === 'agent_end' || last?.type === 'agent_error';
 }
 
 /**

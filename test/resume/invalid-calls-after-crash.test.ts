@@ -42,4 +42,27 @@ describe('a run that crashed once a tool had maxInvalidToolCalls invalid calls i
     expect(resumed.some((entry) => entry.type === 'turn_start')).toBe(false);
     expect(resumed.at(-1)).toMatchObject({ type: 'agent_error', reason: 'invalid_tool_calls' });
   });
+
+  it('also when the crash came in a resume() of a run that had ended with invalid_tool_calls', async () => {
+    const config = new Config({ maxInvalidToolCalls: 1 });
+    const twice = [invalid[0], ...invalid] as Script;
+    const session = new Session(config);
+    const client = new ScriptedClient(scriptedTurns(twice));
+    const agent = new Agent(config, { session, client, tools: new ToolRegistry(config).register(look) });
+    await drain(agent.run('go'));
+    expect(session.journal.at(-1)).toMatchObject({ type: 'agent_error', reason: 'invalid_tool_calls' });
+    // The user resumes the ended run: it may ask once more, and its call is invalid again.
+    await drain(agent.resume());
+    const result = session.journal.findLastIndex((entry) => entry.type === 'tool_result');
+    const crashed = Session.replay(session.journal.slice(0, result + 1), config);
+    const after = new ScriptedClient(scriptedTurns(twice.slice(2)));
+    const resumed = new Agent(config, {
+      session: crashed,
+      client: after,
+      tools: new ToolRegistry(config).register(look),
+    });
+    await drain(resumed.resume());
+    expect(after.calls).toBe(0);
+    expect(crashed.journal.at(-1)).toMatchObject({ type: 'agent_error', reason: 'invalid_tool_calls' });
+  });
 });
