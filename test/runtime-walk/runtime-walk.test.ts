@@ -65,6 +65,17 @@ describe('the runtime walk, on the real agent', () => {
     });
   });
 
+  it('refuses a scenario whose model (or sub-agent) stalls, naming the turn', async () => {
+    const stall = { kind: 'stall' as const, text: [] };
+    await expect(walkRuntime({ scenarios: [{ name: 'hangs', script: [stall] }] })).rejects.toThrow(
+      "walkRuntime: scenario 'hangs' turn 1 stalls: the walk has no clock to end it",
+    );
+    const sub = { name: 'helper', script: [RUNTIME_SCENARIOS[0]?.script[1] ?? stall, stall] };
+    await expect(walkRuntime({ scenarios: [{ name: 'deep', script: [], subAgent: sub }] })).rejects.toThrow(
+      "walkRuntime: scenario 'deep' (sub-agent 'helper') turn 2 stalls",
+    );
+  });
+
   it('names each of its built-in rules, and each reports a planted bug (none is vacuous)', () => {
     const planted = new Set(RUNTIME_BUGS.map((bug) => bug.rule));
     expect(Object.keys(RUNTIME_RULES).filter((rule) => !planted.has(rule))).toEqual([]);

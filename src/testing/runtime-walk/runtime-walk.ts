@@ -1,4 +1,5 @@
 import type { Config } from '../../config/config.js';
+import { HarnessError } from '../../core/errors.js';
 import type { JournalEntry } from '../../core/journal-entry.js';
 import { checkLoopInvariants } from '../invariants/loop-invariants.js';
 import { formatScript } from '../script.js';
@@ -131,6 +132,21 @@ async function walkScenario(walk: Walk, scenario: RuntimeScenario, options: Runt
   }
 }
 
+/** A stalling turn never ends without a clock or an abort, and the walk has neither. */
+function refuseStalls(scenario: RuntimeScenario): void {
+  for (const [whose, script] of [
+    ['', scenario.script],
+    [` (sub-agent '${scenario.subAgent?.name}')`, scenario.subAgent?.script ?? []],
+  ] as const) {
+    const stall = script.findIndex((turn) => turn.kind === 'stall');
+    if (stall >= 0)
+      throw new HarnessError(
+        'invalid_argument',
+        `walkRuntime: scenario '${scenario.name}'${whose} turn ${stall + 1} stalls: the walk has no clock to end it`,
+      );
+  }
+}
+
 /**
  * Drives the real agent (its machine with every effect: model requests, tool calls, the journal
  * and its store, handoffs, sub-agents, compaction) through each scenario with a scripted model
@@ -139,9 +155,11 @@ async function walkScenario(walk: Walk, scenario: RuntimeScenario, options: Runt
  * handoff, call start and run end (after every entry with `forks: 'every'`). After
  * each path it checks the journal with the loop invariants, the walk's own rules
  * ({@link RUNTIME_RULES}) and yours. Deterministic: no clock, no randomness; the model answers
- * by where the conversation is. See docs/testing.md.
+ * by where the conversation is. A scenario with a stalling turn is refused (`invalid_argument`).
+ * See docs/testing.md.
  */
 export async function walkRuntime(options: RuntimeWalkOptions): Promise<RuntimeWalkReport> {
+  for (const scenario of options.scenarios) refuseStalls(scenario);
   const rules: [string, RuntimeRule][] = [
     ...Object.entries(RUNTIME_RULES),
     ...(options.rules ?? []).map((rule): [string, RuntimeRule] => [rule.name === '' ? 'rule' : rule.name, rule]),

@@ -29,16 +29,16 @@ function inputsGiven(journal: readonly JournalEntry[]): number {
 }
 
 /**
- * Runs the scenario's inputs not yet in the session, each a `run()` of a new agent, after an
- * optional first step (`resume`). Returns where each run began.
+ * Runs the `inputs` not yet in the session (those past the user's messages it holds), each a
+ * `run()` of one new agent, after an optional first step (`resume`). Returns where each run began.
  */
 async function runOn(
   scenario: RuntimeScenario,
   config: Config,
   session: Session,
   first: ((agent: Agent) => AsyncIterable<unknown>) | undefined,
+  inputs: readonly string[] = scenario.inputs ?? ['go'],
 ): Promise<PathOutcome> {
-  const inputs = scenario.inputs ?? ['go'];
   const executions: ToolExecution[] = [];
   const { agent, model } = scenarioAgent(scenario, config, session, executions);
   const runStarts: number[] = [];
@@ -98,6 +98,5 @@ export async function runForked(
   at: number,
 ): Promise<PathOutcome> {
   const fork = await whole.fork({ at });
-  const again: RuntimeScenario = { ...scenario, inputs: [...Array(inputsGiven(fork.journal)).fill(''), 'again'] };
-  return runOn(again, config, fork, undefined);
+  return runOn(scenario, config, fork, undefined, [...Array(inputsGiven(fork.journal)).fill(''), 'again']);
 }
