@@ -96,6 +96,16 @@ describe('handoff_swaps_tools', () => {
     expect(handoff(view({ agents: main, requests: [request(0, [said('go')], ['look'])] }))).toHaveLength(1);
     expect(handoff(view({ agents: main, requests: [request(0, [said('go')], ['look', 'look'])] }))).toEqual([]);
   });
+  it('takes the tools in any order, and wants the instructions as a system message', () => {
+    const ops = new Map([['main', { instructions: 'O', tools: ['look', 'deploy'] }]]);
+    expect(
+      handoff(view({ agents: ops, requests: [request(0, [{ role: 'system', content: 'O' }], ['deploy', 'look'])] })),
+    ).toEqual([]);
+    expect(handoff(view({ agents: ops, requests: [request(0, [said('O')], ['deploy', 'look'])] }))).toEqual([
+      "request 1 (after entry -1) does not carry the instructions of 'main', in charge from the start",
+    ]);
+    expect(handoff(view({ agents: ops, requests: [request(0, [], [])] }))).toHaveLength(1);
+  });
 });
 
 describe('compaction_keeps_pairs', () => {
@@ -113,6 +123,13 @@ describe('compaction_keeps_pairs', () => {
       'request 4 (after entry 10): message 2 follows calls d that have no result',
     ]);
   });
+  it('names every call still owed, and takes an answer without calls as owing nothing', () => {
+    const text = { role: 'assistant' as const, content: 'hi' };
+    expect(pairs(view({ requests: [request(1, [said('go'), calls('a', 'b'), said('next')])] }))).toEqual([
+      'request 1 (after entry 0): message 2 follows calls a, b that have no result',
+    ]);
+    expect(pairs(view({ requests: [request(1, [said('go'), text, said('next')])] }))).toEqual([]);
+  });
 });
 
 describe('journal_order', () => {
@@ -129,6 +146,16 @@ describe('journal_order', () => {
     ]);
     expect(order(view({ journal, executions, resumedAt: 5 }))).toEqual([]);
     expect(order(view({ journal, executions: ran('end:a', 'end:b') }))).toEqual([]);
+  });
+  it('orders the main agent’s finished calls only, each as often as it finished', () => {
+    const journal = [user(), asks(['a', 'b']), started('a'), started('b'), result('a'), result('b')];
+    expect(order(view({ journal, executions: ran('start:b', 'start:a', 'end:a', 'end:b') }))).toEqual([]);
+    expect(order(view({ journal, executions: ran('end:b', 'end:a::helper') }))).toEqual([]);
+    expect(order(view({ journal, executions: ran('end:a', 'end:a', 'end:b') }))).toEqual([]);
+    expect(order(view({ journal, executions: ran('end:b', 'end:a'), resumedAt: 4 }))).toHaveLength(1);
+  });
+  it('takes a call’s first start: a re-run after its result is not out of order', () => {
+    expect(order(view({ journal: [user(), asks(['a']), started('a'), result('a'), started('a')] }))).toEqual([]);
   });
   it('reports tool messages out of the order of the calls, in a request', () => {
     const requests = [
@@ -226,6 +253,12 @@ describe('invalid_calls_boundary', () => {
     expect(check([user(), asks(['a', 'b']), bad('a'), turn])).toEqual([]);
     expect(check([user(), asks(['a']), bad('a'), asks(['b'], 'other'), bad('b'), turn])).toEqual([]);
   });
+  it('keeps counting over a harness note, and lets a resume() after any end ask once', () => {
+    const note: JournalEntry = { type: 'user_message', content: 'note', author: 'harness' };
+    expect(check([user(), asks(['a']), bad('a'), note, asks(['b']), bad('b'), turn])).toHaveLength(1);
+    const answered: JournalEntry = { type: 'agent_end', response: 'done' };
+    expect(check([user(), asks(['a', 'b']), bad('a'), bad('b'), answered, turn])).toEqual([]);
+  });
   it('lets a resume() after an ended run ask once, and no more', () => {
     const ended = [user(), asks(['a', 'b']), bad('a'), bad('b'), stop('invalid_tool_calls')];
     expect(check([...ended, turn])).toEqual([]);
@@ -276,6 +309,19 @@ describe('output_retries_boundary', () => {
     const late = [user(), turn, rejected, note, turn, rejected, stop('output_invalid'), stop('model_error')];
     expect(retries(view({ scenario: scenario(1), journal: late }))).toEqual([]);
   });
+  it('keeps each run to its own entries, and counts no other entry after a rejected answer', () => {
+    const journal = [user(), rejected, note, rejected, note];
+    expect(retries(view({ scenario: scenario(1), journal, runStarts: [0, 4] }))).toEqual([]);
+    const others = [
+      user(),
+      rejected,
+      { type: 'transition', from: 'a', to: 'b', event: 'e' } as JournalEntry,
+      rejected,
+      user('again'),
+    ];
+    expect(retries(view({ scenario: scenario(0), journal: others }))).toEqual([]);
+    expect(retries(view({ scenario: scenario(1), journal: [user(), rejected, stop('model_error')] }))).toEqual([]);
+  });
 });
 
 describe('parallel_cap', () => {
@@ -292,6 +338,7 @@ describe('parallel_cap', () => {
     expect(check({ executions: ran('start:a', 'start:b', 'end:a', 'start:c') })).toEqual([]);
     expect(check({ journal: [started('a'), started('b'), result('a'), started('c')] })).toEqual([]);
     expect(check({ journal: [started('a'), started('b'), started('c')], runStarts: [0, 2] })).toEqual([]);
+    expect(check({ journal: [user(), turn, asks(['a', 'b']), started('a'), started('b')] })).toEqual([]);
   });
 });
 
@@ -327,6 +374,10 @@ describe('policy_kept', () => {
       'the session: d (deploy) ran without an approval, which the policy (shell) asks for',
     ]);
   });
+  it('judges an execution only as the journal’s call of that name, and lets a tool no rule names run', () => {
+    const journal = [user(), asks(['c'], 'deploy'), decided('c', true), asks(['e'], 'look')];
+    expect(policy(view({ config, journal, executions: ran('start:c:save', 'start:e:look'), tools }))).toEqual([]);
+  });
   it('checks the sub-agent’s calls against the root’s policy', () => {
     const children = new Map([['kid', [asks(['a'], 'save')]]]);
     const executions = ran('start:a:save:helper');
@@ -348,7 +399,7 @@ describe('tree_budget', () => {
   const spawn: JournalEntry = { type: 'tool_started', callId: 'a', childSessionId: 'kid' };
   const child = (last: number) => new Map([['kid', [turn, used(50), turn, used(last), turn]]]);
   it('reports a sub-agent’s request once the tree has used more than the root’s tokens, not at them', () => {
-    const journal = [user(), used(10), asks(['a'], 'helper'), spawn];
+    const journal = [user(), used(10), result('x'), asks(['a'], 'helper'), spawn];
     expect(tree(view({ config: { maxTotalTokens: 100 }, journal, children: child(41) }))).toEqual([
       "sub-agent kid asks its model at its entry 4 when the tree has used 101 tokens, over the root's maxTotalTokens 100",
     ]);

@@ -7,7 +7,6 @@ function pairingProblems(messages: readonly Message[]): string[] {
   let owed: string[] = [];
   const close = (at: number) => {
     if (owed.length > 0) problems.push(`message ${at} follows calls ${owed.join(', ')} that have no result`);
-    owed = [];
   };
   messages.forEach((message, i) => {
     if (message.role === 'tool') {
@@ -17,7 +16,7 @@ function pairingProblems(messages: readonly Message[]): string[] {
       return;
     }
     close(i);
-    if (message.role === 'assistant') owed = (message.toolCalls ?? []).map((call) => call.callId);
+    owed = message.role === 'assistant' ? (message.toolCalls?.map((call) => call.callId) ?? []) : [];
   });
   close(messages.length);
   return problems;

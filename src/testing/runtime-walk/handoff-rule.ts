@@ -1,7 +1,8 @@
 import type { WalkView } from './walk-types.js';
 
+/** Whether two lists of tool names hold the same names (names never hold a NUL). */
 const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
-  a.length === b.length && [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
+  [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
 
 /**
  * A handoff swaps tools and instructions at once: every request (but the harness's summary

@@ -1,5 +1,8 @@
 import type { JournalEntry } from '../../core/journal-entry.js';
+import type { ToolCall } from '../../core/messages.js';
 import type { WalkView } from './walk-types.js';
+
+const NO_CALLS: readonly ToolCall[] = [];
 
 const isInvalid = (content: string): boolean =>
   content.startsWith('Error: Invalid parameters') || content.startsWith('Error: Unknown tool ');
@@ -35,7 +38,7 @@ export function invalidCallsBoundary(view: WalkView): string[] {
     if (entry.type === 'agent_end' || entry.type === 'agent_error') afterEnd = true;
     if (entry.type !== 'assistant_message') return;
     afterEnd = false;
-    for (const call of entry.toolCalls ?? []) {
+    for (const call of entry.toolCalls ?? NO_CALLS) {
       const content = results.get(call.callId);
       if (content === undefined) continue;
       if (isInvalid(content)) counts.set(call.name, (counts.get(call.name) ?? 0) + 1);

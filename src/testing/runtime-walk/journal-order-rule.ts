@@ -14,14 +14,16 @@ function positions(journal: readonly JournalEntry[]) {
   return { started, answered };
 }
 
+const NO_CALLS: readonly string[] = [];
+
 /** Tool messages after each assistant message must be in the order of its calls. */
 function callOrderProblems(messages: readonly Message[], where: string): string[] {
   const problems: string[] = [];
-  let calls: string[] = [];
+  let calls: readonly string[] = NO_CALLS;
   let next = 0;
   messages.forEach((message, i) => {
     if (message.role === 'assistant') {
-      calls = (message.toolCalls ?? []).map((call) => call.callId);
+      calls = message.toolCalls?.map((call) => call.callId) ?? NO_CALLS;
       next = 0;
       return;
     }
@@ -48,15 +50,18 @@ export function journalOrder(view: WalkView): string[] {
     if (start !== undefined && start > result)
       problems.push(`the result of ${callId} (entry ${result}) comes before its tool_started (entry ${start})`);
   }
-  const ended = view.executions.filter((run) => run.owner === 'main' && run.phase === 'end');
   const from = view.resumedAt ?? 0;
-  for (let i = 1; i < ended.length; i++) {
-    const before = answered.get((ended[i - 1] as (typeof ended)[number]).callId);
-    const after = answered.get((ended[i] as (typeof ended)[number]).callId);
-    if (before === undefined || after === undefined || before < from || after < from) continue;
+  // The main agent's calls in the order they finished, those journaled since the crash.
+  const finished = view.executions
+    .filter((run) => run.owner === 'main' && run.phase === 'end')
+    .map((run) => run.callId)
+    .filter((callId) => (answered.get(callId) ?? -1) >= from);
+  for (let i = 1; i < finished.length; i++) {
+    const [first, next] = [finished[i - 1] as string, finished[i] as string];
+    const [before, after] = [answered.get(first) as number, answered.get(next) as number];
     if (before > after)
       problems.push(
-        `${ended[i]?.callId} finished after ${ended[i - 1]?.callId} but its result was journaled first (entry ${after} before ${before})`,
+        `${next} finished after ${first} but its result was journaled first (entry ${after} before ${before})`,
       );
   }
   try {
