@@ -17,9 +17,10 @@ export interface RuntimeWalkOptions {
   readonly rules?: readonly RuntimeRule[];
   /**
    * Crashes per path: 1 cuts each whole run at every entry; 2 also cuts each resumed run again
-   * at every entry after the first cut. Default 1, and 2 with `TEST_DEPTH=deep`.
+   * at every entry after the first cut; 0 walks whole runs only. Default 1, and 2 with
+   * `TEST_DEPTH=deep`.
    */
-  readonly crashes?: 1 | 2;
+  readonly crashes?: 0 | 1 | 2;
   /**
    * Where to fork each whole run and send a new message: `points` after each handoff, each call's
    * start and each run's end; `every` after every entry; `none`. Default `points`, and `every`
@@ -93,6 +94,7 @@ async function walkCrashes(
   from: { journal: readonly JournalEntry[]; runStarts: readonly number[]; after: number; path: readonly string[] },
   depth: number,
 ): Promise<void> {
+  if (depth === 0) return;
   for (let at = from.after + 1; at <= from.journal.length; at++) {
     const outcome = await runResumed(base.scenario, base.config, from.journal, at);
     if (outcome === undefined) continue;
