@@ -3,7 +3,8 @@ import { estimateContextTokens, estimateToolTokens } from '../context/token-esti
 import type { JournalEntry } from '../core/journal-entry.js';
 import { IN_DOUBT_ERROR, ToolResult } from '../core/tool-result.js';
 import { MAIN_AGENT } from '../machines/agent-machine.js';
-import type { AgentMachineInput, GuardrailStages, PendingCalls } from '../machines/agent-machine-types.js';
+import type { AgentMachineInput, GuardrailStages, PendingCalls, StopInfo } from '../machines/agent-machine-types.js';
+import { type InvalidCalls, invalidCallsStop } from '../machines/invalid-calls.js';
 import type { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { type ApprovalMap, gatePending } from './approval-controls.js';
@@ -38,20 +39,48 @@ export interface RunStartParts {
  */
 export function runMachineInput(config: Config, session: Session, parts: RunStartParts): AgentMachineInput {
   const { tools, outputProblem } = parts;
+  const resume = gatePending(session, tools, owedCalls(session, tools), parts.approvals);
+  // A resumed run goes on with the invalid calls it had counted; a new run starts at none.
+  const invalidCalls = parts.resuming ? invalidCallsSoFar(session.journal) : undefined;
+  const refusal: StopInfo | undefined =
+    outputProblem !== undefined
+      ? { reason: 'output_invalid', message: outputProblem }
+      : crashedOverInvalidCalls(session, resume, invalidCalls, config.maxInvalidToolCalls);
   return {
     budget: config.budget,
     maxParallelTools: config.maxParallelTools,
     maxInvalidToolCalls: config.maxInvalidToolCalls,
-    resume: gatePending(session, tools, owedCalls(session, tools), parts.approvals),
+    resume,
     agent: session.activeAgent ?? MAIN_AGENT,
-    // A resumed run goes on with the invalid calls it had counted; a new run starts at none.
-    ...(parts.resuming ? { invalidCalls: invalidCallsSoFar(session.journal) } : {}),
+    ...(invalidCalls !== undefined ? { invalidCalls } : {}),
     ...(parts.outputRetries !== undefined ? { outputRetries: parts.outputRetries } : {}),
-    ...(outputProblem !== undefined ? { refusal: { reason: 'output_invalid', message: outputProblem } } : {}),
+    ...(refusal !== undefined ? { refusal } : {}),
     ...contextInput(config, session, tools, parts.tokenScale),
     ...(parts.tree === undefined ? {} : { tree: parts.tree }),
     ...guardrailInput(config, session),
   };
+}
+
+/**
+ * The `invalid_tool_calls` stop for a run resumed after a crash that came once a tool had its
+ * `maxInvalidToolCalls`-th invalid call in a row, before the run's budgetCheck could stop it:
+ * with nothing left to run, the resumed run would otherwise ask the model again. A run that
+ * ended (with that stop or another) and is resumed goes on, as before.
+ */
+function crashedOverInvalidCalls(
+  session: Session,
+  resume: PendingCalls,
+  counts: InvalidCalls | undefined,
+  max: number,
+): StopInfo | undefined {
+  if (counts === undefined || resume.calls.length > 0 || lastRunEnded(session.journal)) return undefined;
+  return invalidCallsStop(counts, max) ?? undefined;
+}
+
+/** Whether the journal's last run ended: every entry after an end belongs to a later run. */
+function lastRunEnded(journal: readonly JournalEntry[]): boolean {
+  const last = journal.at(-1);
+  return last?.type === 'agent_end' || last?.type === 'agent_error';
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Testing kit (`agent-harness/testing`): a scripted model, script arbitraries for fast-check,
- * loop invariants over journals and events, and an exhaustive model checker for the machine.
+ * loop invariants over journals and events, an exhaustive model checker for the machine, and a
+ * runtime walk that drives the real agent through crashes, resumes, forks and handoffs.
  */
 
 export type { RecordedRequest, ScriptedEvents, ScriptedTurn } from '../adapters/scripted-client.js';
@@ -57,6 +58,23 @@ export type { PropertyRunOptions } from './property-runs.js';
 export { DEFAULT_PROPERTY_SEED, propertyRuns } from './property-runs.js';
 export type { RunScriptOptions, ScriptRun } from './run-script.js';
 export { runScript } from './run-script.js';
+export type { RuntimeWalkOptions } from './runtime-walk/runtime-walk.js';
+export { walkRuntime } from './runtime-walk/runtime-walk.js';
+export type { ScriptedToolSpec, ToolExecution } from './runtime-walk/scripted-tools.js';
+export type { WalkRequest } from './runtime-walk/walk-model.js';
+export type { RuntimeRuleName } from './runtime-walk/walk-rules.js';
+export { RUNTIME_RULES } from './runtime-walk/walk-rules.js';
+export { boundaryScenarios, RUNTIME_SCENARIOS } from './runtime-walk/walk-scenarios.js';
+export type {
+  RuntimeFinding,
+  RuntimeRule,
+  RuntimeScenario,
+  RuntimeWalkReport,
+  WalkAgents,
+  WalkHandoff,
+  WalkSubAgent,
+  WalkView,
+} from './runtime-walk/walk-types.js';
 export type { AnswerTurn, FailingTurn, Script, ScriptCall, ScriptTurn, StallingTurn, ToolsTurn } from './script.js';
 export { formatScript, scriptCallId, scriptedTurns } from './script.js';
 export type { ScriptArbitraryOptions, ToolArbitrary } from './script-arbitraries.js';

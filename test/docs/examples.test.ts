@@ -39,6 +39,14 @@ describe('examples/', () => {
     expect(lines).toContain("stopped: guardrail: guardrail 'max-length-80' (output) tripped: 120 characters, over 80");
   });
 
+  it('check-the-runtime.ts walks a policy that asks cleanly, and shows the path where a loosened one breaks its rule', async () => {
+    const lines = await printedBy('check-the-runtime.ts');
+    expect(lines[0]).toMatch(/^walked \d+ paths \(\d+ entries\): 0 findings$/);
+    expect(lines).toContain('[deployNeedsApproval] entry 8: call-1-2 (deploy) ran without an approval');
+    expect(lines).toContain("  scenario 'deploy with shell: allow'");
+    expect(lines).toContain('  run("go") → 16 entries');
+  });
+
   it('custom-tools.ts runs both tools in one turn and prints the answer with its usage', async () => {
     const lines = await printedBy('custom-tools.ts');
     expect(lines).toContain('  weather -> Lyon: 18 °C, light rain');

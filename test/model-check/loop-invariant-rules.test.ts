@@ -247,6 +247,16 @@ describe('usage per turn', () => {
     const early = insert(run.journal, 1, { type: 'usage', usage });
     expect(messages('usage', early)).toEqual(['entry 1 (usage) is not the first usage after a turn_start']);
   });
+
+  it('takes a usage right after a move into compacting for the summary request’s own, and no other', () => {
+    const second = indexOf(run.journal, (e) => e.type === 'usage', 3);
+    const compacting: JournalEntry = { type: 'transition', from: 'awaitingModel', to: 'compacting', event: 'e' };
+    const summary = insert(insert(run.journal, second + 1, compacting), second + 2, { type: 'usage', usage });
+    expect(messages('usage', summary)).toEqual([]);
+    const elsewhere: JournalEntry = { type: 'transition', from: 'awaitingModel', to: 'executingTools', event: 'e' };
+    const other = insert(insert(run.journal, second + 1, elsewhere), second + 2, { type: 'usage', usage });
+    expect(messages('usage', other)).toEqual([`entry ${second + 2} (usage) is not the first usage after a turn_start`]);
+  });
 });
 
 describe('turn budget', () => {

@@ -141,6 +141,7 @@ export function stopReasons(run: JournalRun): LoopViolation[] {
 /**
  * At most one usage report per model request, after its `turn_start`; an assistant message is
  * recorded only with its turn's usage, right after it (a failed stream leaves no half-written turn).
+ * A summary compaction's request has no `turn_start`: its usage comes right after the move into `compacting`.
  */
 export function usagePerTurn(run: JournalRun): LoopViolation[] {
   const problems: LoopViolation[] = [];
@@ -150,11 +151,16 @@ export function usagePerTurn(run: JournalRun): LoopViolation[] {
       problems.push(violation('usage', `${entryName(run, i)} is not recorded right after its turn's usage`));
     }
     if (entry.type === 'turn_start') reported = false;
-    if (entry.type !== 'usage') return;
+    // A summary compaction's own request (no turn_start) journals its usage on entering compacting.
+    if (entry.type !== 'usage' || isMoveTo(run.entries[i - 1], 'compacting')) return;
     if (reported) problems.push(violation('usage', `${entryName(run, i)} is not the first usage after a turn_start`));
     reported = true;
   });
   return problems;
+}
+
+function isMoveTo(entry: JournalEntry | undefined, state: string): boolean {
+  return entry?.type === 'transition' && entry.to === state;
 }
 
 /** A run makes at most `maxTurns` model requests. */
