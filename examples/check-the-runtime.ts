@@ -3,6 +3,7 @@
 // check each path's journal with the loop invariants, the walk's own rules and a rule of ours.
 // Run: npm run example -- examples/check-the-runtime.ts
 import { type RuntimeRule, type RuntimeScenario, walkRuntime } from 'agent-harness/testing';
+import { contentText } from 'agent-harness/tools';
 
 /** Our rule: no `deploy` result that ran (not an error) without an approval before it. */
 const deployNeedsApproval: RuntimeRule = ({ journal }) => {
@@ -12,7 +13,7 @@ const deployNeedsApproval: RuntimeRule = ({ journal }) => {
     if (entry.type === 'assistant_message')
       for (const call of entry.toolCalls ?? []) if (call.name === 'deploy') deploys.add(call.callId);
     if (entry.type === 'approval_decision' && entry.approved) approved.add(entry.callId);
-    if (entry.type === 'tool_result' && deploys.has(entry.callId) && !entry.content.startsWith('Error: '))
+    if (entry.type === 'tool_result' && deploys.has(entry.callId) && !contentText(entry.content).startsWith('Error: '))
       if (!approved.has(entry.callId)) return `entry ${i}: ${entry.callId} (deploy) ran without an approval`;
   }
   return undefined;

@@ -1,3 +1,4 @@
+import { contentText } from '../../core/content-parts.js';
 import type { JournalEntry } from '../../core/journal-entry.js';
 import type { ToolCall } from '../../core/messages.js';
 import type { WalkView } from './walk-types.js';
@@ -24,7 +25,7 @@ export function invalidCallsBoundary(view: WalkView): string[] {
   const max = view.config.maxInvalidToolCalls;
   const { journal } = view;
   const results = new Map<string, string>();
-  for (const entry of journal) if (entry.type === 'tool_result') results.set(entry.callId, entry.content);
+  for (const entry of journal) if (entry.type === 'tool_result') results.set(entry.callId, contentText(entry.content));
   const problems: string[] = [];
   let counts = new Map<string, number>();
   let afterEnd = false;
