@@ -34,6 +34,7 @@ function refusal(
 describe('attack: malformed parts given to run()', () => {
   it.each([
     ['an image without mediaType', [{ type: 'image', data: PNG }], /part 0 mediaType/],
+    ['an image of no bytes', [{ type: 'image', mediaType: 'image/png', data: '' }], /part 0 data: holds no bytes/],
     ['an image with null data', [{ type: 'image', mediaType: 'image/png', data: null }], /part 0 data/],
     [
       'an image with data and url',
