@@ -109,6 +109,27 @@ describe('attack: malformed parts given to run()', () => {
     expect(session.journal.some((entry) => entry.type === 'user_message')).toBe(true);
   });
 
+  it('parts changed by the caller after run() do not change what is sent or journaled', async () => {
+    const { agent, client, session } = setup();
+    const parts = [
+      { type: 'text' as const, text: 'original' },
+      { type: 'image' as const, mediaType: 'image/png', data: PNG },
+    ];
+    const run = agent.run(parts);
+    parts[0] = { type: 'text', text: 'changed' };
+    (parts[1] as { data: string }).data = 'AAAA';
+    await collect(run);
+    const sent = [
+      { type: 'text', text: 'original' },
+      { type: 'image', mediaType: 'image/png', data: PNG },
+    ];
+    expect(client.requests[0]?.messages.at(-1)?.content).toEqual(sent);
+    expect(session.journal.find((entry) => entry.type === 'user_message')).toEqual({
+      type: 'user_message',
+      content: sent,
+    });
+  });
+
   it('a huge text part is accepted as text (no attachment cap on text)', async () => {
     const { agent, client } = setup(10);
     const text = 'x'.repeat(2_000_000);

@@ -104,6 +104,25 @@ describe.each([
     ]);
   });
 
+  it('a run refused for a bad part stores nothing', async () => {
+    const store = await openStore(url());
+    stores.push(store);
+    const config = new Config({ cwd: tempWorkspace(), maxAttachmentBytes: 10 });
+    const client = new ScriptedClient([textTurn('never')]);
+    const session = new Session(config, { client, store, id: 'refused' });
+    const agent = new Agent(config, { session });
+    const big = [{ type: 'image' as const, mediaType: 'image/png', data: Buffer.alloc(11).toString('base64') }];
+    expect(() => agent.run(big)).toThrow(expect.objectContaining({ reason: 'invalid_content' }));
+    await session.durable();
+    const stored = await store.read('refused').then(
+      (read) => read.entries,
+      () => [],
+    );
+    expect(stored).toEqual([]);
+    expect(client.requests).toHaveLength(0);
+    await session.close();
+  });
+
   it('a fork in the middle keeps the parts it holds', async () => {
     const store = await openStore(url());
     stores.push(store);
