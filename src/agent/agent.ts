@@ -219,6 +219,7 @@ export class Agent {
       session: this.session,
       client: this.client,
       guardrails: config.guardrails,
+      maxAttachmentBytes: config.maxAttachmentBytes,
       tools: this.tools,
       activeTools: () => this.activeTools,
       bus: this.events,

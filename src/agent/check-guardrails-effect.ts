@@ -17,7 +17,7 @@ export function checkGuardrails(self: AnyActorRef, system: object, params: Check
     params.value ??
     (params.settled === undefined ? lastUserInput(deps.session) : toolMessageContent(params.settled.result));
   const base = { signal: run.guardrailAbort.signal, session: deps.session, turn: params.turn };
-  runGuardrails(deps.guardrails, params, value, base).then(
+  runGuardrails(deps.guardrails, params, value, base, deps.maxAttachmentBytes).then(
     (checked) =>
       answer(self, {
         type: 'GUARDRAIL_CHECKED',

@@ -1,6 +1,6 @@
 import type { GuardrailSettings } from '../config/guardrail-options.js';
 import { checkContent } from '../core/content-check.js';
-import { contentText, DEFAULT_MAX_ATTACHMENT_BYTES, type MessageContent } from '../core/content-parts.js';
+import { contentText, type MessageContent } from '../core/content-parts.js';
 import { errorMessage } from '../core/errors.js';
 import type { Guardrail, GuardrailAnswer, GuardrailContext, GuardrailVerdict } from '../core/guardrail.js';
 import type { UserMessage } from '../core/messages.js';
@@ -54,25 +54,29 @@ function answerOf(guardrail: Guardrail, value: MessageContent, context: Guardrai
 function verdictOf(
   answer: unknown,
   base: Omit<GuardrailVerdict, 'outcome'>,
+  maxBytes: number,
 ): { verdict: GuardrailVerdict; value?: MessageContent } {
   if (answer === 'pass') return { verdict: { ...base, outcome: 'pass' as const } };
   if (typeof answer === 'object' && answer !== null) {
     const { tripwire, replace } = answer as { tripwire?: unknown; replace?: unknown };
     if (typeof tripwire === 'string') return { verdict: { ...base, outcome: 'tripwire' as const, reason: tripwire } };
-    if (replace !== undefined) return replacement(replace, base);
+    if (replace !== undefined) return replacement(replace, base, maxBytes);
   }
   const reason = `Error: the check answered ${JSON.stringify(answer) ?? String(answer)}, not 'pass', { tripwire } or { replace }`;
   return { verdict: { ...base, outcome: 'error' as const, reason } };
 }
 
-/** A `replace` answer: text for the final answer, text or valid parts for a tool result, none for the input. */
-function replacement(replace: unknown, base: Omit<GuardrailVerdict, 'outcome'>) {
+/**
+ * A `replace` answer: text for the final answer, text or valid parts for a tool result (each
+ * image or file at most `maxBytes`, as a tool's own), none for the input.
+ */
+function replacement(replace: unknown, base: Omit<GuardrailVerdict, 'outcome'>, maxBytes: number) {
   const refuse = (why: string) => ({ verdict: { ...base, outcome: 'error' as const, reason: `Error: ${why}` } });
   if (base.stage === 'input') return refuse('an input guardrail may not replace the value');
   if (typeof replace === 'string') return { verdict: { ...base, outcome: 'replace' as const }, value: replace };
   if (base.stage === 'output') return refuse('an output guardrail replaces the answer with text');
   try {
-    const value = checkContent(replace, 'the replacement', DEFAULT_MAX_ATTACHMENT_BYTES);
+    const value = checkContent(replace, 'the replacement', maxBytes);
     return { verdict: { ...base, outcome: 'replace' as const }, value };
   } catch (error) {
     return refuse(errorMessage(error));
@@ -89,6 +93,7 @@ export async function runGuardrails(
   params: CheckGuardrailsParams,
   value: MessageContent,
   base: Omit<GuardrailContext, 'addUsage' | 'call' | 'content'>,
+  maxAttachmentBytes: number,
 ): Promise<Checked> {
   const verdicts: GuardrailVerdict[] = [];
   let usage: TokenUsage = ZERO_USAGE;
@@ -105,7 +110,7 @@ export async function runGuardrails(
     const where = { guardrail: guardrail.name, stage: params.stage, ...(callId === undefined ? {} : { callId }) };
     let found: { verdict: GuardrailVerdict; value?: MessageContent };
     try {
-      found = verdictOf(await answerOf(guardrail, value, context), where);
+      found = verdictOf(await answerOf(guardrail, value, context), where, maxAttachmentBytes);
     } catch (error) {
       found = { verdict: { ...where, outcome: 'error', reason: `Error: ${errorMessage(error)}` } };
     }

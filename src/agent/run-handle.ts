@@ -63,6 +63,8 @@ export interface MachineDeps {
   readonly client: ModelClient | undefined;
   /** The agent's guardrails (`Config.guardrails`). */
   readonly guardrails: GuardrailSettings;
+  /** The cap on one image or file a guardrail's replacement holds (`Config.maxAttachmentBytes`). */
+  readonly maxAttachmentBytes: number;
   /** The agent's own tools, which tool sources refresh. */
   readonly tools: ToolRegistry;
   /** The tools of the agent in charge now (after a handoff, those of the agent handed to). */

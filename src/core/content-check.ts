@@ -21,7 +21,8 @@ export const contentPartSchema = z.discriminatedUnion('type', [
       mediaType: z.string().refine((value) => IMAGE_MEDIA_TYPES.includes(value), {
         error: `must be one of ${IMAGE_MEDIA_TYPES.join(', ')}`,
       }),
-      data: data.optional(),
+      // No provider takes an image of no bytes: refuse it here, not after the run has started.
+      data: data.min(1, { error: 'holds no bytes' }).optional(),
       url: url.optional(),
     })
     .refine(oneSource, ONE_SOURCE),

@@ -1,3 +1,5 @@
+import { redactUrl } from './redact-url.js';
+
 /** Text in a message made of parts. */
 export interface TextPart {
   /** Always `'text'`. */
@@ -47,9 +49,12 @@ export const IMAGE_MEDIA_TYPES: readonly string[] = ['image/png', 'image/jpeg', 
 /** The default cap on one image or file part's bytes (5 MiB), `Config.maxAttachmentBytes`. */
 export const DEFAULT_MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
 
-/** How an image or a file stands in text where no part can go: `[image image/png, 1204 bytes]`. */
+/**
+ * How an image or a file stands in text where no part can go: `[image image/png, 1204 bytes]`.
+ * A URL's user name and password are left out: notes reach events, outputs and terminals.
+ */
 export function partNote(part: ImagePart | FilePart): string {
-  const where = part.url !== undefined ? `at ${part.url}` : `${base64Bytes(part.data ?? '')} bytes`;
+  const where = part.url !== undefined ? `at ${redactUrl(part.url)}` : `${base64Bytes(part.data ?? '')} bytes`;
   const name = part.type === 'file' && part.name !== undefined ? ` ${JSON.stringify(part.name)}` : '';
   return `[${part.type}${name} ${part.mediaType}, ${where}]`;
 }

@@ -30,7 +30,7 @@ export const ToolResult = {
    * are validated when the result reaches the loop (`invalid_content` becomes the call's error).
    */
   content(parts: readonly ContentPart[]): ToolResult {
-    return { success: true, output: contentText(parts), content: parts };
+    return { success: true, output: partsText(parts), content: parts };
   },
   /** A failed call; `message` says what went wrong and is shown to the model. */
   error(message: string): ToolResult {
@@ -45,6 +45,19 @@ export const ToolResult = {
     return { success: false, error: message };
   },
 } as const;
+
+/**
+ * The text of parts not yet validated: a tool may hand `ToolResult.content` a malformed part
+ * (null, a number as `data`), which the registry reports as `invalid_content`; building the
+ * result must not throw first. The registry rebuilds the output from the validated parts.
+ */
+function partsText(parts: readonly ContentPart[]): string {
+  try {
+    return contentText(parts);
+  } catch {
+    return '';
+  }
+}
 
 /** The `tool` message content for a result: its parts or output, or `Error: …`. */
 export function toolMessageContent(result: ToolResult): MessageContent {

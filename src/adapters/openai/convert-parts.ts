@@ -1,5 +1,6 @@
 import { type ContentPart, type FilePart, type ImagePart, partNote } from '../../core/content-parts.js';
 import { HarnessError } from '../../core/errors.js';
+import { redactUrl } from '../../core/redact-url.js';
 import { base64Text, dataUrl, fileName, isInline, isPdf, isTextFile } from '../parts/attachment-data.js';
 import type { OpenAIContentPart } from './openai-types.js';
 
@@ -10,7 +11,7 @@ import type { OpenAIContentPart } from './openai-types.js';
 function refuseFileUrl(part: FilePart, where: string): never {
   throw new HarnessError(
     'invalid_content',
-    `${where}: Chat Completions takes no file URL (${part.mediaType} at ${part.url ?? ''}); give the file's data, or use the Responses API (api: 'responses')`,
+    `${where}: Chat Completions takes no file URL (${part.mediaType} at ${redactUrl(part.url ?? '')}); give the file's data, or use the Responses API (api: 'responses')`,
   );
 }
 

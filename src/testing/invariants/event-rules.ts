@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../core/agent-event.js';
+import { contentText } from '../../core/content-parts.js';
 import type { JournalEntry } from '../../core/journal-entry.js';
 import type { JournalRun } from './journal-runs.js';
 import { type LoopViolation, violation } from './loop-violation.js';
@@ -72,7 +73,8 @@ export function toolEvents(events: readonly AgentEvent[], run: JournalRun): Loop
   const problems: LoopViolation[] = [];
   const started = new Map<string, number>();
   const recorded = run.entries.flatMap((entry) =>
-    entry.type === 'tool_result' ? [`${entry.callId}\u0000${entry.content}`] : [],
+    // A result of parts is compared by its text (what the event's output holds), notes included.
+    entry.type === 'tool_result' ? [`${entry.callId}\u0000${contentText(entry.content)}`] : [],
   );
   events.forEach((event, i) => {
     if (event.type === 'tool_call_start') started.set(event.data.callId, (started.get(event.data.callId) ?? 0) + 1);
