@@ -1,18 +1,5 @@
 import { extname } from 'node:path';
-
-/** The image formats `--image` takes, told apart by their first bytes. */
-const IMAGE_SIGNATURES: readonly { readonly mediaType: string; readonly matches: (head: Buffer) => boolean }[] = [
-  { mediaType: 'image/png', matches: (head) => head.length >= 8 && head.readUInt32BE(0) === 0x89504e47 },
-  { mediaType: 'image/jpeg', matches: (head) => head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 },
-  {
-    mediaType: 'image/gif',
-    matches: (head) => ['GIF87a', 'GIF89a'].includes(head.toString('latin1', 0, 6)),
-  },
-  {
-    mediaType: 'image/webp',
-    matches: (head) => head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP',
-  },
-];
+import { attachmentType } from '../tools/workspace/attachment-type.js';
 
 /** The text files `--file` takes, by extension (their bytes must be UTF-8). */
 const TEXT_TYPES: Readonly<Record<string, string>> = {
@@ -35,7 +22,8 @@ export const FILE_KINDS = `PDF, or UTF-8 text: ${Object.keys(TEXT_TYPES).join(',
 
 /** The media type of an image's bytes (PNG, JPEG, GIF or WebP), from their first bytes; undefined for others. */
 export function imageMediaType(bytes: Buffer): string | undefined {
-  return IMAGE_SIGNATURES.find((signature) => signature.matches(bytes))?.mediaType;
+  const found = attachmentType(bytes);
+  return found?.type === 'image' ? found.mediaType : undefined;
 }
 
 /** What {@link fileMediaType} found: a media type, or why the file is not one `--file` takes. */
@@ -48,7 +36,7 @@ export type FileType = { readonly mediaType: string } | { readonly refused: stri
  */
 export function fileMediaType(path: string, bytes: Buffer): FileType {
   const extension = extname(path).toLowerCase();
-  if (bytes.toString('latin1', 0, 5) === '%PDF-') return { mediaType: 'application/pdf' };
+  if (attachmentType(bytes)?.mediaType === 'application/pdf') return { mediaType: 'application/pdf' };
   if (extension === '.pdf') return { refused: 'is not a PDF (it does not start with %PDF-)' };
   if (imageMediaType(bytes) !== undefined) return { refused: 'is an image: attach it with --image' };
   const text = TEXT_TYPES[extension];
