@@ -48,11 +48,12 @@ function groupRunning(group: number): boolean {
 describe('agent-harness run stopped twice while a shell command runs', { timeout: 120_000 }, () => {
   it('Ctrl-C twice kills a command that ignores SIGTERM: it never finishes', async () => {
     // The command survives the first stop (it traps SIGTERM, noting it in `term`), so only the
-    // second can end it; it would write `marker` seconds later. Unsandboxed: its `$$` is a host
+    // second can end it; it would write `marker` after 30 s or more, far beyond the kill grace
+    // (2 s) and the wait for the group to go (20 s), however late a loaded machine delivers them. Unsandboxed: its `$$` is a host
     // pid (in bubblewrap the first stop kills its whole PID namespace: test/tools/sandbox).
     const command =
       "trap 'touch term' TERM; echo $$ > pid.tmp && mv pid.tmp pid; " +
-      'i=0; while [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done; touch marker';
+      'i=0; while [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; touch marker';
     server = await startFakeServer([toolCallsAnswer(['call_S', 'shell', { command }]), textAnswer('done')]);
     const dir = cliWorkspace();
     const cli = spawnCli(
