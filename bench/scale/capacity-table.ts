@@ -37,12 +37,25 @@ export function verdict(value: number, target: number, atMost: boolean, unit: st
   return `${bound} ❌ (${number(value / target, 2)}× ${atMost ? 'the target' : 'of the target'})`;
 }
 
+/** The results of one mode: the harness, the peer and the bare loop (the floor), when they ran. */
+export interface ModeResults<T> {
+  readonly harness: T;
+  readonly peer?: T | undefined;
+  readonly floor?: T | undefined;
+}
+
+/** The results that ran, harness first, then the peer and the floor. */
+export function present<T>({ harness, peer, floor }: ModeResults<T>): T[] {
+  return [harness, ...(peer === undefined ? [] : [peer]), ...(floor === undefined ? [] : [floor])];
+}
+
 /**
  * The section's markdown table: one column per contender, the target beside the harness's
  * figure (the peer ratio, when a peer ran, in its own row).
  */
-export function capacityTable(harness: CapacityResult, peer?: CapacityResult): string {
-  const contenders = peer === undefined ? [harness] : [harness, peer];
+export function capacityTable(results: ModeResults<CapacityResult>): string {
+  const { harness, peer } = results;
+  const contenders = present(results);
   const figures = contenders.map(capacityFigures);
   const own = figures[0] as CapacityFigures;
   const lines = [
@@ -87,12 +100,11 @@ export function capacityTable(harness: CapacityResult, peer?: CapacityResult): s
     'CPU per turn, µs',
     figures.map((f) => number(f.cpuPerTurnUs)),
   );
-  const theirs = figures[1];
-  if (theirs !== undefined) {
-    const ratio = theirs.cpuPerTurnUs / own.cpuPerTurnUs;
+  if (peer !== undefined) {
+    const ratio = capacityFigures(peer).cpuPerTurnUs / own.cpuPerTurnUs;
     row(
       'peer CPU per turn / harness',
-      ['', `${number(ratio, 2)}×`],
+      contenders.map((c) => (c === peer ? `${number(ratio, 2)}×` : '')),
       verdict(ratio, CAPACITY_TARGETS.peerCpuRatio, false, '×'),
     );
   }

@@ -1,5 +1,6 @@
 import { benchDir } from '../support/bench-dir.js';
 import { canCollectGarbage } from '../support/measure.js';
+import { bareScaleContender } from './bare-scale.js';
 import { measureCapacity } from './capacity.js';
 import { CAPACITY_TARGETS } from './capacity-table.js';
 import { harnessScaleContender } from './harness-scale.js';
@@ -17,6 +18,7 @@ interface PeerModule {
 
 async function contenderFor(key: string, workload: ScaleWorkload): Promise<ScaleContender> {
   if (key === 'harness') return harnessScaleContender(workload);
+  if (key === 'bare') return bareScaleContender(workload);
   if (key === 'ai-generate-text') {
     // Computed, so that the root type-check does not need the peers' packages.
     const path = new URL('peers/ai-sdk-scale.ts', benchDir()).href;

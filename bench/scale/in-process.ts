@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { benchDir } from '../support/bench-dir.js';
 import type { CapacityResult } from './capacity.js';
-import { capacityTable } from './capacity-table.js';
+import { capacityTable, type ModeResults } from './capacity-table.js';
 import { type InProcessMode, type ScaleOptions, scaleFlags } from './options.js';
 import type { SectionReport } from './section.js';
 import type { StaggeredResult } from './staggered.js';
@@ -31,18 +31,27 @@ function runChild<T>(key: string, mode: InProcessMode, options: ScaleOptions): P
   });
 }
 
-/** The markdown of one mode, harness beside the peer (if one ran). */
-function modeMarkdown(mode: InProcessMode, results: readonly object[], options: ScaleOptions): string {
-  const [harness, peer] = results;
+/** The contenders' child-process keys: the harness, the peer, the bare loop (the floor). */
+const HARNESS = 'harness';
+const PEER = 'ai-generate-text';
+const FLOOR = 'bare';
+
+/** The markdown of one mode, harness beside the peer and the floor (those that ran). */
+function modeMarkdown(mode: InProcessMode, results: ReadonlyMap<string, object>, options: ScaleOptions): string {
+  const of = <T>(): ModeResults<T> => ({
+    harness: results.get(HARNESS) as T,
+    peer: results.get(PEER) as T | undefined,
+    floor: results.get(FLOOR) as T | undefined,
+  });
   if (mode === 'burst') {
     const heading = `All ${options.sessions.toLocaleString('en-US')} sessions started in one tick:`;
-    return `${heading}\n\n${capacityTable(harness as CapacityResult, peer as CapacityResult | undefined)}`;
+    return `${heading}\n\n${capacityTable(of<CapacityResult>())}`;
   }
   if (mode === 'staggered') {
     const heading = `Staggered: ${options.arrival.toLocaleString('en-US')} arrivals/s until ${options.sessions.toLocaleString('en-US')} are in flight, each replaced as it ends; ${options.windowMs / 1000} s measured after 1 s:`;
-    return `${heading}\n\n${staggeredTable(harness as StaggeredResult, peer as StaggeredResult | undefined)}`;
+    return `${heading}\n\n${staggeredTable(of<StaggeredResult>())}`;
   }
-  return `Staggered, the largest N (≤ ${options.sessions.toLocaleString('en-US')}) held in flight within the lag target:\n\n${maxInFlightLines(results as MaxInFlightSummary[])}`;
+  return `Staggered, the largest N (≤ ${options.sessions.toLocaleString('en-US')}) held in flight within the lag target:\n\n${maxInFlightLines([...results.values()] as MaxInFlightSummary[])}`;
 }
 
 /**
@@ -54,17 +63,17 @@ export async function inProcessCapacity(options: ScaleOptions): Promise<SectionR
   const peerReady = existsSync(new URL('peers/node_modules/', benchDir()));
   if (!options.peer) console.error('  peer skipped (--no-peer)');
   else if (!peerReady) console.error('  peer skipped: bench/peers is not installed; run `npm ci --prefix bench/peers`');
-  const keys = options.peer && peerReady ? ['harness', 'ai-generate-text'] : ['harness'];
+  const keys = [HARNESS, ...(options.peer && peerReady ? [PEER] : []), ...(options.floor ? [FLOOR] : [])];
   const parts: string[] = [];
   const all: object[] = [];
   for (const mode of options.modes) {
-    const results: object[] = [];
+    const results = new Map<string, object>();
     for (const key of keys) {
       console.error(`in-process capacity: ${key}, ${mode}, ${options.sessions} sessions`);
-      results.push({ mode, ...(await runChild<object>(key, mode, options)) });
+      results.set(key, { mode, ...(await runChild<object>(key, mode, options)) });
     }
     parts.push(modeMarkdown(mode, results, options));
-    all.push(...results);
+    all.push(...results.values());
   }
   return {
     title: `In-process capacity, ${options.sessions} sessions`,

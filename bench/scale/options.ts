@@ -9,6 +9,8 @@ export interface ScaleOptions {
   readonly deltas: number;
   /** Whether to run the peer beside the harness. */
   readonly peer: boolean;
+  /** Whether to run the bare loop (the floor) beside the harness. */
+  readonly floor: boolean;
   /** Sessions started per second in the staggered ramp (`staggered` mode). */
   readonly arrival: number;
   /** The steady-state window of a staggered run, ms. */
@@ -34,6 +36,7 @@ export const DEFAULT_SCALE_OPTIONS: ScaleOptions = {
   toolTurns: 3,
   deltas: 50,
   peer: true,
+  floor: true,
   arrival: 2000,
   windowMs: 5000,
   modes: IN_PROCESS_MODES,
@@ -93,7 +96,7 @@ function inProcessModes(text: string): InProcessMode[] {
 /**
  * Reads `--sessions N` (or the `SCALE_SESSIONS` environment variable), `--seed N`,
  * `--tool-turns N`, `--deltas N`, `--arrival N`, `--window-ms N`, `--modes burst,staggered,max-n`
- * and `--no-peer`, in `--name N` or `--name=N` form; the rest
+ * `--no-peer` and `--no-floor`, in `--name N` or `--name=N` form; the rest
  * default to {@link DEFAULT_SCALE_OPTIONS}.
  */
 export function parseScaleOptions(
@@ -112,6 +115,7 @@ export function parseScaleOptions(
     if (text !== undefined) options[key] = wholeNumber(name, text, MINIMUM[name]);
   }
   if (args.includes('--no-peer')) options.peer = false;
+  if (args.includes('--no-floor')) options.floor = false;
   const modes = flagValue(args, 'modes');
   if (modes !== undefined) options.modes = inProcessModes(modes);
   return options;
@@ -128,6 +132,7 @@ export function scaleFlags(options: ScaleOptions): string[] {
     `--window-ms=${options.windowMs}`,
     `--modes=${options.modes.join(',')}`,
     ...(options.peer ? [] : ['--no-peer']),
+    ...(options.floor ? [] : ['--no-floor']),
   ];
 }
 

@@ -1,4 +1,4 @@
-import { CAPACITY_TARGETS, verdict } from './capacity-table.js';
+import { CAPACITY_TARGETS, type ModeResults, present, verdict } from './capacity-table.js';
 import type { StaggeredResult } from './staggered.js';
 
 function number(value: number, digits = 1): string {
@@ -20,9 +20,10 @@ export function staggeredFigures(result: StaggeredResult): {
   };
 }
 
-/** The staggered run's table: steady state after the ramp, harness beside the peer, targets beside the harness. */
-export function staggeredTable(harness: StaggeredResult, peer?: StaggeredResult): string {
-  const contenders = peer === undefined ? [harness] : [harness, peer];
+/** The staggered run's table: steady state after the ramp, harness beside the peer and the floor, targets beside the harness. */
+export function staggeredTable(results: ModeResults<StaggeredResult>): string {
+  const { harness, peer } = results;
+  const contenders = present(results);
   const figures = contenders.map(staggeredFigures);
   const own = staggeredFigures(harness);
   const lines = [
@@ -68,12 +69,11 @@ export function staggeredTable(harness: StaggeredResult, peer?: StaggeredResult)
     'CPU per turn, µs',
     figures.map((f) => number(f.cpuPerTurnUs)),
   );
-  const theirs = figures[1];
-  if (theirs !== undefined) {
-    const ratio = theirs.cpuPerTurnUs / own.cpuPerTurnUs;
+  if (peer !== undefined) {
+    const ratio = staggeredFigures(peer).cpuPerTurnUs / own.cpuPerTurnUs;
     row(
       'peer CPU per turn / harness',
-      ['', `${number(ratio, 2)}×`],
+      contenders.map((c) => (c === peer ? `${number(ratio, 2)}×` : '')),
       verdict(ratio, CAPACITY_TARGETS.peerCpuRatio, false, '×'),
     );
   }

@@ -171,21 +171,26 @@ function isSyncIterable(events: object): events is Iterable<StreamEvent> {
 
 /**
  * Reads one model stream to its end (or `message_complete`), calling `onText` for each text
- * delta and `onToolDelta` for each tool-call delta (awaited: backpressure), and `onSwitch` for
- * each switch of a fallback client. Throws on an `error` event; the caller discards the turn.
+ * delta and `onToolDelta` for each tool-call delta (awaited: backpressure; `undefined` when
+ * there is nothing to wait for), and `onSwitch` for each switch of a fallback client. Throws on
+ * an `error` event; the caller discards the turn.
  */
 export async function readModelStream(
   events: AsyncIterable<StreamEvent> | Iterable<StreamEvent>,
-  onText: (delta: string) => Promise<void>,
-  onToolDelta: (delta: ToolCallDelta) => Promise<void> = async () => {},
-  onReasoning: (delta: string) => Promise<void> = async () => {},
+  onText: (delta: string) => Promise<void> | undefined,
+  onToolDelta: (delta: ToolCallDelta) => Promise<void> | undefined = () => undefined,
+  onReasoning: (delta: string) => Promise<void> | undefined = () => undefined,
   onSwitch: (modelSwitch: ModelSwitch) => void = () => {},
 ): Promise<StreamedTurn> {
   const reader = new TurnReader();
-  const onDelta = async (delta: string | ToolCallDelta | ReasoningDelta | SwitchNote): Promise<void> => {
+  // Not async: an async wrapper would add a promise (and two microtasks) per delta.
+  const onDelta = (delta: string | ToolCallDelta | ReasoningDelta | SwitchNote): Promise<void> | undefined => {
     if (typeof delta === 'string') return onText(delta);
     if ('reasoning' in delta) return onReasoning(delta.reasoning);
-    if ('modelSwitch' in delta) return onSwitch(delta.modelSwitch);
+    if ('modelSwitch' in delta) {
+      onSwitch(delta.modelSwitch);
+      return undefined;
+    }
     return onToolDelta(delta);
   };
   if (isSyncIterable(events)) {
@@ -194,13 +199,19 @@ export async function readModelStream(
     for (const item of events) {
       const event = isPromiseLike(item) ? await item : item;
       const delta = reader.read(event);
-      if (delta !== undefined) await onDelta(delta);
+      if (delta !== undefined) {
+        const delivered = onDelta(delta);
+        if (delivered !== undefined) await delivered;
+      }
       if (reader.complete) break;
     }
   } else {
     for await (const event of events) {
       const delta = reader.read(event);
-      if (delta !== undefined) await onDelta(delta);
+      if (delta !== undefined) {
+        const delivered = onDelta(delta);
+        if (delivered !== undefined) await delivered;
+      }
       if (reader.complete) break;
     }
   }

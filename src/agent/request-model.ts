@@ -8,6 +8,7 @@ import type { Message } from '../core/messages.js';
 import type { ChatCompletionOptions } from '../core/model-client.js';
 import { isPromiseLike } from '../core/promise-like.js';
 import { usageOfModel } from '../core/usage.js';
+import { isDelivered } from '../events/index.js';
 import type { AgentMachineEvent, ModelTurn } from '../machines/agent-machine-types.js';
 import { callVerdicts } from './call-permissions.js';
 import { checkOutput } from './output-check.js';
@@ -18,6 +19,13 @@ import { activeRun, depsOf, type MachineDeps, type RunHandle } from './run-handl
 
 function throwIfAborted(abort: LazyAbort): void {
   if (abort.aborted) throw new HarnessError('model_error', 'the model request was aborted');
+}
+
+/** Emits a delta of the streamed turn; the promise to wait for, or none once every subscriber has it. */
+function emitDelta(run: RunHandle, abort: LazyAbort, event: AgentEvent): Promise<void> | undefined {
+  throwIfAborted(abort);
+  const emitted = run.emit(event);
+  return isDelivered(emitted) ? undefined : emitted;
 }
 
 /** A request's options: its signal is made when the client reads it (a scripted client never does). */
@@ -95,18 +103,9 @@ async function requestTurn(
   const events = isPromiseLike(requested) ? await requested : requested;
   const streamed = await readModelStream(
     events,
-    (delta) => {
-      throwIfAborted(abort);
-      return run.emit(AgentEvent.textDelta(delta));
-    },
-    (delta) => {
-      throwIfAborted(abort);
-      return run.emit(AgentEvent.toolCallDelta(delta));
-    },
-    (delta) => {
-      throwIfAborted(abort);
-      return run.emit(AgentEvent.reasoningDelta(delta));
-    },
+    (delta) => emitDelta(run, abort, AgentEvent.textDelta(delta)),
+    (delta) => emitDelta(run, abort, AgentEvent.toolCallDelta(delta)),
+    (delta) => emitDelta(run, abort, AgentEvent.reasoningDelta(delta)),
     (modelSwitch) => session.recordModelSwitch(modelSwitch),
   );
   const { text, toolCalls, finishReason, reasoning, model } = streamed;

@@ -242,6 +242,13 @@ export const AgentEvent = {
       : make('agent_error', { reason: reason.reason, message: reason.message }),
 } as const;
 
+/** Whether `event` is a piece of a model's streamed turn (text, reasoning or a tool call's arguments). */
+export function isStreamDelta(
+  event: AgentEvent,
+): event is AgentEvent<'text_delta' | 'reasoning_delta' | 'tool_call_delta'> {
+  return event.type === 'text_delta' || event.type === 'reasoning_delta' || event.type === 'tool_call_delta';
+}
+
 /** True for the two events that end a run. */
 export function isTerminal(event: AgentEvent): event is AgentEvent<'agent_end' | 'agent_error'> {
   return event.type === 'agent_end' || event.type === 'agent_error';

@@ -44,6 +44,15 @@ export interface EventBusOptions {
 /** What `emit` returns for an event every subscriber took synchronously. */
 const RESOLVED: Promise<void> = Promise.resolve();
 
+/**
+ * Whether `emit` returned after every subscriber had its event (they all took it synchronously):
+ * then there is nothing to wait for, and an emitter on a hot path (a text delta) skips the
+ * microtask an `await` would cost.
+ */
+export function isDelivered(emitted: Promise<void>): boolean {
+  return emitted === RESOLVED;
+}
+
 const NO_SUBSCRIBERS: readonly Subscriber[] = [];
 
 /** Default of {@link EventBusOptions.stopGraceMs}. */

@@ -5,5 +5,5 @@
  */
 
 export type { EventBusOptions, StreamRecord, Subscriber, SubscriberErrorHandler, Unsubscribe } from './event-bus.js';
-export { DEFAULT_STOP_GRACE_MS, EventBus } from './event-bus.js';
+export { DEFAULT_STOP_GRACE_MS, EventBus, isDelivered } from './event-bus.js';
 export { SubscriberTimeoutError } from './subscriber-timeout-error.js';

@@ -76,12 +76,14 @@ describe('parseScaleOptions', () => {
     expect(DEFAULT_SCALE_OPTIONS).toMatchObject({ sessions: 10_000, toolTurns: 3, deltas: 50, peer: true });
   });
 
-  it('reads `--name N`, `--name=N`, SCALE_SESSIONS and --no-peer; a flag wins over the variable', () => {
+  it('reads `--name N`, `--name=N`, SCALE_SESSIONS, --no-peer and --no-floor; a flag wins over the variable', () => {
     expect(parseScaleOptions(['--sessions', '1000', '--seed=9', '--no-peer'])).toMatchObject({
       sessions: 1000,
       seed: 9,
       peer: false,
+      floor: true,
     });
+    expect(parseScaleOptions(['--no-floor'])).toMatchObject({ peer: true, floor: false });
     expect(parseScaleOptions([], { SCALE_SESSIONS: '2_000' }).sessions).toBe(2000);
     expect(parseScaleOptions(['--sessions=5'], { SCALE_SESSIONS: '2000' }).sessions).toBe(5);
   });
@@ -110,6 +112,7 @@ describe('parseScaleOptions', () => {
       toolTurns: 0,
       deltas: 2,
       peer: false,
+      floor: false,
       arrival: 7,
       windowMs: 9,
       modes: ['staggered' as const],
@@ -170,15 +173,32 @@ describe('capacityTable', () => {
   });
 
   it('puts the harness beside the peer, with each target next to the harness figure', () => {
-    const table = capacityTable(result('agent-harness', 400, 12, 5), result('ai', 1600, 50, 40));
+    const table = capacityTable({ harness: result('agent-harness', 400, 12, 5), peer: result('ai', 1600, 50, 40) });
     expect(table).toContain('| measure | agent-harness | ai | target |');
     expect(table).toContain('| RSS per in-flight session, KB | 12.0 | 50.0 | ≤ 20 KB ✅ |');
     expect(table).toContain('| event-loop lag p99, ms | 5.0 | 40.0 | ≤ 20 ms ✅ |');
     expect(table).toContain('| peer CPU per turn / harness |  | 4.00× | ≥ 3× ✅ |');
   });
 
+  it('adds the floor as a last column, outside the peer ratio', () => {
+    const table = capacityTable({
+      harness: result('agent-harness', 400, 12, 5),
+      peer: result('ai', 1600, 50, 40),
+      floor: result('bare loop', 100, 8, 2),
+    });
+    expect(table).toContain('| measure | agent-harness | ai | bare loop | target |');
+    expect(table).toContain('| RSS per in-flight session, KB | 12.0 | 50.0 | 8.0 | ≤ 20 KB ✅ |');
+    expect(table).toContain('| peer CPU per turn / harness |  | 4.00× |  | ≥ 3× ✅ |');
+    const alone = capacityTable({
+      harness: result('agent-harness', 400, 12, 5),
+      floor: result('bare loop', 100, 8, 2),
+    });
+    expect(alone).toContain('| measure | agent-harness | bare loop | target |');
+    expect(alone).not.toContain('peer CPU');
+  });
+
   it('leaves the peer column and ratio out when no peer ran', () => {
-    const table = capacityTable(result('agent-harness', 400, 30, 25));
+    const table = capacityTable({ harness: result('agent-harness', 400, 30, 25) });
     expect(table).toContain('| measure | agent-harness | target |');
     expect(table).toContain('≤ 20 KB ❌ (1.50× the target)');
     expect(table).not.toContain('peer CPU');
@@ -252,14 +272,21 @@ describe('staggeredTable', () => {
   });
 
   it('puts the targets beside the harness and the CPU ratio in its own row', () => {
-    const table = staggeredTable(result('agent-harness', 400, 12, 5), result('ai', 1600, 50, 40));
+    const table = staggeredTable({ harness: result('agent-harness', 400, 12, 5), peer: result('ai', 1600, 50, 40) });
     expect(table).toContain('| RSS per in-flight session, KB | 12.0 | 50.0 | ≤ 20 KB ✅ |');
     expect(table).toContain('| event-loop lag p99, ms | 5.0 | 40.0 | ≤ 20 ms ✅ |');
     expect(table).toContain('| peer CPU per turn / harness |  | 4.00× | ≥ 3× ✅ |');
+    const floored = staggeredTable({
+      harness: result('agent-harness', 400, 12, 5),
+      peer: result('ai', 1600, 50, 40),
+      floor: result('bare loop', 100, 8, 2),
+    });
+    expect(floored).toContain('| event-loop lag p99, ms | 5.0 | 40.0 | 2.0 | ≤ 20 ms ✅ |');
+    expect(floored).toContain('| peer CPU per turn / harness |  | 4.00× |  | ≥ 3× ✅ |');
   });
 
   it('reads a window without a lag sample as a miss, not as zero lag', () => {
-    const table = staggeredTable(result('agent-harness', 400, 12, 0, 0));
+    const table = staggeredTable({ harness: result('agent-harness', 400, 12, 0, 0) });
     expect(table).toContain(
       '| event-loop lag p99, ms | no sample in 2.0 s | ≤ 20 ms ❌ (its 1 ms timer fired at most once in the window) |',
     );

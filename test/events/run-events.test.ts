@@ -190,6 +190,59 @@ describe("run() paces the loop as a generator's body", () => {
     expect(client.calls).toBe(2);
   });
 
+  it("deltas are not held: the model's stream is read on while the reader works on one, and nothing after them starts", async () => {
+    const pulled: string[] = [];
+    let requests = 0;
+    const ran: string[] = [];
+    const note = () =>
+      defineTool({
+        name: 'note',
+        description: '',
+        kind: ToolKind.READ,
+        schema: z.object({ id: z.string() }),
+        execute: ({ params }) => {
+          ran.push(params.id);
+          return 'noted';
+        },
+      });
+    const turns = [
+      [
+        StreamEvent.textDelta('a'),
+        StreamEvent.textDelta('b'),
+        StreamEvent.textDelta('c'),
+        StreamEvent.toolCallComplete({ callId: 'c1', name: 'note', arguments: { id: 'c1' } }),
+        StreamEvent.messageComplete(),
+      ],
+      textTurn('done'),
+    ];
+    const client = {
+      async *chatCompletion() {
+        const turn = turns[requests++] ?? [];
+        for (const event of turn) {
+          await new Promise((resolve) => setImmediate(resolve)); // as a network stream arrives
+          pulled.push(event.type === 'text_delta' ? `delta ${JSON.stringify(event.textDelta)}` : event.type);
+          yield event;
+        }
+      },
+    };
+    const { agent } = makeAgent(client, [note], { cwd: tempWorkspace() });
+    const events = agent.run('go');
+    let step = await events.next();
+    while (!step.done && step.value.type !== 'text_delta') step = await events.next();
+    expect(step.value).toMatchObject({ type: 'text_delta', data: { content: 'a' } });
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the reader works on the first delta
+    expect(pulled.filter((line) => line.startsWith('delta'))).toHaveLength(3);
+    expect(ran).toEqual([]); // what follows the deltas waits: no tool started, no second request
+    expect(requests).toBe(1);
+    const rest: string[] = [];
+    for await (const event of events) {
+      rest.push(event.type === 'text_delta' ? event.data.content : event.type);
+    }
+    expect(rest.slice(0, 4)).toEqual(['b', 'c', 'text_complete', 'tool_call_start']);
+    expect(rest.at(-1)).toBe('agent_end');
+    expect(ran).toEqual(['c1']);
+  });
+
   it('a loop whose stream another caller return()s ends only once the run has released the agent', async () => {
     const { agent } = batchAgent(['c1'], { async: true });
     const events = agent.run('go');
