@@ -12,9 +12,10 @@ export function staggeredFigures(result: StaggeredResult): {
   cpuPerTurnUs: number;
   turnsPerSecond: number;
 } {
+  // Over the sessions in flight when the peak was sampled: a ramp that gave up holds fewer than asked.
   return {
-    rssPerSessionBytes: result.rssGrowthBytes / result.inFlight,
-    heapPerSessionBytes: result.heapGrowthBytes / result.inFlight,
+    rssPerSessionBytes: result.rssGrowthBytes / Math.max(1, result.inFlightAtPeakRss),
+    heapPerSessionBytes: result.heapGrowthBytes / Math.max(1, result.inFlightAtPeakHeap),
     cpuPerTurnUs: result.turns === 0 ? Number.NaN : (1000 * result.cpuMs) / result.turns,
     turnsPerSecond: (1000 * result.turns) / result.windowMs,
   };
@@ -34,8 +35,11 @@ export function staggeredTable(results: ModeResults<StaggeredResult>): string {
     lines.push(`| ${measure} | ${cells.join(' | ')} | ${target} |`);
   };
   row(
-    'sessions in flight (fewest sampled)',
-    contenders.map((c) => `${c.inFlight.toLocaleString('en-US')} (${c.minInFlight.toLocaleString('en-US')})`),
+    'sessions in flight: asked (fewest sampled, at peak RSS)',
+    contenders.map(
+      (c) =>
+        `${c.inFlight.toLocaleString('en-US')} (${c.minInFlight.toLocaleString('en-US')}, ${c.inFlightAtPeakRss.toLocaleString('en-US')})`,
+    ),
   );
   row(
     'ramp: arrivals/s, s to reach',

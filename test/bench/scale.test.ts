@@ -253,6 +253,8 @@ describe('staggeredTable', () => {
     arrivalPerSecond: 2000,
     rampMs: 700,
     minInFlight: 1000,
+    inFlightAtPeakRss: 1000,
+    inFlightAtPeakHeap: 1000,
     windowMs: 2000,
     turns: 4000,
     cpuMs,
@@ -269,6 +271,16 @@ describe('staggeredTable', () => {
       cpuPerTurnUs: 100,
       turnsPerSecond: 2000,
     });
+  });
+
+  it('takes memory per session over the sessions in flight at each peak, not the number asked for', () => {
+    const gaveUp = { ...result('h', 400, 12, 5), inFlightAtPeakRss: 250, inFlightAtPeakHeap: 500 };
+    expect(staggeredFigures(gaveUp)).toMatchObject({
+      rssPerSessionBytes: 4 * 12 * 1024,
+      heapPerSessionBytes: 2 * 24 * 1024,
+    });
+    const table = staggeredTable({ harness: { ...gaveUp, minInFlight: 200 } });
+    expect(table).toContain('| sessions in flight: asked (fewest sampled, at peak RSS) | 1,000 (200, 250) |');
   });
 
   it('puts the targets beside the harness and the CPU ratio in its own row', () => {
