@@ -5,6 +5,11 @@ function number(value: number, digits = 1): string {
   return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
+/** Bytes as KB, or `not held` for a figure not measured. */
+function kilobytes(bytes: number): string {
+  return Number.isNaN(bytes) ? 'not held' : number(bytes / 1024);
+}
+
 /** RSS and heap growth per session in flight, CPU per turn and turns a second, of one staggered run. */
 export function staggeredFigures(result: StaggeredResult): {
   rssPerSessionBytes: number;
@@ -12,10 +17,13 @@ export function staggeredFigures(result: StaggeredResult): {
   cpuPerTurnUs: number;
   turnsPerSecond: number;
 } {
-  // Over the sessions in flight when the peak was sampled: a ramp that gave up holds fewer than asked.
+  // Memory per session only when the window held what was asked: RSS keeps its high-water mark,
+  // so growth over a count that fell (a ramp that gave up, sessions ending faster than they
+  // arrive) is no figure per session (NaN, shown as "not held").
+  const held = result.minInFlight >= result.inFlight;
   return {
-    rssPerSessionBytes: result.rssGrowthBytes / Math.max(1, result.inFlightAtPeakRss),
-    heapPerSessionBytes: result.heapGrowthBytes / Math.max(1, result.inFlightAtPeakHeap),
+    rssPerSessionBytes: held ? result.rssGrowthBytes / result.inFlight : Number.NaN,
+    heapPerSessionBytes: held ? result.heapGrowthBytes / result.inFlight : Number.NaN,
     cpuPerTurnUs: result.turns === 0 ? Number.NaN : (1000 * result.cpuMs) / result.turns,
     turnsPerSecond: (1000 * result.turns) / result.windowMs,
   };
@@ -35,11 +43,8 @@ export function staggeredTable(results: ModeResults<StaggeredResult>): string {
     lines.push(`| ${measure} | ${cells.join(' | ')} | ${target} |`);
   };
   row(
-    'sessions in flight: asked (fewest sampled, at peak RSS)',
-    contenders.map(
-      (c) =>
-        `${c.inFlight.toLocaleString('en-US')} (${c.minInFlight.toLocaleString('en-US')}, ${c.inFlightAtPeakRss.toLocaleString('en-US')})`,
-    ),
+    'sessions in flight (fewest sampled)',
+    contenders.map((c) => `${c.inFlight.toLocaleString('en-US')} (${c.minInFlight.toLocaleString('en-US')})`),
   );
   row(
     'ramp: arrivals/s, s to reach',
@@ -51,12 +56,14 @@ export function staggeredTable(results: ModeResults<StaggeredResult>): string {
   );
   row(
     'RSS per in-flight session, KB',
-    figures.map((f) => number(f.rssPerSessionBytes / 1024)),
-    verdict(own.rssPerSessionBytes / 1024, CAPACITY_TARGETS.bytesPerSession / 1024, true, ' KB'),
+    figures.map((f) => kilobytes(f.rssPerSessionBytes)),
+    Number.isNaN(own.rssPerSessionBytes)
+      ? `≤ ${CAPACITY_TARGETS.bytesPerSession / 1024} KB: not measured (${harness.inFlight.toLocaleString('en-US')} not held)`
+      : verdict(own.rssPerSessionBytes / 1024, CAPACITY_TARGETS.bytesPerSession / 1024, true, ' KB'),
   );
   row(
     'heapUsed per in-flight session, KB',
-    figures.map((f) => number(f.heapPerSessionBytes / 1024)),
+    figures.map((f) => kilobytes(f.heapPerSessionBytes)),
   );
   row(
     'event-loop lag p99, ms',

@@ -24,10 +24,6 @@ export interface StaggeredResult {
   readonly rampMs: number;
   /** The fewest sessions in flight at a sample of the window (below `inFlight` if the ramp gave up). */
   readonly minInFlight: number;
-  /** Sessions in flight at the sample of peak RSS: what the RSS per session is taken over. */
-  readonly inFlightAtPeakRss: number;
-  /** The same at the sample of peak `heapUsed`. */
-  readonly inFlightAtPeakHeap: number;
   readonly windowMs: number;
   /** Model turns of the sessions that finished in the window. */
   readonly turns: number;
@@ -78,8 +74,6 @@ export async function measureStaggered(
   let minInFlight = Number.POSITIVE_INFINITY;
   let peakRss = baseline.rss;
   let peakHeap = baseline.heapUsed;
-  let inFlightAtPeakRss = 0;
-  let inFlightAtPeakHeap = 0;
   let failure: unknown;
   let drained: (() => void) | undefined;
   const drain = new Promise<void>((resolve) => {
@@ -87,14 +81,8 @@ export async function measureStaggered(
   });
   const sample = (): void => {
     const { rss, heapUsed } = process.memoryUsage();
-    if (rss > peakRss) {
-      peakRss = rss;
-      inFlightAtPeakRss = inFlight;
-    }
-    if (heapUsed > peakHeap) {
-      peakHeap = heapUsed;
-      inFlightAtPeakHeap = inFlight;
-    }
+    if (rss > peakRss) peakRss = rss;
+    if (heapUsed > peakHeap) peakHeap = heapUsed;
     if (inFlight < minInFlight) minInFlight = inFlight;
   };
   const start = (): void => {
@@ -154,8 +142,6 @@ export async function measureStaggered(
       arrivalPerSecond: plan.arrivalPerSecond,
       rampMs,
       minInFlight,
-      inFlightAtPeakRss,
-      inFlightAtPeakHeap,
       windowMs,
       turns,
       cpuMs: (used.user + used.system) / 1000,

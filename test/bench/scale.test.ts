@@ -253,8 +253,6 @@ describe('staggeredTable', () => {
     arrivalPerSecond: 2000,
     rampMs: 700,
     minInFlight: 1000,
-    inFlightAtPeakRss: 1000,
-    inFlightAtPeakHeap: 1000,
     windowMs: 2000,
     turns: 4000,
     cpuMs,
@@ -273,14 +271,14 @@ describe('staggeredTable', () => {
     });
   });
 
-  it('takes memory per session over the sessions in flight at each peak, not the number asked for', () => {
-    const gaveUp = { ...result('h', 400, 12, 5), inFlightAtPeakRss: 250, inFlightAtPeakHeap: 500 };
-    expect(staggeredFigures(gaveUp)).toMatchObject({
-      rssPerSessionBytes: 4 * 12 * 1024,
-      heapPerSessionBytes: 2 * 24 * 1024,
-    });
-    const table = staggeredTable({ harness: { ...gaveUp, minInFlight: 200 } });
-    expect(table).toContain('| sessions in flight: asked (fewest sampled, at peak RSS) | 1,000 (200, 250) |');
+  it('gives no memory per session when the window did not hold the sessions asked for', () => {
+    const gaveUp = { ...result('h', 400, 12, 5), minInFlight: 250 };
+    expect(staggeredFigures(gaveUp).rssPerSessionBytes).toBeNaN();
+    const table = staggeredTable({ harness: gaveUp, floor: result('bare loop', 100, 8, 2) });
+    expect(table).toContain(
+      '| RSS per in-flight session, KB | not held | 8.0 | ≤ 20 KB: not measured (1,000 not held) |',
+    );
+    expect(table).toContain('| heapUsed per in-flight session, KB | not held | 16.0 |  |');
   });
 
   it('puts the targets beside the harness and the CPU ratio in its own row', () => {
