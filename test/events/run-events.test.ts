@@ -115,9 +115,9 @@ describe("run()'s event stream", () => {
 
 describe("run() paces the loop as a generator's body", () => {
   /** An agent whose model asks for one batch of concurrent `note` calls, then answers. */
-  function batchAgent(ids: readonly string[], { async = false } = {}) {
-    const ran: string[] = [];
-    const note = () =>
+  /** A `note` tool that records in `ran` each call's id as it starts. */
+  function noteTool(ran: string[], async = false) {
+    return () =>
       defineTool({
         name: 'note',
         description: '',
@@ -130,6 +130,11 @@ describe("run() paces the loop as a generator's body", () => {
           return async ? new Promise<string>((resolve) => setTimeout(() => resolve(output), 5)) : output;
         },
       });
+  }
+
+  function batchAgent(ids: readonly string[], { async = false } = {}) {
+    const ran: string[] = [];
+    const note = noteTool(ran, async);
     const calls = ids.map((id) => StreamEvent.toolCallComplete({ callId: id, name: 'note', arguments: { id } }));
     const client = new ScriptedClient([[...calls, StreamEvent.messageComplete()], textTurn('done')]);
     return { ...makeAgent(client, [note], { cwd: tempWorkspace() }), client, ran };
@@ -194,17 +199,7 @@ describe("run() paces the loop as a generator's body", () => {
     const pulled: string[] = [];
     let requests = 0;
     const ran: string[] = [];
-    const note = () =>
-      defineTool({
-        name: 'note',
-        description: '',
-        kind: ToolKind.READ,
-        schema: z.object({ id: z.string() }),
-        execute: ({ params }) => {
-          ran.push(params.id);
-          return 'noted';
-        },
-      });
+    const note = noteTool(ran);
     const turns = [
       [
         StreamEvent.textDelta('a'),
