@@ -27,8 +27,15 @@ function reasoningTurn(): StreamEvent[] {
   ];
 }
 
-/** An agent whose model streams `first`, then answers; `network` paces the stream as a socket would. */
-function deltaAgent(first: StreamEvent[], { network }: { network: boolean }) {
+/**
+ * How the model's stream arrives: a socket's pace (a macrotask per event), a `ScriptedClient`
+ * (an async generator), or a client that returns a plain iterable (no microtask between events).
+ */
+type Pace = 'network' | 'scripted' | 'sync';
+const PACES: readonly Pace[] = ['network', 'scripted', 'sync'];
+
+/** An agent whose model streams `first`, then answers, at `pace`. */
+function deltaAgent(first: StreamEvent[], pace: Pace) {
   const ran: string[] = [];
   const note = () =>
     defineTool({
@@ -43,18 +50,36 @@ function deltaAgent(first: StreamEvent[], { network }: { network: boolean }) {
     });
   const turns = [first, textTurn('done')];
   let requests = 0;
-  const networkClient = {
-    async *chatCompletion() {
-      const turn = turns[requests++] ?? [];
-      for (const event of turn) {
-        await new Promise((resolve) => setImmediate(resolve));
-        yield event;
-      }
+  let pulled = 0;
+  function* counted(turn: readonly StreamEvent[]) {
+    for (const event of turn) {
+      pulled++;
+      yield event;
+    }
+  }
+  const clients = {
+    network: {
+      async *chatCompletion() {
+        for (const event of counted(turns[requests++] ?? [])) {
+          await new Promise((resolve) => setImmediate(resolve));
+          yield event;
+        }
+      },
+    },
+    scripted: new ScriptedClient([() => counted(first), textTurn('done')]),
+    sync: { chatCompletion: () => counted(turns[requests++] ?? []) },
+  };
+  const client = clients[pace];
+  const made = makeAgent(client, [note], { cwd: tempWorkspace() });
+  return {
+    ...made,
+    ran,
+    requests: () => (pace === 'scripted' ? clients.scripted.calls : requests),
+    /** Resolves once the first turn was read to its end. */
+    streamed: async () => {
+      while (pulled < first.length) await pause(1);
     },
   };
-  const client = network ? networkClient : new ScriptedClient(turns);
-  const made = makeAgent(client, [note], { cwd: tempWorkspace() });
-  return { ...made, ran, requests: () => (network ? requests : (client as ScriptedClient).calls) };
 }
 
 const DELTA_TYPES = new Set(['text_delta', 'reasoning_delta', 'tool_call_delta']);
@@ -64,10 +89,10 @@ describe('a turn with no text, its deltas not held for the reader of run()', () 
     ['tool_call_delta', argumentsTurn],
     ['reasoning_delta', reasoningTurn],
   ] as const) {
-    for (const network of [true, false]) {
-      const how = network ? 'a network stream' : 'a scripted stream';
+    for (const pace of PACES) {
+      const how = `a ${pace} stream`;
       it(`no tool starts while the reader works on a ${name} (${how})`, async () => {
-        const { agent, ran, requests } = deltaAgent(turn(), { network });
+        const { agent, ran, requests } = deltaAgent(turn(), pace);
         const events = agent.run('go');
         let step = await events.next();
         while (!step.done && !DELTA_TYPES.has(step.value.type)) step = await events.next();
@@ -79,7 +104,7 @@ describe('a turn with no text, its deltas not held for the reader of run()', () 
       });
 
       it(`breaking after working on a ${name} ends the run aborted, with no tool started (${how})`, async () => {
-        const { agent, session, ran, requests } = deltaAgent(turn(), { network });
+        const { agent, session, ran, requests } = deltaAgent(turn(), pace);
         for await (const event of agent.run('go')) {
           if (!DELTA_TYPES.has(event.type)) continue;
           await pause(5); // e.g. a terminal write
@@ -91,5 +116,38 @@ describe('a turn with no text, its deltas not held for the reader of run()', () 
         expect(session.journal.at(-1)).toMatchObject({ type: 'agent_error', reason: 'aborted' });
       });
     }
+  }
+});
+
+describe('a subscriber added while the reader of run() works on a delta', () => {
+  for (const pace of PACES) {
+    const how = `a ${pace} stream`;
+    it(`sees every event the reader takes after the deltas queued for it (${how})`, async () => {
+      const turn = [
+        StreamEvent.textDelta('a'),
+        StreamEvent.textDelta('b'),
+        StreamEvent.textDelta('c'),
+        StreamEvent.messageComplete(),
+      ];
+      const { agent, streamed } = deltaAgent(turn, pace);
+      const late: string[] = [];
+      const read: string[] = [];
+      let subscribed = false;
+      const label = (event: { type: string; data?: unknown }) =>
+        event.type === 'text_delta' ? `delta ${(event.data as { content: string }).content}` : event.type;
+      for await (const event of agent.run('go')) {
+        if (subscribed) read.push(label(event));
+        if (event.type === 'text_delta' && !subscribed) {
+          await streamed(); // the reader works on the first delta
+          agent.events.subscribe((seen) => {
+            late.push(label(seen));
+          });
+          subscribed = true;
+        }
+      }
+      // The stream was read ahead of the reader: 'b' and 'c' had passed the bus before it subscribed.
+      expect(read).toEqual(['delta b', 'delta c', 'text_complete', 'agent_end']);
+      expect(late).toEqual(['text_complete', 'agent_end']);
+    });
   }
 });
