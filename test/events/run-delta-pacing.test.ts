@@ -151,3 +151,40 @@ describe('a subscriber added while the reader of run() works on a delta', () => 
     });
   }
 });
+
+describe('agent.abort() while deltas are queued for the reader of run()', () => {
+  for (const pace of PACES) {
+    const how = `a ${pace} stream`;
+    it(`reading on, the reader gets the queued deltas, then agent_error aborted (${how})`, async () => {
+      const { agent, session, ran, requests } = deltaAgent(argumentsTurn(), pace);
+      const types: string[] = [];
+      for await (const event of agent.run('go')) {
+        types.push(event.type);
+        if (event.type === 'tool_call_delta' && types.filter((type) => type === 'tool_call_delta').length === 1) {
+          await pause(5);
+          agent.abort('stop');
+        }
+      }
+      expect(types.at(-1)).toBe('agent_error');
+      expect(types).not.toContain('tool_call_start');
+      expect(ran).toEqual([]);
+      expect(requests()).toBe(1);
+      expect(session.journal.at(-1)).toMatchObject({ type: 'agent_error', reason: 'aborted' });
+    });
+
+    it(`the run ends without waiting for the reader to ask again (${how})`, async () => {
+      const { agent, session, ran } = deltaAgent(argumentsTurn(), pace);
+      const events = agent.run('go');
+      let step = await events.next();
+      while (!step.done && step.value.type !== 'tool_call_delta') step = await events.next();
+      agent.abort('stop');
+      for (let waited = 0; session.journal.at(-1)?.type !== 'agent_error' && waited < 2000; waited += 5) await pause(5);
+      expect(session.journal.at(-1)).toMatchObject({ type: 'agent_error', reason: 'aborted' });
+      expect(ran).toEqual([]);
+      const rest = [];
+      for await (const event of events) rest.push(event.type);
+      expect(rest.at(-1)).toBe('agent_error');
+      expect(agent.state).toBeUndefined();
+    });
+  }
+});
