@@ -181,6 +181,7 @@ export class AgentRuns {
       release: channel.unsubscribe,
       emit: channel.emit,
       post: channel.post,
+      readerCaughtUp: channel.caughtUp,
       fail: (error) => this.failInternally(run, error),
       spend,
       ...(output !== undefined ? { output } : {}),

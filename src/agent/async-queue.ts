@@ -21,6 +21,9 @@ export class AsyncQueue<T> {
   private release: (() => void) | undefined;
   /** The item `release` belongs to was handed out: the next take releases it. */
   private handedOut = false;
+  /** Resolves {@link AsyncQueue.caughtUp}'s promise once the reader asks with nothing queued. */
+  private resolveCaughtUp: (() => void) | undefined;
+  private caughtUpPromise: Promise<void> | undefined;
 
   /**
    * Adds an item, handing it straight to the longest-waiting take if there is one. Returns a
@@ -41,6 +44,19 @@ export class AsyncQueue<T> {
     });
   }
 
+  /**
+   * Resolves once the reader has taken every item pushed so far and asks for the next (or stops
+   * reading); `undefined` when it already has, or nobody reads. For a producer that pushed items
+   * unheld and must not go on past them until the reader has them all.
+   */
+  caughtUp(): Promise<void> | undefined {
+    if (!this.paced || this.waiters.length > 0) return undefined;
+    this.caughtUpPromise ??= new Promise<void>((resolve) => {
+      this.resolveCaughtUp = resolve;
+    });
+    return this.caughtUpPromise;
+  }
+
   /** Ends the iteration once the queued items are consumed; waiting takes get the end. */
   close(): void {
     this.closed = true;
@@ -53,6 +69,7 @@ export class AsyncQueue<T> {
     this.stopped = true;
     this.paced = false;
     this.releaseHeld();
+    this.markCaughtUp();
   }
 
   /** The next item, or the end once the queue is closed and drained. */
@@ -70,9 +87,18 @@ export class AsyncQueue<T> {
       return Promise.resolve({ value, done: false });
     }
     if (this.closed) return Promise.resolve({ value: undefined, done: true });
+    this.markCaughtUp();
     return new Promise<IteratorResult<T, void>>((resolve) => {
       this.waiters.push(resolve);
     });
+  }
+
+  private markCaughtUp(): void {
+    const resolve = this.resolveCaughtUp;
+    if (resolve === undefined) return;
+    this.resolveCaughtUp = undefined;
+    this.caughtUpPromise = undefined;
+    resolve();
   }
 
   private releaseHeld(): void {

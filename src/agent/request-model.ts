@@ -112,6 +112,10 @@ async function requestTurn(
   // Usage a named model answered (a fallback chain) is priced at that model's rates.
   const usage = model === undefined ? streamed.usage : usageOfModel(streamed.usage, model);
   run.lastReasoning = reasoning;
+  // The deltas were not held for the reader of run(): nothing after them (a tool's start, the
+  // turn's end) goes on until it has them all and asks for the next, as when each was held.
+  const caughtUp = run.readerCaughtUp();
+  if (caughtUp !== undefined) await caughtUp;
   throwIfAborted(abort);
   if (text !== '') await run.emit(AgentEvent.textComplete(text));
   const concurrencySafe = toolCalls.map((call) => registry.isConcurrencySafe(call.name));

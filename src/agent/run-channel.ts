@@ -11,6 +11,12 @@ export interface RunChannel {
   readonly post: (event: AgentEvent) => void;
   /** Stops handing the run's events to its reader. */
   readonly unsubscribe: () => void;
+  /**
+   * Resolves once the reader has every event so far and asks for the next (or stops reading);
+   * `undefined` when it has, or nobody reads. The deltas it was not held for: nothing after
+   * them (a tool's start, a turn's end) goes on before the reader has them all.
+   */
+  readonly caughtUp: () => Promise<void> | undefined;
 }
 
 /** What a run's channel needs of its agent. */
@@ -69,7 +75,8 @@ export function openRunChannel(setup: RunChannelSetup, queue: AsyncQueue<AgentEv
     keep(event);
     setup.postOwn(event);
   };
-  return { emit, post, unsubscribe };
+  const caughtUp = (): Promise<void> | undefined => queue.caughtUp();
+  return { emit, post, unsubscribe, caughtUp };
 }
 
 /** The run's last event, unless its store failed before the end was durable: then `store_error`. */

@@ -40,6 +40,12 @@ export interface RunHandle {
   readonly emit: (event: AgentEvent) => Promise<void>;
   /** Emits as `emit` does, for an effect that does not wait for the delivery: no promise is made. */
   readonly post: (event: AgentEvent) => void;
+  /**
+   * Resolves once the reader of `run()` has taken every event so far and asks for the next;
+   * `undefined` when it has, or nobody reads (deltas are not held for it: a streamed turn waits
+   * for it before anything after the turn goes on).
+   */
+  readonly readerCaughtUp: () => Promise<void> | undefined;
   /** Ends the run with `internal_error` (a bug in the loop, never a tool's or a model's failure). */
   readonly fail: (error: unknown) => void;
   /**

@@ -68,4 +68,25 @@ describe('AsyncQueue', () => {
     expect(await isSettled(heldAtClose)).toBe(true);
     expect(await closing.take()).toEqual({ value: undefined, done: true });
   });
+  it('caughtUp() resolves once the reader took every unheld item and asks again, or stops', async () => {
+    const queue = new AsyncQueue<string>();
+    expect(queue.caughtUp()).toBeUndefined(); // nobody reads
+    const first = queue.take();
+    expect(queue.caughtUp()).toBeUndefined(); // the reader waits for more
+    queue.push('a', false);
+    queue.push('b', false);
+    await first;
+    const caughtUp = queue.caughtUp() as Promise<void>;
+    expect(caughtUp).toBeInstanceOf(Promise);
+    await queue.take(); // 'b': taken, but the reader works on it
+    expect(await isSettled(caughtUp)).toBe(false);
+    const next = queue.take();
+    expect(await isSettled(caughtUp)).toBe(true);
+    queue.push('c', false);
+    await next;
+    const stopped = queue.caughtUp() as Promise<void>;
+    queue.stopPacing();
+    expect(await isSettled(stopped)).toBe(true);
+    expect(queue.caughtUp()).toBeUndefined();
+  });
 });
