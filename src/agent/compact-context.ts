@@ -5,7 +5,8 @@ import { summaryCompaction, summaryRegion, summaryRequest } from '../context/sum
 import type { Compaction } from '../core/compaction.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
 import { isPromiseLike } from '../core/promise-like.js';
-import { type TokenUsage, ZERO_USAGE } from '../core/usage.js';
+import type { ModelSwitch } from '../core/stream-event.js';
+import { type TokenUsage, usageOfModel, ZERO_USAGE } from '../core/usage.js';
 import type { CompactParams } from '../machines/agent-machine-types.js';
 import { readModelStream } from './read-model-stream.js';
 import { answer, requestOptions } from './request-model.js';
@@ -15,6 +16,10 @@ import { activeRun, depsOf, type MachineDeps, type RunHandle } from './run-handl
 interface Outcome {
   readonly compaction: Compaction | undefined;
   readonly usage: TokenUsage;
+  /** The model that wrote the summary, when a fallback chain named it. */
+  readonly model?: string;
+  /** The switches a fallback chain made for the summary request, journaled with the compaction. */
+  readonly switches?: readonly ModelSwitch[];
 }
 
 /**
@@ -41,14 +46,28 @@ async function summarise(
     requestOptions(abort, undefined),
   );
   const events = isPromiseLike(requested) ? await requested : requested;
-  const turn = await readModelStream(events, async () => {
-    if (abort.aborted) throw new HarnessError('model_error', 'the summary request was aborted');
-  });
+  const switches: ModelSwitch[] = [];
+  const turn = await readModelStream(
+    events,
+    async () => {
+      if (abort.aborted) throw new HarnessError('model_error', 'the summary request was aborted');
+    },
+    undefined,
+    undefined,
+    (modelSwitch) => switches.push(modelSwitch),
+  );
   if (abort.aborted) throw new HarnessError('model_error', 'the summary request was aborted');
   if (turn.toolCalls.length > 0 || turn.text.trim() === '') {
     throw new HarnessError('model_error', 'the summary request got no text back (tools were not offered)');
   }
-  return { compaction: summaryCompaction(messages, region, turn.text, params), usage: turn.usage };
+  const { model } = turn;
+  return {
+    compaction: summaryCompaction(messages, region, turn.text, params),
+    // Usage a named model answered is priced at that model's rates, as a turn's is.
+    usage: model === undefined ? turn.usage : usageOfModel(turn.usage, model),
+    ...(model === undefined ? {} : { model }),
+    ...(switches.length === 0 ? {} : { switches }),
+  };
 }
 
 /** The compaction with the note that its size was scaled by a bound, when it was. */
@@ -72,13 +91,17 @@ export function compactContext(self: AnyActorRef, system: object, params: Compac
   const deps = depsOf(system);
   const run = activeRun(deps);
   compact(deps, run, params).then(
-    ({ compaction, usage }) =>
+    ({ compaction, usage, model, switches }) => {
+      // A successful summary's switches are journaled before it (a failing one journals nothing).
+      for (const modelSwitch of switches ?? []) deps.session.recordModelSwitch(modelSwitch);
       answer(self, {
         type: 'COMPACTED',
         compaction: noted(compaction, params),
         usage,
+        ...(model === undefined ? {} : { model }),
         elapsedMs: deps.now() - run.startedAt,
-      }),
+      });
+    },
     (error: unknown) =>
       answer(self, { type: 'MODEL_ERROR', message: `context compaction failed: ${errorMessage(error)}` }),
   );

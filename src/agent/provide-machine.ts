@@ -90,7 +90,7 @@ export function provideAgentMachine() {
         const { session } = depsOf(system);
         if (event.compaction === undefined) return;
         // The summary request's usage first: the compaction entry is what it paid for.
-        if (event.usage.totalTokens > 0) session.trackUsage(event.usage);
+        if (event.usage.totalTokens > 0) session.trackUsage(event.usage, event.model);
         session.recordCompaction(event.compaction);
       },
       warnBudget: ({ context, system }) => {

@@ -9,6 +9,22 @@ export function elisionMarker(characters: number): string {
   return `[elided ${characters.toLocaleString('en-US')} characters of tool output to save context]`;
 }
 
+/** Whether a message holds an image's or a file's bytes (a part with `data`). */
+function holdsData(message: Message): boolean {
+  if (message.role === 'system' || message.role === 'assistant' || typeof message.content === 'string') return false;
+  return message.content.some((part) => part.type !== 'text' && part.data !== undefined);
+}
+
+function outputLength(message: ToolMessage): number {
+  return contentText(message.content).length;
+}
+
+/** Tokens saved by eliding a tool output, in the provider's unit. */
+function saving(message: ToolMessage, tokenScale: number): number {
+  const marker = elisionMarker(outputLength(message));
+  return Math.floor((estimateContentTokens(message.content) - estimateTokens(marker)) * tokenScale);
+}
+
 /** Where a compaction starts from and aims at. */
 export interface CompactionGoal {
   /** The context's size now, in tokens. */
@@ -28,6 +44,10 @@ export interface CompactionGoal {
  * Elides old tool outputs, oldest first, until the context is within the target: each output
  * becomes {@link elisionMarker}, in a `tool` message that still answers its call. Undefined when
  * nothing old enough can be shortened.
+ *
+ * The compaction's entry holds every message of its range, so the range stops before a message
+ * it would keep that holds an image's or a file's bytes: they are journaled once, in their own
+ * entry (SPEC §15). A context still over its limit is then compacted again, from after it.
  */
 export function elideOldOutputs(messages: readonly Message[], goal: CompactionGoal): Compaction | undefined {
   const end = keptFrom(messages, goal.keepTurns);
@@ -37,11 +57,13 @@ export function elideOldOutputs(messages: readonly Message[], goal: CompactionGo
   const replaced = new Map<number, ToolMessage>();
   for (let index = 0; index < end && tokens > goal.targetTokens; index++) {
     const message = messages[index] as Message;
-    if (message.role !== 'tool') continue;
-    const marker = elisionMarker(contentText(message.content).length);
-    const saved = Math.floor((estimateContentTokens(message.content) - estimateTokens(marker)) * goal.tokenScale);
-    if (saved <= 0) continue;
-    replaced.set(index, { role: 'tool', callId: message.callId, content: marker });
+    const saved = message.role === 'tool' ? saving(message, goal.tokenScale) : 0;
+    if (message.role !== 'tool' || saved <= 0) {
+      // Kept as it is: a range reaching past it would copy its bytes into the compaction's entry.
+      if (from >= 0 && holdsData(message)) break;
+      continue;
+    }
+    replaced.set(index, { role: 'tool', callId: message.callId, content: elisionMarker(outputLength(message)) });
     tokens -= saved;
     if (from < 0) from = index;
     to = index + 1;

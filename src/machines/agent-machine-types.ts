@@ -308,6 +308,8 @@ export interface CompactedEvent {
   readonly compaction: Compaction | undefined;
   /** Usage of the summary request (zero for elision): it counts against the budgets. */
   readonly usage: TokenUsage;
+  /** The model that wrote the summary, when a fallback chain named it (journaled on its usage). */
+  readonly model?: string;
   /** Milliseconds since the run started. */
   readonly elapsedMs: number;
 }
