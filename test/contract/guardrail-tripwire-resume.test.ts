@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Guardrail, GuardrailStage } from '../../src/guardrails.js';
-import { Agent, Config, defineTool, type JournalEntry, ScriptedClient, Session, ToolRegistry } from '../../src/index.js';
+import {
+  Agent,
+  Config,
+  defineTool,
+  type JournalEntry,
+  ScriptedClient,
+  Session,
+  ToolRegistry,
+} from '../../src/index.js';
 import { checkLoopInvariants } from '../../src/testing/index.js';
 import { collect, textTurn, toolTurn } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
