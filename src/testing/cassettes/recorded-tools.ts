@@ -49,8 +49,11 @@ export class RecordedTools {
   ) {
     const results = new Map<string, { content: MessageContent; order: number; startsBefore: number }>();
     let starts = 0;
+    // An approver's edit is what the call ran with (the assistant message keeps the model's arguments).
+    const edits = new Map<string, ToolCall['arguments']>();
     for (const entry of journal) {
       if (entry.type === 'tool_started') starts++;
+      if (entry.type === 'approval_decision' && entry.arguments !== undefined) edits.set(entry.callId, entry.arguments);
       if (entry.type === 'tool_result') {
         results.set(entry.callId, { content: entry.content, order: results.size, startsBefore: starts });
       }
@@ -59,8 +62,9 @@ export class RecordedTools {
       if (entry.type !== 'assistant_message') continue;
       for (const call of entry.toolCalls ?? []) {
         const result = results.get(call.callId);
+        const edit = edits.get(call.callId);
         this.calls.set(call.callId, {
-          call,
+          call: edit === undefined ? call : { ...call, arguments: edit },
           content: result?.content,
           order: result?.order ?? Number.POSITIVE_INFINITY,
           startsBefore: result?.startsBefore ?? 0,
