@@ -70,3 +70,27 @@ describe('SPEC §17: an unchanged run passes its cassette, policies and guardrai
     }
   });
 });
+
+describe('SPEC §17: a divergence is reported at its step, with its kind and a diff', () => {
+  it('a changed output replacement is a stop reason at the recorded end', async () => {
+    const sign = (by: string): Guardrail => ({ name: 'sign', check: (value) => ({ replace: `${value} -- ${by}` }) });
+    const { cassette } = await record(maker({ guardrails: { output: [sign('ann')] } }));
+    const end = cassette.journal.length - 1;
+    expect(cassette.journal[end]).toMatchObject({ type: 'agent_end', response: 'A cat, a dog and an eel. -- ann' });
+    const report = await within(
+      replayCassette(cassette, { makeAgent: maker({ guardrails: { output: [sign('bob')] } }) }),
+    );
+    expect(report.divergence).toMatchObject({ kind: 'stop reason', step: { entryIndex: end, turn: 3 } });
+    expect(report.divergence?.diff).toContain('-- bob');
+  });
+
+  it("a policy function's changed verdict is a tool call at its decision", async () => {
+    const denying = (reason: string) => maker({ permissions: { lookup: () => ({ deny: reason }) } });
+    const { cassette } = await record(denying('not today'));
+    const decided = cassette.journal.findIndex((entry) => entry.type === 'approval_decision');
+    expect(decided).toBeGreaterThan(0);
+    const report = await within(replayCassette(cassette, { makeAgent: denying('never') }));
+    expect(report.divergence).toMatchObject({ kind: 'tool call', step: { entryIndex: decided, turn: 1 } });
+    expect(report.divergence?.diff).toContain('never');
+  });
+});
