@@ -1,5 +1,6 @@
 import type { Config } from '../config/config.js';
 import { estimateContextTokens, estimateToolTokens } from '../context/token-estimate.js';
+import { guardrailStopMessage, stopsRun } from '../core/guardrail.js';
 import type { JournalEntry } from '../core/journal-entry.js';
 import { IN_DOUBT_ERROR, ToolResult } from '../core/tool-result.js';
 import { MAIN_AGENT } from '../machines/agent-machine.js';
@@ -42,10 +43,15 @@ export function runMachineInput(config: Config, session: Session, parts: RunStar
   const resume = gatePending(session, tools, owedCalls(session, tools), parts.approvals);
   // A resumed run goes on with the invalid calls it had counted; a new run starts at none.
   const invalidCalls = parts.resuming ? invalidCallsSoFar(session.journal) : undefined;
+  // A tripwire journaled before a crash is final: the resumed run ends with it (owed calls answered first).
+  const tripped = parts.resuming ? crashedAfterTripwire(session.journal) : undefined;
+  const ending = tripped !== undefined && resume.calls.length > 0 ? tripped : undefined;
   const refusal: StopInfo | undefined =
     outputProblem !== undefined
       ? { reason: 'output_invalid', message: outputProblem }
-      : crashedOverInvalidCalls(session, resume, invalidCalls, config.maxInvalidToolCalls);
+      : ending === undefined
+        ? (tripped ?? crashedOverInvalidCalls(session, resume, invalidCalls, config.maxInvalidToolCalls))
+        : undefined;
   return {
     budget: config.budget,
     maxParallelTools: config.maxParallelTools,
@@ -55,6 +61,7 @@ export function runMachineInput(config: Config, session: Session, parts: RunStar
     ...(invalidCalls !== undefined ? { invalidCalls } : {}),
     ...(parts.outputRetries !== undefined ? { outputRetries: parts.outputRetries } : {}),
     ...(refusal !== undefined ? { refusal } : {}),
+    ...(ending !== undefined ? { ending } : {}),
     ...contextInput(config, session, tools, parts.tokenScale),
     ...(parts.tree === undefined ? {} : { tree: parts.tree }),
     ...guardrailInput(config, session),
@@ -75,6 +82,22 @@ function crashedOverInvalidCalls(
 ): StopInfo | undefined {
   if (counts === undefined || resume.calls.length > 0 || lastRunEnded(session.journal)) return undefined;
   return invalidCallsStop(counts, max) ?? undefined;
+}
+
+/**
+ * The `guardrail` stop of a run that crashed after a guardrail's tripwire (or failure) was
+ * journaled and before its end was: the verdict is final (SPEC §16), so the resumed run asks
+ * nothing, runs no tool and checks nothing again; it ends as the crashed run was ending.
+ */
+function crashedAfterTripwire(journal: readonly JournalEntry[]): StopInfo | undefined {
+  for (let index = journal.length - 1; index >= 0; index--) {
+    const entry = journal[index] as JournalEntry;
+    if (entry.type === 'agent_end' || entry.type === 'agent_error') return undefined;
+    if (entry.type === 'guardrail' && stopsRun(entry)) {
+      return { reason: 'guardrail', message: guardrailStopMessage(entry) };
+    }
+  }
+  return undefined;
 }
 
 /** Whether the journal's last run ended: every entry after an end belongs to a later run. */

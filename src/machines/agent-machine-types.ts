@@ -52,6 +52,12 @@ export interface AgentMachineInput {
    * with this stop, before any request.
    */
   readonly refusal?: StopInfo;
+  /**
+   * A resumed run whose crashed run was ending with this stop (a journaled tripwire) while
+   * calls were still owed: they are answered without running (and unchecked), then the run ends
+   * with it, before any request.
+   */
+  readonly ending?: StopInfo;
   /** A sub-agent's run: the live spend of the agents above it, read before each request. */
   readonly tree?: TreeBudget;
   /** Which stages have guardrails, and whether the input still needs its check (none by default). */

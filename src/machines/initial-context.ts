@@ -43,7 +43,7 @@ export function initialContext(input: AgentMachineInput | undefined): AgentConte
       input?.resume === undefined || input.resume.calls.length === 0 ? NO_BATCH : newBatch(gateCalls(input.resume)),
     resuming: (input?.resume?.calls.length ?? 0) > 0,
     toolsWithheld: false,
-    aborting: undefined,
+    aborting: input?.ending,
     stop: input?.refusal,
     response: undefined,
     contextTokens: input?.contextTokens ?? 0,

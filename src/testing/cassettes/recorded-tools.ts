@@ -1,7 +1,9 @@
 import type { MessageContent } from '../../core/content-parts.js';
 import type { JournalEntry } from '../../core/journal-entry.js';
 import type { ToolCall } from '../../core/messages.js';
+import { type RecordedVerdicts, withRecordedVerdicts } from '../../core/recorded-verdicts.js';
 import { ToolResult } from '../../core/tool-result.js';
+import { ZERO_USAGE } from '../../core/usage.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { CassetteStep } from './divergence.js';
 import type { JournalView } from './replay-client.js';
@@ -11,6 +13,8 @@ import { type StepMatcher, stepAt } from './step-matcher.js';
 const ORDER_WAIT_MS = 25;
 
 interface RecordedCall {
+  /** The verdicts its result's guardrails gave (none when it had none). */
+  readonly verdicts: RecordedVerdicts | undefined;
   readonly call: ToolCall;
   /** Its result's content, when the recording has one. */
   readonly content: MessageContent | undefined;
@@ -25,6 +29,26 @@ function resultOf(content: MessageContent): ToolResult {
   return content.startsWith('Error: ')
     ? ToolResult.error(content.slice('Error: '.length))
     : ToolResult.success(content);
+}
+
+/**
+ * The `toolResult` verdicts of each recorded call, with the usage of the guardrails' own
+ * requests (journaled just before them).
+ */
+function recordedVerdicts(journal: readonly JournalEntry[]): Map<string, RecordedVerdicts> {
+  const found = new Map<string, RecordedVerdicts>();
+  journal.forEach((entry, index) => {
+    if (entry.type !== 'guardrail' || entry.stage !== 'toolResult' || entry.callId === undefined) return;
+    const { type: _, ...verdict } = entry;
+    const before = found.get(entry.callId);
+    if (before !== undefined) {
+      found.set(entry.callId, { ...before, verdicts: [...before.verdicts, verdict] });
+      return;
+    }
+    const previous = journal[index - 1];
+    found.set(entry.callId, { verdicts: [verdict], usage: previous?.type === 'usage' ? previous.usage : ZERO_USAGE });
+  });
+  return found;
 }
 
 /**
@@ -49,8 +73,12 @@ export class RecordedTools {
   ) {
     const results = new Map<string, { content: MessageContent; order: number; startsBefore: number }>();
     let starts = 0;
+    // An approver's edit is what the call ran with (the assistant message keeps the model's arguments).
+    const edits = new Map<string, ToolCall['arguments']>();
+    const verdicts = recordedVerdicts(journal);
     for (const entry of journal) {
       if (entry.type === 'tool_started') starts++;
+      if (entry.type === 'approval_decision' && entry.arguments !== undefined) edits.set(entry.callId, entry.arguments);
       if (entry.type === 'tool_result') {
         results.set(entry.callId, { content: entry.content, order: results.size, startsBefore: starts });
       }
@@ -59,8 +87,10 @@ export class RecordedTools {
       if (entry.type !== 'assistant_message') continue;
       for (const call of entry.toolCalls ?? []) {
         const result = results.get(call.callId);
+        const edit = edits.get(call.callId);
         this.calls.set(call.callId, {
-          call,
+          call: edit === undefined ? call : { ...call, arguments: edit },
+          verdicts: verdicts.get(call.callId),
           content: result?.content,
           order: result?.order ?? Number.POSITIVE_INFINITY,
           startsBefore: result?.startsBefore ?? 0,
@@ -98,7 +128,8 @@ export class RecordedTools {
       );
       return ToolResult.error(`cassette: the recording holds no result for call ${callId}`);
     }
-    const result = resultOf(recorded.content);
+    const plain = resultOf(recorded.content);
+    const result = recorded.verdicts === undefined ? plain : withRecordedVerdicts(plain, recorded.verdicts);
     // Results recorded before this one settle first: this call's start may be what they waited for.
     const released = this.release();
     if (recorded.order !== this.next || recorded.startsBefore > this.started) {

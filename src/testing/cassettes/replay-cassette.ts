@@ -4,6 +4,7 @@ import type { AgentEvent } from '../../core/agent-event.js';
 import type { MessageContent } from '../../core/content-parts.js';
 import { HarnessError } from '../../core/errors.js';
 import type { JournalEntry } from '../../core/journal-entry.js';
+import type { JsonObject } from '../../core/messages.js';
 import type { ModelClient } from '../../core/model-client.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import type { ToolLike } from '../../tools/tool.js';
@@ -88,9 +89,12 @@ function runInputs(journal: readonly JournalEntry[]): MessageContent[] {
   );
 }
 
-/** Answers approval requests as the recording decided them (a call it never decided is denied). */
+/**
+ * Answers approval requests as the recording decided them, an edit of the arguments included
+ * (a call it never decided is denied).
+ */
 function answerApprovals(agent: Agent, journal: readonly JournalEntry[], matcher: StepMatcher): void {
-  const decisions = new Map<string, { approved: boolean; reason?: string }>();
+  const decisions = new Map<string, { approved: boolean; reason?: string; arguments?: JsonObject }>();
   for (const entry of journal) if (entry.type === 'approval_decision') decisions.set(entry.callId, entry);
   agent.events.subscribe((event: AgentEvent) => {
     if (event.type !== 'tool_approval_request') return;
@@ -107,8 +111,9 @@ function answerApprovals(agent: Agent, journal: readonly JournalEntry[], matcher
       );
     }
     queueMicrotask(() => {
-      if (decision?.approved === true) agent.approve(callId);
-      else agent.deny(callId, decision?.reason ?? 'not approved in the recording');
+      if (decision?.approved === true) {
+        agent.approve(callId, decision.arguments === undefined ? {} : { arguments: decision.arguments });
+      } else agent.deny(callId, decision?.reason ?? 'not approved in the recording');
     });
   });
 }
