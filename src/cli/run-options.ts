@@ -93,10 +93,21 @@ export interface RunCliOptions {
 }
 
 /** The settings a session keeps in its meta, so that resuming it needs none of their flags. */
-export const SESSION_SETTINGS = ['provider', 'model', 'baseURL', 'cwd', 'tools'] as const;
+export const SESSION_SETTINGS = ['provider', 'model', 'baseURL', 'cwd', 'tools', 'sandbox', 'allowNet'] as const;
 
 /** One of {@link SESSION_SETTINGS}. */
 export type SessionSetting = (typeof SESSION_SETTINGS)[number];
+
+/** The parsed flag each setting comes from (its `parseArgs` key). */
+const FLAG_VALUE: Readonly<Record<SessionSetting, string>> = {
+  provider: 'provider',
+  model: 'model',
+  baseURL: 'base-url',
+  cwd: 'cwd',
+  tools: 'tools',
+  sandbox: 'sandbox',
+  allowNet: 'allow-net',
+};
 
 /** The built-in tool sets of `run`. */
 export const TOOL_SETS = ['read', 'workspace'] as const;
@@ -305,7 +316,7 @@ export function parseRunOptions(argv: readonly string[], env: NodeJS.ProcessEnv 
       SESSION_SETTINGS.filter((name) =>
         name === 'model'
           ? values.model !== undefined || chosen.modelInProvider
-          : (name === 'baseURL' ? values['base-url'] : (values as Record<string, unknown>)[name]) !== undefined,
+          : (values as Record<string, unknown>)[FLAG_VALUE[name]] !== undefined,
       ),
     ),
   };

@@ -4,6 +4,8 @@ import { printableLine } from '../core/printable.js';
 import { storableUrl } from '../core/redact-url.js';
 import { journalMeta } from '../session/journal-file.js';
 import type { JournalStore } from '../stores/journal-store.js';
+import { SANDBOX_MODES, type SandboxMode } from '../tools/workspace/index.js';
+import { allowNetHosts } from './allow-net-flag.js';
 import { clientBaseURL, type Env } from './make-client.js';
 import {
   isAiSdkProvider,
@@ -24,16 +26,26 @@ const FLAG: Readonly<Record<SessionSetting, string>> = {
   baseURL: '--base-url',
   cwd: '--cwd',
   tools: '--tools',
+  sandbox: '--sandbox',
+  allowNet: '--allow-net',
 };
 
 /**
  * The settings of a run to keep in a new session's meta: provider, model, the base URL the client
  * talks to (never a key: user name, password and secret-looking query parameters are stripped),
- * the workspace and the tool set.
+ * the workspace, the tool set, and where `shell` runs (the sandbox mode and the hosts it may
+ * reach), so that a resumed run is confined as the run it continues was.
  */
 export function settingsMeta(options: RunCliOptions, env: Env): Record<string, string> {
   const { provider } = options;
-  const meta: Record<string, string> = { provider, model: options.model, cwd: options.cwd, tools: options.tools };
+  const meta: Record<string, string> = {
+    provider,
+    model: options.model,
+    cwd: options.cwd,
+    tools: options.tools,
+    sandbox: options.sandbox,
+    allowNet: storedText('allowNet', options.allowNet),
+  };
   // An AI SDK provider package finds its server itself: there is no base URL of ours to keep.
   if (!isAiSdkProvider(provider)) meta.baseURL = storableUrl(clientBaseURL({ ...options, provider }, env));
   return meta;
@@ -54,10 +66,27 @@ async function continuedMeta(
   }
 }
 
+/** A setting's value as its meta keeps it (hosts joined by commas, which no host holds). */
+function storedText(setting: SessionSetting, value: RunCliOptions[SessionSetting]): string {
+  return setting === 'allowNet' ? (value as readonly string[]).join(',') : String(value);
+}
+
 function storedValue(setting: SessionSetting, value: string, where: string): RunCliOptions[SessionSetting] {
   const refuse = (why: string): never => {
     throw new UsageError(`${where} ${why}: give ${FLAG[setting]}`);
   };
+  if (setting === 'sandbox' && !(SANDBOX_MODES as readonly string[]).includes(value)) {
+    return refuse(`names an unknown sandbox mode '${printableLine(value)}'`);
+  }
+  if (setting === 'allowNet') {
+    try {
+      return allowNetHosts(value === '' ? [] : value.split(','));
+    } catch (error) {
+      if (error instanceof UsageError)
+        return refuse(`keeps hosts that are not valid (${printableLine(error.message)})`);
+      throw error;
+    }
+  }
   if (setting === 'provider' && !(PROVIDERS as readonly string[]).includes(value) && !isAiSdkProvider(value)) {
     return refuse(`names an unknown provider '${printableLine(value)}'`);
   }
@@ -67,7 +96,7 @@ function storedValue(setting: SessionSetting, value: string, where: string): Run
   if (setting === 'cwd' && !(statSync(value, { throwIfNoEntry: false })?.isDirectory() ?? false)) {
     return refuse(`ran in '${printableLine(value)}', which is not a directory any more`);
   }
-  return value as RunProvider & ToolSet;
+  return value as RunProvider & ToolSet & SandboxMode;
 }
 
 /**
@@ -92,9 +121,9 @@ export async function withSessionSettings(
     const stored = meta[setting];
     if (stored === undefined || (otherProvider && (setting === 'model' || setting === 'baseURL'))) continue;
     if (!options.given.has(setting)) settled[setting] = storedValue(setting, stored, where);
-    else if (String(options[setting]) !== stored) {
+    else if (storedText(setting, options[setting]) !== stored) {
       note(
-        `${FLAG[setting]} ${printableLine(String(options[setting]))} overrides ${where}'s stored ${printableLine(stored)}`,
+        `${FLAG[setting]} ${printableLine(storedText(setting, options[setting]))} overrides ${where}'s stored ${stored === '' ? '(none)' : printableLine(stored)}`,
       );
     }
   }

@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -119,6 +119,56 @@ describe('a stored session keeps its provider, model, base URL, workspace and to
     expect(resumed.err).toBe(
       `agent-harness resume: session 'local' ran in '${cwd}', which is not a directory any more: give --cwd\n`,
     );
+  });
+});
+
+describe('a stored session keeps where shell runs: --sandbox and --allow-net', () => {
+  /** A run cut short with `flags`, on a local server; its store and the server. */
+  async function cutSession(flags: string[]) {
+    const local = await server([cut(), text()]);
+    const store = `sqlite:${join(cliWorkspace(), 'sessions.db')}`;
+    const args = ['run', 'go', '--store', store, '--session', 'boxed', '--base-url', `${local.url}/v1`];
+    const first = await cli([...args, '--cwd', cliWorkspace(), '--tools', 'workspace', ...flags]);
+    expect(first.code).toBe(1);
+    return { local, store };
+  }
+
+  it('in its meta, and resume ID without the flags keeps the sandbox mode (no fallback to auto)', async () => {
+    const { store } = await cutSession(['--sandbox', 'none']);
+    const opened = await openStore(store);
+    const { meta } = await opened.read('boxed');
+    await opened.close();
+    expect(meta).toMatchObject({ sandbox: 'none', allowNet: '' });
+    // Without bubblewrap, auto would fall back with a warning; the stored none runs as asked, silently.
+    vi.stubEnv('PATH', '/nonexistent/bin');
+    const resumed = await cli(['resume', 'boxed', '--store', store]);
+    expect(resumed).toMatchObject({ code: 0, err: '' });
+  });
+
+  it('a --sandbox given on resume beats the stored mode, and a note says so', async () => {
+    const { store } = await cutSession(['--sandbox', 'none']);
+    vi.stubEnv('PATH', '/nonexistent/bin');
+    const resumed = await cli(['run', '--session', 'boxed', '--store', store, '--sandbox', 'bwrap']);
+    expect(resumed.code).toBe(1);
+    expect(resumed.err).toContain("note: --sandbox bwrap overrides session 'boxed''s stored none");
+    expect(resumed.err).toContain("sandbox 'bwrap' was asked for: 'bwrap' was not found on PATH");
+  });
+
+  it('a journal whose stored mode or hosts are not valid is refused, naming the flag to give', async () => {
+    const local = await server([cut()]);
+    const journal = join(cliWorkspace(), 'run.jsonl');
+    const args = ['run', 'go', '--base-url', `${local.url}/v1`, '--cwd', cliWorkspace(), '--tools', 'workspace'];
+    expect((await cli([...args, '--sandbox', 'none', '--journal', journal])).code).toBe(1);
+    const saved = readFileSync(journal, 'utf8');
+    writeFileSync(journal, saved.replace('"sandbox":"none"', '"sandbox":"docker"'));
+    const badMode = await cli(['run', '--resume', journal]);
+    expect(badMode.code).toBe(2);
+    expect(badMode.err).toContain(`the journal '${journal}' names an unknown sandbox mode 'docker': give --sandbox`);
+    writeFileSync(journal, saved.replace('"allowNet":""', '"allowNet":"*,example.com"'));
+    const badHosts = await cli(['run', '--resume', journal]);
+    expect(badHosts.code).toBe(2);
+    expect(badHosts.err).toContain(`the journal '${journal}' keeps hosts that are not valid (`);
+    expect(badHosts.err).toContain('give --allow-net');
   });
 });
 
