@@ -82,7 +82,7 @@ describe('s0508 §8: resume after a crash at every journal index, per store', ()
         const prefix = journal.slice(0, cut);
         const id = `cut-${cut}`;
         const writer = await store.openWriter(id, { meta });
-        await writer.append(prefix);
+        await writer.append(JSON.parse(stableJson(prefix)));
         await writer.close();
         const ran: string[] = [];
         const asked = prefix.some((e) => e.type === 'assistant_message');

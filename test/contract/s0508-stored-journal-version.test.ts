@@ -20,12 +20,15 @@ describe('s0508 §4 a stored journal version that is not a version number', () =
     ['v7-beta', '"v7-beta"'],
     ['', '""'],
     ['7', 'version 7'],
-  ]) {
+  ] as const) {
     it(`refuses ${JSON.stringify(version)} with unsupported_journal_version naming the value stored`, async () => {
       const store = await storedWithVersion(version);
       const loading = Session.load(store, 'future', { config });
       await expect(loading).rejects.toMatchObject({ reason: 'unsupported_journal_version' });
-      const error = await loading.catch((caught: unknown) => caught as Error);
+      const error = await loading.then(
+        () => new Error('loaded'),
+        (caught: unknown) => caught as Error,
+      );
       expect(error.message).toContain(named);
       // The lock was given back.
       await (await store.openWriter('future')).close();
