@@ -28,3 +28,11 @@ export function checkJournalVersion(version: unknown): number {
   }
   return version;
 }
+
+/**
+ * Checks a journal version as a store keeps it (the `journalVersion` meta, a string): digits are
+ * the version; anything else is refused naming the text stored, not `NaN`.
+ */
+export function checkStoredJournalVersion(stored: string): number {
+  return checkJournalVersion(/^[0-9]+$/.test(stored) ? Number(stored) : stored);
+}

@@ -30,7 +30,7 @@ import {
 } from './journal-entries.js';
 import { type AppendListener, JournalLog, type LogRecord } from './journal-log.js';
 import { checkToolPairing } from './journal-pairing.js';
-import { checkJournalVersion, JOURNAL_VERSION } from './journal-version.js';
+import { checkJournalVersion, checkStoredJournalVersion, JOURNAL_VERSION } from './journal-version.js';
 import { applyEntry, initialState, type SessionState } from './session-state.js';
 import { SessionWriter, type StoreFailureListener } from './session-writer.js';
 
@@ -228,7 +228,7 @@ export class Session {
     try {
       if (stored.entries.length !== writer.length) stored = await store.read(id);
       const version = stored.meta[JOURNAL_VERSION_META];
-      if (version !== undefined) checkJournalVersion(Number(version));
+      if (version !== undefined) checkStoredJournalVersion(version);
       if (stored.entries.length !== writer.length) {
         throw new HarnessError(
           'store_error',
@@ -265,7 +265,7 @@ export class Session {
     try {
       const stored = writer.length === 0 ? { entries: [], warnings: [], meta } : await store.read(id);
       const version = stored.meta[JOURNAL_VERSION_META];
-      if (version !== undefined) checkJournalVersion(Number(version));
+      if (version !== undefined) checkStoredJournalVersion(version);
       const { at } = options;
       if (stored.entries.length !== writer.length || !Number.isSafeInteger(at) || at < 0 || at > writer.length) {
         throw new HarnessError(
