@@ -1,4 +1,4 @@
-// SPEC §8 blind check: a crash at every journal index, for each store (memory, jsonl, sqlite):
+// SPEC §8 blind check: a crash at every journal index, for each store (memory, jsonl, sqlite, postgres):
 // the stored prefix is loaded with Session.load and resumed. A recorded call never runs again,
 // a call never started runs, an in-doubt write is answered `Error: interrupted: …`, an in-doubt
 // read runs again, and the run ends with one result per call and the stored prefix untouched.
@@ -19,6 +19,7 @@ import {
   ToolKind,
   ToolRegistry,
 } from '../../src/index.js';
+import { freshPostgresUrl, startPostgresBeforeAll } from '../support/postgres.js';
 import { drain, use } from '../support/runs.js';
 import { tempWorkspace } from '../support/workspace.js';
 
@@ -56,10 +57,11 @@ async function fullJournal(): Promise<readonly JournalEntry[]> {
   return structuredClone(session.journal);
 }
 
-const STORES: [string, () => string][] = [
+const STORES: [string, () => string | Promise<string>][] = [
   ['memory', () => 'memory:'],
   ['jsonl', () => `jsonl:${join(tempWorkspace(), 'sessions')}`],
   ['sqlite', () => `sqlite:${join(tempWorkspace(), 'sessions.db')}`],
+  ['postgres', freshPostgresUrl],
 ];
 
 const open: JournalStore[] = [];
@@ -68,10 +70,11 @@ afterEach(async () => {
 });
 
 describe('s0508 §8: resume after a crash at every journal index, per store', () => {
+  startPostgresBeforeAll();
   for (const [name, url] of STORES) {
     it(`${name}: every stored prefix loads byte for byte and resumes to one result per call`, async () => {
       const journal = await fullJournal();
-      const store = await openStore(url());
+      const store = await openStore(await url());
       open.push(store);
       // The journal as a stored session writes it, for its meta.
       const seeded = new Session(config, { store, id: 'seed' });
