@@ -1,0 +1,100 @@
+// SPEC §8: "a call that started but has no result is in doubt: it runs again only if its tool is
+// `idempotent: true` …, otherwise it is answered `Error: interrupted: …`", and §4: "old versions
+// stay readable". A version 1 journal has no write-ahead `tool_started` entry (version 2 added it)
+// and wrote a batch's results only once every call had settled: a crash in its executingTools
+// leaves calls that may well have run with no trace of starting. Resuming such a session treated
+// them as never started and ran a non-idempotent write again (a second payment).
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  Agent,
+  Config,
+  defineTool,
+  type JournalEntry,
+  openStore,
+  ScriptedClient,
+  Session,
+  StreamEvent,
+  ToolKind,
+  ToolRegistry,
+} from '../../src/index.js';
+import { drain } from '../support/runs.js';
+
+const config = new Config({});
+
+function registry(ran: string[]) {
+  const tool = (name: string, kind: ToolKind) =>
+    defineTool({
+      name,
+      description: `${name} tool`,
+      kind,
+      schema: z.object({}),
+      execute: ({ callId }) => {
+        ran.push(callId);
+        return `${name} done`;
+      },
+    });
+  return new ToolRegistry(config).register(tool('pay', ToolKind.WRITE)).register(tool('look', ToolKind.READ));
+}
+
+/** A run cut in its executingTools state, as journal version 1 (and any version) writes it. */
+const cut = [
+  { type: 'user_message', content: 'pay the invoice' },
+  { type: 'turn_start' },
+  { type: 'usage', usage: { promptTokens: 5, completionTokens: 3, totalTokens: 8 } },
+  {
+    type: 'assistant_message',
+    content: '',
+    toolCalls: [
+      { callId: 'p1', name: 'pay', arguments: {} },
+      { callId: 'l1', name: 'look', arguments: {} },
+    ],
+  },
+  { type: 'transition', event: 'xstate.done.actor.model', from: 'awaitingModel', to: 'executingTools' },
+];
+
+const answer = () => new ScriptedClient([[StreamEvent.textDelta('done'), StreamEvent.messageComplete()]]);
+
+async function resumed(session: Session, ran: string[]) {
+  const events = await drain(new Agent(config, { session, client: answer(), tools: registry(ran) }).resume());
+  const results = Object.fromEntries(
+    session.journal.flatMap((entry: JournalEntry) =>
+      entry.type === 'tool_result' ? [[entry.callId, entry.content]] : [],
+    ),
+  );
+  return { end: events.at(-1)?.type, results };
+}
+
+describe('s0508 §8 resuming a version 1 journal cut while its tools ran', () => {
+  it('Session.load: the non-idempotent call is in doubt (interrupted, not run again); the read runs again', async () => {
+    const store = await openStore('memory:');
+    const writer = await store.openWriter('v1', { meta: { journalVersion: '1' } });
+    await writer.append(JSON.parse(JSON.stringify(cut)));
+    await writer.close();
+    const ran: string[] = [];
+    const session = await Session.load(store, 'v1', { config });
+    const { end, results } = await resumed(session, ran);
+    expect(end).toBe('agent_end');
+    expect(ran).toEqual(['l1']);
+    expect(String(results.p1)).toMatch(/^Error: interrupted: /);
+    expect(results.l1).toBe('look done');
+    await session.close();
+    await store.close();
+  });
+
+  it('Session.fromJSON of a version 1 snapshot: the same', async () => {
+    const ran: string[] = [];
+    const session = Session.fromJSON({ version: 1, savedAt: '2025-01-01T00:00:00.000Z', journal: cut }, config);
+    const { results } = await resumed(session, ran);
+    expect(ran).toEqual(['l1']);
+    expect(String(results.p1)).toMatch(/^Error: interrupted: /);
+  });
+
+  it('a current journal without tool_started still runs the calls that never started', async () => {
+    const ran: string[] = [];
+    const session = Session.fromJSON({ version: 6, savedAt: '2025-01-01T00:00:00.000Z', journal: cut }, config);
+    const { results } = await resumed(session, ran);
+    expect(ran.sort()).toEqual(['l1', 'p1']);
+    expect(results.p1).toBe('pay done');
+  });
+});
