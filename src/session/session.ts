@@ -190,6 +190,11 @@ export class Session {
     return this.childSessions;
   }
   private childSessions: ChildSessions | undefined;
+  /**
+   * Calls a journal of version 1 (no write-ahead `tool_started`) still owed when it was read:
+   * they may have run, so they are in doubt, never taken for calls that did not start.
+   */
+  private startsNotJournaled: ReadonlySet<string> | undefined;
 
   constructor(config: Config, options: SessionOptions = {}) {
     this.config = config;
@@ -228,7 +233,7 @@ export class Session {
     try {
       if (stored.entries.length !== writer.length) stored = await store.read(id);
       const version = stored.meta[JOURNAL_VERSION_META];
-      if (version !== undefined) checkStoredJournalVersion(version);
+      const readVersion = version === undefined ? JOURNAL_VERSION : checkStoredJournalVersion(version);
       if (stored.entries.length !== writer.length) {
         throw new HarnessError(
           'store_error',
@@ -240,6 +245,7 @@ export class Session {
         registry: options.registry,
         clock: options.clock,
       });
+      session.noteJournalVersion(readVersion);
       session.attach(store, id, writer, stored.warnings);
       return session;
     } catch (error) {
@@ -304,6 +310,7 @@ export class Session {
       clock: this.clock,
       ...(store === undefined ? {} : { store, id: options.id ?? randomUUID() }),
     });
+    if (this.startsNotJournaled !== undefined) fork.startsNotJournaled = this.startsNotJournaled;
     if (store !== undefined) await fork.durable();
     return fork;
   }
@@ -447,7 +454,14 @@ export class Session {
    * `tool_started` entry): a pending call that started is in doubt after a crash.
    */
   toolCallStarted(callId: string): boolean {
-    return this.state.startedCalls?.has(callId) ?? false;
+    return (this.state.startedCalls?.has(callId) ?? false) || (this.startsNotJournaled?.has(callId) ?? false);
+  }
+
+  /** Read from a journal of `version`: before version 2 the calls still owed may have started unjournaled. */
+  private noteJournalVersion(version: number): void {
+    if (version >= 2) return;
+    const owed = this.pendingToolCalls();
+    if (owed.length > 0) this.startsNotJournaled = new Set(owed.map((call) => call.callId));
   }
 
   /**
@@ -726,10 +740,14 @@ export class Session {
       throw new HarnessError('invalid_journal', 'session snapshot must be an object');
     }
     const { version, journal, children } = snapshot as { version?: unknown; journal?: unknown; children?: unknown };
-    checkJournalVersion(version);
+    const readVersion = checkJournalVersion(version);
     if (!Array.isArray(journal)) throw new HarnessError('invalid_journal', "session snapshot has no 'journal' array");
-    if (options.children !== undefined || children === undefined) return Session.replay(journal, config, options);
-    return Session.replay(journal, config, { ...options, children: children as ChildJournals });
+    const session =
+      options.children !== undefined || children === undefined
+        ? Session.replay(journal, config, options)
+        : Session.replay(journal, config, { ...options, children: children as ChildJournals });
+    session.noteJournalVersion(readVersion);
+    return session;
   }
 
   /**
