@@ -457,9 +457,13 @@ export class Session {
     return (this.state.startedCalls?.has(callId) ?? false) || (this.startsNotJournaled?.has(callId) ?? false);
   }
 
-  /** Read from a journal of `version`: before version 2 the calls still owed may have started unjournaled. */
+  /**
+   * Read from a journal of `version`: before version 2 the calls still owed may have started
+   * unjournaled. A store keeps the version a session was created with, so a version 1 session
+   * continued by this library holds `tool_started` entries: from the first one on, it is trusted.
+   */
   private noteJournalVersion(version: number): void {
-    if (version >= 2) return;
+    if (version >= 2 || this.log.slice().some((entry) => entry.type === 'tool_started')) return;
     const owed = this.pendingToolCalls();
     if (owed.length > 0) this.startsNotJournaled = new Set(owed.map((call) => call.callId));
   }

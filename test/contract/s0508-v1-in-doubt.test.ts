@@ -98,3 +98,36 @@ describe('s0508 §8 resuming a version 1 journal cut while its tools ran', () =>
     expect(results.p1).toBe('pay done');
   });
 });
+
+describe('s0508 §8 a version 1 session continued by this library', () => {
+  it('trusts its write-ahead entries once it holds them: a call that never started runs', async () => {
+    const store = await openStore('memory:');
+    const writer = await store.openWriter('v1', { meta: { journalVersion: '1' } });
+    // A later turn, written by this library (tool_started for l0), cut before p1 started.
+    await writer.append(
+      JSON.parse(
+        JSON.stringify([
+          cut[0],
+          cut[1],
+          cut[2],
+          { type: 'assistant_message', content: '', toolCalls: [{ callId: 'l0', name: 'look', arguments: {} }] },
+          cut[4],
+          { type: 'tool_started', callId: 'l0' },
+          { type: 'tool_result', callId: 'l0', content: 'look done' },
+          { type: 'turn_start' },
+          cut[2],
+          cut[3],
+          cut[4],
+        ]),
+      ),
+    );
+    await writer.close();
+    const ran: string[] = [];
+    const session = await Session.load(store, 'v1', { config });
+    const { results } = await resumed(session, ran);
+    expect(ran.sort()).toEqual(['l1', 'p1']);
+    expect(results.p1).toBe('pay done');
+    await session.close();
+    await store.close();
+  });
+});
