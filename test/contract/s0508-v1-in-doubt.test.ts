@@ -131,3 +131,23 @@ describe('s0508 §8 a version 1 session continued by this library', () => {
     await store.close();
   });
 });
+
+describe('s0508 §8 a fork of a version 1 session cut while its tools ran', () => {
+  it('stays a version 1 journal in the store: loaded again, its non-idempotent call is in doubt', async () => {
+    const store = await openStore('memory:');
+    const writer = await store.openWriter('v1', { meta: { journalVersion: '1' } });
+    await writer.append(JSON.parse(JSON.stringify(cut)));
+    await writer.close();
+    const original = await Session.load(store, 'v1', { config });
+    const fork = await original.fork({ at: original.journalLength, id: 'v1-fork' });
+    await fork.close();
+    await original.close();
+    const ran: string[] = [];
+    const loaded = await Session.load(store, 'v1-fork', { config });
+    const { results } = await resumed(loaded, ran);
+    expect(ran).toEqual(['l1']);
+    expect(String(results.p1)).toMatch(/^Error: interrupted: /);
+    await loaded.close();
+    await store.close();
+  });
+});
