@@ -207,7 +207,9 @@ export class Session {
     if (options.children !== undefined) this.childSessions = new ChildSessions(options.children);
     this.id = options.store === undefined ? options.id : checkSessionId(options.id ?? randomUUID());
     if (options.store !== undefined) {
-      const meta = { ...options.meta, [JOURNAL_VERSION_META]: String(JOURNAL_VERSION) };
+      // A fork keeps the version of the journal it copies (see Session.fork).
+      const version = (options as ForkedSessionOptions).journalVersion ?? JOURNAL_VERSION;
+      const meta = { ...options.meta, [JOURNAL_VERSION_META]: String(version) };
       this.writer = new SessionWriter(openNew(options.store, this.id as string, meta), this.log, 0, {
         location: options.store.location,
         sessionId: this.id as string,
@@ -304,12 +306,15 @@ export class Session {
       );
     }
     const store = options.store ?? this.store;
-    const fork = Session.replay(this.log.slice(0, at), this.config, {
+    const forked: ForkedSessionOptions = {
       client: this.client,
       registry: this.givenRegistry,
       clock: this.clock,
       ...(store === undefined ? {} : { store, id: options.id ?? randomUUID() }),
-    });
+      // Copied calls a version 1 journal owes stay in doubt when the fork is loaded again.
+      ...(this.startsNotJournaled === undefined ? {} : { journalVersion: 1 }),
+    };
+    const fork = Session.replay(this.log.slice(0, at), this.config, forked);
     if (this.startsNotJournaled !== undefined) fork.startsNotJournaled = this.startsNotJournaled;
     if (store !== undefined) await fork.durable();
     return fork;
@@ -781,6 +786,11 @@ export class Session {
     this.messagesView = undefined;
     this.log.append(entry);
   }
+}
+
+/** The options `fork` passes: those of a session, and the journal version its store records. */
+interface ForkedSessionOptions extends SessionOptions {
+  readonly journalVersion?: number;
 }
 
 /** Opens the writer of a session that must be new in `store`. */
