@@ -124,7 +124,9 @@ async function requestTurn(
   if (text !== '') await run.emit(AgentEvent.textComplete(text));
   const concurrencySafe = toolCalls.map((call) => registry.isConcurrencySafe(call.name));
   const elapsedMs = deps.now() - run.startedAt;
-  const judged = callVerdicts(session.config.permissions, registry, toolCalls, () => policyContext(session, abort));
+  const judged = callVerdicts(session.config.permissions, registry, toolCalls, () => policyContext(session, abort), {
+    topLevel: deps.depth === 0,
+  });
   const verdicts = isPromiseLike(judged) ? await judged : judged;
   throwIfAborted(abort);
   const permissions = verdicts?.map((verdict) => verdict.permission);
