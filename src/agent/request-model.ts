@@ -21,16 +21,6 @@ function throwIfAborted(abort: LazyAbort): void {
   if (abort.aborted) throw new HarnessError('model_error', 'the model request was aborted');
 }
 
-/** Waits for `pending` (never rejecting), or less when `abort` comes first (the wall clock, `agent.abort()`). */
-function untilAborted(pending: Promise<void> | undefined, abort: LazyAbort): Promise<void> | undefined {
-  if (pending === undefined || abort.aborted) return undefined;
-  let stop = (): void => {};
-  const aborted = new Promise<void>((resolve) => {
-    stop = abort.watch(resolve);
-  });
-  return Promise.race([pending, aborted]).finally(stop);
-}
-
 /** Emits a delta of the streamed turn; the promise to wait for, or none once every subscriber has it. */
 function emitDelta(run: RunHandle, abort: LazyAbort, event: AgentEvent): Promise<void> | undefined {
   throwIfAborted(abort);
@@ -99,10 +89,10 @@ async function requestTurn(
   if (client === undefined) throw new HarnessError('no_client', 'the agent has no model client');
   // Between turns, never within one: tool lists that changed (MCP listChanged) are applied now.
   for (const source of deps.toolSources) {
-    await untilAborted(source.listed?.(), abort); // a list_changed that came with the last turn's calls
-    throwIfAborted(abort);
+    await source.listed?.(); // a list_changed that came with the last turn's calls is fetched first
     source.refresh(deps.tools);
   }
+  throwIfAborted(abort);
   // After a handoff, the agent handed to: its tools (its instructions are the system message).
   const registry = deps.activeTools();
   run.registry = registry;
