@@ -30,3 +30,17 @@ describe('a tool named like a kind that a server adds mid-run', () => {
     expect(answer?.content).toMatch(/^Error: denied: permissions\.read is ambiguous/);
   }, 30_000);
 });
+
+describe('a server whose announced tool list never comes', () => {
+  it('does not hold the next request past the run’s wall clock: the run ends with time_budget', async () => {
+    const source = closeLater(await connectMcp({ command: process.execPath, args: [SERVER, '--hang-relist'] }));
+    const config = new Config({ maxTurns: 5, budget: { maxWallClockMs: 1_000 } });
+    const registry = new ToolRegistry(config).register(...source.tools);
+    const client = new ScriptedClient([toolTurn('c1', 'add_read', {}), textTurn('done')]);
+    const session = new Session(config, { client, registry });
+    const events: AgentEvent[] = [];
+    for await (const event of new Agent(config, { session, toolSources: [source] }).run('go')) events.push(event);
+    expect(events.at(-1)).toMatchObject({ type: 'agent_error', data: { reason: 'time_budget' } });
+    expect(client.calls).toBe(1);
+  }, 20_000);
+});
