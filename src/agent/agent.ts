@@ -117,6 +117,8 @@ export interface AgentOptions {
 export interface ToolSource {
   /** Applies the source's latest tool list to `registry`; cheap when nothing changed. */
   refresh(registry: ToolRegistry): unknown;
+  /** Settles once the lists the source was told of have arrived (awaited before `refresh`). */
+  listed?(): Promise<void>;
 }
 
 /** Options of one {@link Agent.run}. */

@@ -77,14 +77,9 @@ export function policyKeyProblem(policy: PermissionPolicy, registry: ToolRegistr
     }
     const kind = tools.get(key);
     if (POLICY_KINDS.includes(key)) {
-      if (kind === undefined || kind === key) continue;
-      return {
-        key,
-        message:
-          `permissions.${key} is ambiguous: '${key}' is a tool kind and also the name of a registered tool of kind ` +
-          `'${kind}'. Say which it means: { kinds: { ${key}: … } } or { tools: { ${key}: … } } ` +
-          `(or the keys '${KIND_PREFIX}${key}' / '${TOOL_PREFIX}${key}'), or register the tool under another name (an MCP prefix)`,
-      };
+      const message = ambiguousRule(policy, key, kind);
+      if (message === undefined) continue;
+      return { key, message };
     }
     if (kind === undefined) {
       return unknown(
@@ -95,6 +90,21 @@ export function policyKeyProblem(policy: PermissionPolicy, registry: ToolRegistr
     }
   }
   return undefined;
+}
+
+/**
+ * Why the plain key `name` of `policy` cannot decide a call to the tool `name` of kind `kind`,
+ * or undefined: the key is a kind and the tool is of another kind, so the rule means both. A
+ * run refuses such a policy when it starts; a tool that joins later (an MCP `list_changed`
+ * applied between turns) is refused per call instead, never allowed by the kind's rule.
+ */
+export function ambiguousRule(policy: PermissionPolicy, name: string, kind: string | undefined): string | undefined {
+  if (!Object.hasOwn(policy, name) || !POLICY_KINDS.includes(name) || kind === undefined || kind === name) return;
+  return (
+    `permissions.${name} is ambiguous: '${name}' is a tool kind and also the name of a registered tool of kind ` +
+    `'${kind}'. Say which it means: { kinds: { ${name}: … } } or { tools: { ${name}: … } } ` +
+    `(or the keys '${KIND_PREFIX}${name}' / '${TOOL_PREFIX}${name}'), or register the tool under another name (an MCP prefix)`
+  );
 }
 
 /** Throws `invalid_config` for the first rule of `policy` that {@link policyKeyProblem} finds. */

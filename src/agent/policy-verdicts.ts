@@ -12,12 +12,20 @@ import { errorMessage } from '../core/errors.js';
 import type { ToolCall } from '../core/messages.js';
 import { isPromiseLike } from '../core/promise-like.js';
 
-/** How a rule is named in the journal and on the prompt: its key, and a function's own name. */
+/** A parent's key in a sub-agent's composed policy: `parent write` (see `narrowPolicy`). */
+const PARENT_PREFIX = /^(?:parent )*/;
+
+/**
+ * How a rule is named in the journal and on the prompt: its key (`fallback` for `*`, after any
+ * `parent ` of a sub-agent's composed rule), and a function's own name when it has another.
+ */
 export function ruleLabel(found: FoundRule): string {
-  const key = found.key === FALLBACK_KEY ? 'fallback' : found.key;
+  const parents = PARENT_PREFIX.exec(found.key)?.[0] ?? '';
+  const own = found.key.slice(parents.length);
+  const key = `${parents}${own === FALLBACK_KEY ? 'fallback' : own}`;
   if (typeof found.rule !== 'function') return key;
   const name = found.rule.name;
-  return name === '' || name === found.key || name === key ? key : `${key}: ${name}`;
+  return name === '' || name === own || name === found.key || name === key ? key : `${key}: ${name}`;
 }
 
 /** The reason a fixed `deny` rule gives. */

@@ -88,7 +88,11 @@ async function requestTurn(
   const client = deps.client;
   if (client === undefined) throw new HarnessError('no_client', 'the agent has no model client');
   // Between turns, never within one: tool lists that changed (MCP listChanged) are applied now.
-  for (const source of deps.toolSources) source.refresh(deps.tools);
+  for (const source of deps.toolSources) {
+    await source.listed?.(); // a list_changed that came with the last turn's calls is fetched first
+    source.refresh(deps.tools);
+  }
+  throwIfAborted(abort);
   // After a handoff, the agent handed to: its tools (its instructions are the system message).
   const registry = deps.activeTools();
   run.registry = registry;
@@ -120,7 +124,9 @@ async function requestTurn(
   if (text !== '') await run.emit(AgentEvent.textComplete(text));
   const concurrencySafe = toolCalls.map((call) => registry.isConcurrencySafe(call.name));
   const elapsedMs = deps.now() - run.startedAt;
-  const judged = callVerdicts(session.config.permissions, registry, toolCalls, () => policyContext(session, abort));
+  const judged = callVerdicts(session.config.permissions, registry, toolCalls, () => policyContext(session, abort), {
+    topLevel: deps.depth === 0,
+  });
   const verdicts = isPromiseLike(judged) ? await judged : judged;
   throwIfAborted(abort);
   const permissions = verdicts?.map((verdict) => verdict.permission);

@@ -80,7 +80,7 @@ export interface MachineDeps {
   readonly current: () => RunHandle | undefined;
   readonly now: () => number;
   /** Refreshed into the registry between turns (MCP tool lists). */
-  readonly toolSources: readonly { refresh(registry: ToolRegistry): unknown }[];
+  readonly toolSources: readonly { refresh(registry: ToolRegistry): unknown; listed?(): Promise<void> }[];
   /** How deeply the agent is nested under others (0 for a top-level agent). */
   readonly depth: number;
   /** Receives the child agents its tool calls start (`agentTool`). */

@@ -44,6 +44,8 @@ export class McpConnection {
   private lost: string | undefined;
   private closed = false;
   private readonly closing = new Set<Promise<void>>();
+  /** Re-lists in flight (after `list_changed` or a reconnect), for {@link McpConnection.listed}. */
+  private readonly relisting = new Set<Promise<void>>();
 
   constructor(
     private readonly sdk: McpSdk,
@@ -178,7 +180,21 @@ export class McpConnection {
     return link;
   }
 
-  private async relist(link: Link): Promise<void> {
+  /**
+   * Settles once every re-list already asked for has ended (never rejects): a `list_changed`
+   * that arrived before a call's result is applied before the next model request.
+   */
+  async listed(): Promise<void> {
+    while (this.relisting.size > 0) await Promise.all([...this.relisting]);
+  }
+
+  private relist(link: Link): Promise<void> {
+    const relisting = this.listAgain(link).finally(() => this.relisting.delete(relisting));
+    this.relisting.add(relisting);
+    return relisting;
+  }
+
+  private async listAgain(link: Link): Promise<void> {
     try {
       const tools = await link.listTools();
       if (this.link === link) this.events.toolsListed(tools);

@@ -17,6 +17,8 @@ export interface McpSourceConnection {
   readonly call: McpCall;
   /** The stdio server's process id. */
   readonly pid: number | undefined;
+  /** Settles once the re-lists already asked for have ended; never rejects. */
+  listed?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -97,6 +99,15 @@ export class McpSource {
     for (const name of removed) registry.unregister(name);
     registry.register(...added);
     return { added: added.map((tool) => tool.name), removed };
+  }
+
+  /**
+   * Settles once the server's tool lists already announced (a `list_changed` that arrived,
+   * a reconnect) have been fetched into {@link McpSource.tools}; never rejects. The agent awaits
+   * it before {@link McpSource.refresh}, so a list changed during a call reaches the next turn.
+   */
+  async listed(): Promise<void> {
+    await this.connection.listed?.();
   }
 
   /** Closes the connection and stops the server (its whole process group, for stdio). */
