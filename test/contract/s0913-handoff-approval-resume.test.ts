@@ -12,17 +12,12 @@ import {
   openStore,
   ScriptedClient,
   Session,
-  StreamEvent,
   ToolKind,
   ToolRegistry,
 } from '../../src/index.js';
+import { textTurn, toolTurn } from '../support/fixtures.js';
 
-const usage = { promptTokens: 3, completionTokens: 2, totalTokens: 5 };
-const callTurn = (callId: string, name: string) => [
-  StreamEvent.toolCallComplete({ callId, name, arguments: {} }),
-  StreamEvent.messageComplete(usage),
-];
-const textTurn = (text: string) => [StreamEvent.textDelta(text), StreamEvent.messageComplete(usage)];
+const callTurn = (callId: string, name: string) => toolTurn(callId, name, {});
 
 /** Triage hands to billing, whose `refund` (a write) records each run in `refunds`. */
 function triageTools(refunds: string[]) {

@@ -1,36 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { ModelError } from '../../src/adapters/index.js';
 import { fallbackClient } from '../../src/fallback.js';
 import {
   Agent,
   Config,
-  defineTool,
   type ModelClient,
   ScriptedClient,
   Session,
   StreamEvent,
-  ToolKind,
   ToolRegistry,
 } from '../../src/index.js';
 import { collect } from '../support/fixtures.js';
+import { page, pageCall } from './support/long-page.js';
 
 // SPEC §15: "A fallback client is a ModelClient over several; each switch is journaled with its
 // reason." docs/adapters.md: the usage entry names the model that answered, priced at its rates.
 // A context summary is a request too: when the chain switches for it, the journal must say so.
-
-const page = defineTool({
-  name: 'page',
-  description: 'Reads a long page.',
-  kind: ToolKind.READ,
-  schema: z.object({}),
-  execute: () => 'x'.repeat(8000),
-});
-
-const call = (callId: string) => [
-  StreamEvent.toolCallComplete({ callId, name: 'page', arguments: {} }),
-  StreamEvent.messageComplete(),
-];
 
 /** The summariser's primary: overloaded on every request. */
 const overloaded: ModelClient = {
@@ -57,9 +42,9 @@ describe('SPEC §15: a fallback chain that switches for a context summary', () =
       budget: { modelRates: { backup: { inputRatePer1k: 1, outputRatePer1k: 1 } } },
     });
     const client = new ScriptedClient([
-      call('c1'),
-      call('c2'),
-      call('c3'),
+      pageCall('c1'),
+      pageCall('c2'),
+      pageCall('c3'),
       [StreamEvent.textDelta('done'), StreamEvent.messageComplete()],
     ]);
     const session = new Session(config);

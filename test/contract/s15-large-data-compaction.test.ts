@@ -1,22 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   Agent,
   Config,
-  defineTool,
   openStore,
   ScriptedClient,
   Session,
   StreamEvent,
   stableJson,
-  ToolKind,
   ToolRegistry,
 } from '../../src/index.js';
 import type { ContentPart } from '../../src/tools/index.js';
 import { collect } from '../support/fixtures.js';
 import { tempWorkspace } from '../support/workspace.js';
+import { page, pageCall } from './support/long-page.js';
 
 // SPEC §15: "Large data is journaled once, not copied into every later record." The memory and
 // jsonl stores keep an image's bytes inline, so a later entry that copies a message holding one
@@ -33,19 +31,6 @@ function png(fill: number): string {
   return Buffer.concat([header, Buffer.alloc(6000, fill)]).toString('base64');
 }
 
-const page = defineTool({
-  name: 'page',
-  description: 'Reads a long page.',
-  kind: ToolKind.READ,
-  schema: z.object({}),
-  execute: () => 'x'.repeat(8000),
-});
-
-// No usage is reported: the context's size is then the library's own estimate of what was sent.
-const call = (callId: string) => [
-  StreamEvent.toolCallComplete({ callId, name: 'page', arguments: {} }),
-  StreamEvent.messageComplete(),
-];
 const answer = (text: string) => [StreamEvent.textDelta(text), StreamEvent.messageComplete()];
 
 function task(text: string, data: string): ContentPart[] {
@@ -60,13 +45,13 @@ async function conversation(store: Awaited<ReturnType<typeof openStore>>, first:
   const config = new Config({ context: { maxTokens: 9000 } });
   const tools = new ToolRegistry(config).register(page);
   const client = new ScriptedClient([
-    call('a1'),
-    call('a2'),
+    pageCall('a1'),
+    pageCall('a2'),
     answer('first done'),
-    call('b1'),
-    call('b2'),
-    call('b3'),
-    call('b4'),
+    pageCall('b1'),
+    pageCall('b2'),
+    pageCall('b3'),
+    pageCall('b4'),
     answer('second done'),
   ]);
   const session = new Session(config, { store, id: 'conversation' });
