@@ -34,18 +34,26 @@ const tool: ActorLogic<Snap, EventObject> = {
 
 const noop = (): void => {};
 
-function skeleton({ model, spawn, always, effects = false }: Shape, turns: number) {
+/** Waits out the model's time for turn `turn` (1-based) of session `session`. */
+export type Pace = (session: number, turn: number) => Promise<void>;
+
+function skeleton({ model, spawn, always, effects = false }: Shape, turns: number, pace?: Pace) {
   const afterTools = always ? 'observing' : 'awaiting';
   const next = spawn ? 'executing' : afterTools;
   const machineSetup = setup({
     types: {
-      context: {} as { turns: number },
+      context: {} as { turns: number; session: number },
+      input: {} as { session: number } | undefined,
       events: {} as { type: 'SETTLED' } | { type: 'MODEL' },
       output: {} as number,
     },
     actors: { model: fromPromise(async () => 1), tool },
     actions: {
-      request: ({ self }) => queueMicrotask(() => self.send({ type: 'MODEL' })),
+      request: ({ self, context }) => {
+        const answer = (): void => self.send({ type: 'MODEL' });
+        if (pace === undefined) queueMicrotask(answer);
+        else void pace(context.session, context.turns + 1).then(answer);
+      },
       recordTransition: (_, _params: { to: string }) => noop(),
       recordModelTurn: (_, _params: { event: object }) => noop(),
       recordResult: (_, _params: { event: object }) => noop(),
@@ -62,7 +70,7 @@ function skeleton({ model, spawn, always, effects = false }: Shape, turns: numbe
     { target: next, reenter: true, actions: [...effect('recordModelTurn'), count] },
   ] as const;
   return machineSetup.createMachine({
-    context: { turns: 0 },
+    context: ({ input }) => ({ turns: 0, session: input?.session ?? 0 }),
     output: ({ context }) => context.turns,
     initial: 'awaiting',
     states: {
@@ -106,10 +114,10 @@ export const CONTRACT_SHAPE: Shape = { ...AGENT_SHAPE, effects: true };
  * `turns` tool turns (model turns, for a shape without tools), then the final answer — and
  * resolves with the turns it counted.
  */
-export function skeletonRunner(shape: Shape, turns: number): () => Promise<number> {
-  const machine = skeleton(shape, turns);
-  return async () => {
-    const actor = createActor(machine);
+export function skeletonRunner(shape: Shape, turns: number, pace?: Pace): (session?: number) => Promise<number> {
+  const machine = skeleton(shape, turns, pace);
+  return async (session = 0) => {
+    const actor = createActor(machine, { input: { session } });
     actor.start();
     return await toPromise(actor);
   };

@@ -37,16 +37,20 @@ export function verdict(value: number, target: number, atMost: boolean, unit: st
   return `${bound} ❌ (${number(value / target, 2)}× ${atMost ? 'the target' : 'of the target'})`;
 }
 
-/** The results of one mode: the harness, the peer and the bare loop (the floor), when they ran. */
+/**
+ * The results of one mode, when they ran: the harness, the peer, and the two floors: the XState
+ * skeleton (the machine the brief requires, doing nothing else) and the bare loop (no machine).
+ */
 export interface ModeResults<T> {
   readonly harness: T;
   readonly peer?: T | undefined;
+  readonly skeleton?: T | undefined;
   readonly floor?: T | undefined;
 }
 
-/** The results that ran, harness first, then the peer and the floor. */
-export function present<T>({ harness, peer, floor }: ModeResults<T>): T[] {
-  return [harness, ...(peer === undefined ? [] : [peer]), ...(floor === undefined ? [] : [floor])];
+/** The results that ran, harness first, then the peer, the skeleton and the bare loop. */
+export function present<T>({ harness, peer, skeleton, floor }: ModeResults<T>): T[] {
+  return [harness, ...[peer, skeleton, floor].filter((result): result is T => result !== undefined)];
 }
 
 /**
@@ -107,6 +111,13 @@ export function capacityTable(results: ModeResults<CapacityResult>): string {
       contenders.map((c) => (c === peer ? `${number(ratio, 2)}×` : '')),
       verdict(ratio, CAPACITY_TARGETS.peerCpuRatio, false, '×'),
     );
+    if (results.skeleton !== undefined) {
+      const ceiling = capacityFigures(peer).cpuPerTurnUs / capacityFigures(results.skeleton).cpuPerTurnUs;
+      row(
+        'peer CPU per turn / XState skeleton (the ceiling of a loop on XState)',
+        contenders.map((c) => (c === results.skeleton ? `${number(ceiling, 2)}×` : '')),
+      );
+    }
   }
   return lines.join('\n');
 }

@@ -8,6 +8,7 @@ import { largestPassing } from './largest-passing.js';
 import { defaultLatency } from './latency.js';
 import { type InProcessMode, parseScaleOptions, type ScaleOptions } from './options.js';
 import type { ScaleContender, ScaleWorkload } from './scale-workload.js';
+import { skeletonScaleContender } from './skeleton-scale.js';
 import { measureStaggered } from './staggered.js';
 import type { MaxInFlightSummary } from './staggered-table.js';
 
@@ -19,6 +20,7 @@ interface PeerModule {
 async function contenderFor(key: string, workload: ScaleWorkload): Promise<ScaleContender> {
   if (key === 'harness') return harnessScaleContender(workload);
   if (key === 'bare') return bareScaleContender(workload);
+  if (key === 'skeleton') return skeletonScaleContender(workload);
   if (key === 'ai-generate-text') {
     // Computed, so that the root type-check does not need the peers' packages.
     const path = new URL('peers/ai-sdk-scale.ts', benchDir()).href;

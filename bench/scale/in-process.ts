@@ -31,16 +31,18 @@ function runChild<T>(key: string, mode: InProcessMode, options: ScaleOptions): P
   });
 }
 
-/** The contenders' child-process keys: the harness, the peer, the bare loop (the floor). */
+/** The contenders' child-process keys: the harness, the peer, the floors (the XState skeleton, the bare loop). */
 const HARNESS = 'harness';
 const PEER = 'ai-generate-text';
+const SKELETON = 'skeleton';
 const FLOOR = 'bare';
 
-/** The markdown of one mode, harness beside the peer and the floor (those that ran). */
+/** The markdown of one mode, harness beside the peer and the floors (those that ran). */
 function modeMarkdown(mode: InProcessMode, results: ReadonlyMap<string, object>, options: ScaleOptions): string {
   const of = <T>(): ModeResults<T> => ({
     harness: results.get(HARNESS) as T,
     peer: results.get(PEER) as T | undefined,
+    skeleton: results.get(SKELETON) as T | undefined,
     floor: results.get(FLOOR) as T | undefined,
   });
   if (mode === 'burst') {
@@ -63,7 +65,7 @@ export async function inProcessCapacity(options: ScaleOptions): Promise<SectionR
   const peerReady = existsSync(new URL('peers/node_modules/', benchDir()));
   if (!options.peer) console.error('  peer skipped (--no-peer)');
   else if (!peerReady) console.error('  peer skipped: bench/peers is not installed; run `npm ci --prefix bench/peers`');
-  const keys = [HARNESS, ...(options.peer && peerReady ? [PEER] : []), ...(options.floor ? [FLOOR] : [])];
+  const keys = [HARNESS, ...(options.peer && peerReady ? [PEER] : []), ...(options.floor ? [SKELETON, FLOOR] : [])];
   const parts: string[] = [];
   const all: object[] = [];
   for (const mode of options.modes) {

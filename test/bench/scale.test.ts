@@ -197,6 +197,20 @@ describe('capacityTable', () => {
     expect(alone).not.toContain('peer CPU');
   });
 
+  it('puts the XState skeleton between the peer and the bare loop, with the peer over it as the ceiling', () => {
+    const table = capacityTable({
+      harness: result('agent-harness', 400, 12, 5),
+      peer: result('ai', 1600, 50, 40),
+      skeleton: result('XState skeleton', 200, 10, 3),
+      floor: result('bare loop', 100, 8, 2),
+    });
+    expect(table).toContain('| measure | agent-harness | ai | XState skeleton | bare loop | target |');
+    expect(table).toContain('| peer CPU per turn / harness |  | 4.00× |  |  | ≥ 3× ✅ |');
+    expect(table).toContain('| peer CPU per turn / XState skeleton (the ceiling of a loop on XState) |  |  | 8.00× |  |  |');
+    const noPeer = capacityTable({ harness: result('agent-harness', 400, 12, 5), skeleton: result('XState skeleton', 200, 10, 3) });
+    expect(noPeer).not.toContain('ceiling');
+  });
+
   it('leaves the peer column and ratio out when no peer ran', () => {
     const table = capacityTable({ harness: result('agent-harness', 400, 30, 25) });
     expect(table).toContain('| measure | agent-harness | target |');
