@@ -28,6 +28,7 @@ export type {
 export type { ReasoningContent, ReasoningPart, RedactedReasoningPart } from './core/messages.js';
 export { stableJson } from './core/stable-json.js';
 export type {
+  DeliveryGate,
   EventBusOptions,
   StreamRecord,
   Subscriber,

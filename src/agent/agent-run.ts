@@ -5,7 +5,7 @@ import { contentText, type MessageContent } from '../core/content-parts.js';
 import { errorMessage, HarnessError } from '../core/errors.js';
 import { LazyAbort } from '../core/lazy-abort.js';
 import type { ModelClient } from '../core/model-client.js';
-import type { EventBus } from '../events/event-bus.js';
+import type { EventBus, Subscriber } from '../events/event-bus.js';
 import type { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { zodSchemaProblem } from '../tools/zod-schema.js';
@@ -63,6 +63,8 @@ export interface RunSetup {
   readonly emitOwn: (event: AgentEvent) => Promise<void>;
   /** Emits the agent's own event on its bus, with no promise. */
   readonly postOwn: (event: AgentEvent) => void;
+  /** The agent's subscriber that holds each event until the entries before it are durable. */
+  readonly storeBarrier: Subscriber;
 }
 
 /**

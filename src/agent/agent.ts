@@ -9,7 +9,7 @@ import type { JournalEntry } from '../core/journal-entry.js';
 import type { ToolCall } from '../core/messages.js';
 import type { ModelClient } from '../core/model-client.js';
 import { monotonicNow } from '../core/monotonic-now.js';
-import { EventBus, type StreamRecord } from '../events/event-bus.js';
+import { EventBus, type StreamRecord, type Subscriber } from '../events/event-bus.js';
 import type { AgentStateName } from '../machines/agent-machine-types.js';
 import { Session } from '../session/session.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -199,6 +199,8 @@ export class Agent {
   private publishingIndex = -1;
   /** The event this agent is emitting on its bus, while the bus publishes it (synchronously). */
   private emitting: AgentEvent | undefined;
+  /** Holds each event until the entries before it are durable (subscribed when the session has a store). */
+  private readonly storeBarrier: Subscriber = () => this.session.settled();
 
   constructor(config: Config, options: AgentOptions = {}) {
     checkAgentArguments(config, options);
@@ -246,6 +248,7 @@ export class Agent {
       relayed: this.relayed,
       emitOwn: (event) => this.emitOwn(event),
       postOwn: (event) => this.postOwn(event),
+      storeBarrier: this.storeBarrier,
     });
     // One log: every journal entry goes out on the stream as it is appended, with its index.
     const bus = this.events;
@@ -288,7 +291,7 @@ export class Agent {
    */
   private guardStore(): void {
     const { session } = this;
-    this.events.subscribe(() => session.settled());
+    this.events.subscribe(this.storeBarrier);
     session.onStoreFailure((error) => {
       const run = this.runs.active;
       if (run !== undefined && !run.finished) {

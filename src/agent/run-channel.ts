@@ -1,5 +1,5 @@
 import { AgentEvent, isStreamDelta, isTerminal } from '../core/agent-event.js';
-import type { EventBus } from '../events/event-bus.js';
+import type { EventBus, Subscriber } from '../events/event-bus.js';
 import type { Session } from '../session/session.js';
 import type { AsyncQueue } from './async-queue.js';
 
@@ -29,6 +29,8 @@ export interface RunChannelSetup {
   readonly emitOwn: (event: AgentEvent) => Promise<void>;
   /** Emits the agent's own event on its bus, with no promise. */
   readonly postOwn: (event: AgentEvent) => void;
+  /** The agent's subscriber that holds each event until the entries before it are durable. */
+  readonly storeBarrier: Subscriber;
 }
 
 /**
@@ -50,6 +52,20 @@ export function openRunChannel(setup: RunChannelSetup, queue: AsyncQueue<AgentEv
     else if (later === undefined) later = [event];
     else later.push(event);
   };
+  // What the run's event being delivered is shown as: itself, or once the store has failed
+  // (SPEC §8) nothing past the last durable entry but the end, as `store_error`. Decided once
+  // per event, where it reaches its first subscriber past the store's barrier, so that the
+  // reader and every other subscriber see the same events (SPEC §4). Two fields, not an object
+  // per event (deltas).
+  let decidedFor: AgentEvent | undefined;
+  let decided: AgentEvent | undefined;
+  const shownAs = (event: AgentEvent): AgentEvent | undefined => {
+    if (event === decidedFor) return decided;
+    decidedFor = event;
+    if (session.storeFailure === undefined) decided = event;
+    else decided = isTerminal(event) ? durableEnd(session, event) : undefined;
+    return decided;
+  };
   // The reader of run() is an ordinary awaited subscriber: it holds each event until it asks
   // for the next, as a generator's body would (the bus delivers one event at a time, and the
   // loop waits for it to be idle before it starts a tool or asks the model). Not the last
@@ -57,16 +73,32 @@ export function openRunChannel(setup: RunChannelSetup, queue: AsyncQueue<AgentEv
   // the model's stream is read on while the reader works on one (the queue keeps order, so the reader still takes every
   // delta before the event after them, which is held); holding each would cost a promise and
   // a round trip per delta, a third of a streamed turn's allocation (bench:scale).
-  const unsubscribe = setup.events.subscribe((event) => {
+  const reader = (event: AgentEvent): Promise<void> | undefined => {
     if (event !== oldest) return; // another agent's run on a shared bus
     oldest = later !== undefined && later.length > 0 ? later.shift() : undefined;
+    const shown = shownAs(event);
+    if (shown === undefined) return;
     const terminal = isTerminal(event);
-    // Once the store has failed, the reader sees nothing more past its last durable entry but the end.
-    if (!terminal && session.storeFailure !== undefined) return;
-    const read = queue.push(terminal ? durableEnd(session, event) : event, !terminal && !isStreamDelta(event));
+    const read = queue.push(shown, !terminal && !isStreamDelta(event));
     if (!terminal) return read;
     end();
-  });
+  };
+  const unsubscribeReader = setup.events.subscribe(reader);
+  // The other subscribers see the run's events as the reader does: the bus asks this gate as an
+  // event reaches each of them (a store fails while some subscriber holds an event).
+  const { storeBarrier } = setup;
+  const ungate =
+    session.store === undefined
+      ? undefined
+      : setup.events.gate((event, subscriber) => {
+          if (subscriber === reader || subscriber === storeBarrier) return event;
+          const ours = event === decidedFor || event === oldest || (later?.includes(event) ?? false);
+          return ours ? shownAs(event) : event;
+        });
+  const unsubscribe = (): void => {
+    unsubscribeReader();
+    ungate?.();
+  };
   const emit = (event: AgentEvent): Promise<void> => {
     keep(event);
     return setup.emitOwn(event);

@@ -24,6 +24,12 @@ export interface StreamRecord {
 /** Removes a subscriber: call it, or call its `unsubscribe()` (the RxJS habit). */
 export type Unsubscribe = (() => void) & { readonly unsubscribe: () => void };
 
+/**
+ * What one subscriber is shown of an event on its way to it: the event, another event in its
+ * place, or nothing (`undefined`). See {@link EventBus.gate}.
+ */
+export type DeliveryGate = (event: AgentEvent, subscriber: Subscriber) => AgentEvent | undefined;
+
 /** Called when a subscriber throws, rejects or times out; the default logs to `console.error`. */
 export type SubscriberErrorHandler = (error: unknown, event: AgentEvent) => void;
 
@@ -54,6 +60,7 @@ export function isDelivered(emitted: Promise<void>): boolean {
 }
 
 const NO_SUBSCRIBERS: readonly Subscriber[] = [];
+const NO_GATES: readonly DeliveryGate[] = [];
 
 /** Default of {@link EventBusOptions.stopGraceMs}. */
 export const DEFAULT_STOP_GRACE_MS = 1000;
@@ -96,6 +103,8 @@ export class EventBus {
   // Replaced, never mutated: a delivery in progress keeps the list it started with, so
   // subscribing or unsubscribing during delivery affects the next event only.
   private subscribers: readonly Subscriber[] = [];
+  /** Replaced, never mutated, as `subscribers`. Usually none: one per run of an agent with a store. */
+  private gates: readonly DeliveryGate[] = NO_GATES;
   private readonly queue: Pending[] = [];
   private idleWaiters: (() => void)[] = [];
   /** An event is being delivered; later ones wait in `queue`. */
@@ -148,6 +157,21 @@ export class EventBus {
       if (index >= 0) this.subscribers = this.subscribers.filter((_, i) => i !== index);
     };
     return Object.assign(unsubscribe, { unsubscribe });
+  }
+
+  /**
+   * Adds a gate each event passes, as it reaches each subscriber (after the gates added before
+   * it): the subscriber is shown what the gate returns, or is skipped for that event. The gate
+   * is asked again for every subscriber, so it may answer differently once an earlier subscriber
+   * has held the event (a run whose store failed meanwhile). Returns the function that removes it.
+   */
+  gate(gate: DeliveryGate): Unsubscribe {
+    this.gates = this.gates.concat(gate);
+    const remove = (): void => {
+      const index = this.gates.indexOf(gate);
+      if (index >= 0) this.gates = this.gates.filter((_, i) => i !== index);
+    };
+    return Object.assign(remove, { unsubscribe: remove });
   }
 
   /**
@@ -262,9 +286,11 @@ export class EventBus {
     const targets = this.targets;
     for (let i = from; i < targets.length; i++) {
       const subscriber = targets[i] as Subscriber;
-      const result = this.call(subscriber, event);
+      const shown = this.gates.length === 0 ? event : this.pass(event, subscriber);
+      if (shown === undefined) continue;
+      const result = this.call(subscriber, shown);
       if (result !== undefined) {
-        this.hold(result, subscriber, i, event);
+        this.hold(result, subscriber, i, shown);
         return false;
       }
     }
@@ -272,6 +298,16 @@ export class EventBus {
     this.resolveEvent = undefined;
     resolve?.();
     return true;
+  }
+
+  /** What `subscriber` is shown of `event` once every gate has passed it (undefined: nothing). */
+  private pass(event: AgentEvent, subscriber: Subscriber): AgentEvent | undefined {
+    let shown: AgentEvent | undefined = event;
+    for (const gate of this.gates) {
+      shown = gate(shown, subscriber);
+      if (shown === undefined) return undefined;
+    }
+    return shown;
   }
 
   private becomeIdle(): void {

@@ -4,6 +4,13 @@
  * folder import each other directly.
  */
 
-export type { EventBusOptions, StreamRecord, Subscriber, SubscriberErrorHandler, Unsubscribe } from './event-bus.js';
+export type {
+  DeliveryGate,
+  EventBusOptions,
+  StreamRecord,
+  Subscriber,
+  SubscriberErrorHandler,
+  Unsubscribe,
+} from './event-bus.js';
 export { DEFAULT_STOP_GRACE_MS, EventBus, isDelivered } from './event-bus.js';
 export { SubscriberTimeoutError } from './subscriber-timeout-error.js';
