@@ -58,6 +58,15 @@ describe('a toolSources refresh that fails during a run', () => {
     await session.close();
     expect(stableJson((await store.read('clash')).entries)).toBe(stableJson(journal));
     expect(stableJson(Session.replay(journal, config).journal)).toBe(stableJson(journal));
+
+    // The clash resolved (here: the source left out), the stored run resumes where it stopped.
+    const loaded = await Session.load(store, 'clash', { config });
+    const again = new ScriptedClient([textTurn('done')]);
+    const resumed = await collect(new Agent(config, { client: again, tools: registry, session: loaded }).resume());
+    expect(resumed.at(-1)).toMatchObject({ type: 'agent_end', data: { response: 'done' } });
+    expect(again.requests[0]?.messages.at(-1)).toEqual({ role: 'tool', callId: 'c1', content: 'added late_tool' });
+    assertLoopInvariants(loaded.journal);
+    await loaded.close();
     await store.close();
   }, 30_000);
 
