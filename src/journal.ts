@@ -37,12 +37,12 @@ export type {
 } from './events/event-bus.js';
 export { DEFAULT_STOP_GRACE_MS } from './events/event-bus.js';
 export { SubscriberTimeoutError } from './events/subscriber-timeout-error.js';
-export type { JournalHeader, ReadJournalOptions } from './session/journal-file.js';
+export type { JournalHeader, ParsedJournal, ReadJournalOptions } from './session/journal-file.js';
 export { parseJournal, readJournalFile, serializeJournal, writeJournalFile } from './session/journal-file.js';
 export type { AppendListener, LogRecord } from './session/journal-log.js';
 export type { PairingProblem } from './session/journal-pairing.js';
 export { checkToolPairing } from './session/journal-pairing.js';
 export { checkJournalVersion, JOURNAL_VERSION, READABLE_JOURNAL_VERSIONS } from './session/journal-version.js';
-export type { ToolCallInput } from './session/session.js';
+export type { ReplayOptions, ToolCallInput } from './session/session.js';
 export { JOURNAL_VERSION_META } from './session/session.js';
 export type { StoreFailureListener } from './session/session-writer.js';

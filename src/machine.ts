@@ -57,6 +57,7 @@ export type {
   ToolBatch,
   ToolResultParams,
   ToolSettledEvent,
+  ToolSourceErrorEvent,
   TreeBudget,
 } from './machines/agent-machine-types.js';
 export type { InvalidCallCount, InvalidCalls } from './machines/invalid-calls.js';

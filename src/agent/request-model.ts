@@ -15,6 +15,7 @@ import { checkOutput } from './output-check.js';
 import { policyContext } from './policy-context.js';
 import { readModelStream } from './read-model-stream.js';
 import { dropForeignReasoning } from './reasoning-filter.js';
+import { refreshToolSources, ToolSourceFailure } from './refresh-tool-sources.js';
 import { activeRun, depsOf, type MachineDeps, type RunHandle } from './run-handle.js';
 
 function throwIfAborted(abort: LazyAbort): void {
@@ -88,10 +89,7 @@ async function requestTurn(
   const client = deps.client;
   if (client === undefined) throw new HarnessError('no_client', 'the agent has no model client');
   // Between turns, never within one: tool lists that changed (MCP listChanged) are applied now.
-  for (const source of deps.toolSources) {
-    await source.listed?.(); // a list_changed that came with the last turn's calls is fetched first
-    source.refresh(deps.tools);
-  }
+  await refreshToolSources(deps.toolSources, deps.tools);
   throwIfAborted(abort);
   // After a handoff, the agent handed to: its tools (its instructions are the system message).
   const registry = deps.activeTools();
@@ -166,7 +164,10 @@ export function answer(self: AnyActorRef, event: AgentMachineEvent): void {
   if (self.getSnapshot().status === 'active') self.send(event);
 }
 
-/** The `requestModel` effect: journal the turn's start and stream the request in the background. */
+/**
+ * The `requestModel` effect: journal the turn's start and stream the request in the background;
+ * answers `MODEL_TURN`, `MODEL_ERROR`, or `TOOL_SOURCE_ERROR` when a tool source failed to refresh.
+ */
 export function requestModel(self: AnyActorRef, system: object, toolsWithheld: boolean): void {
   const deps = depsOf(system);
   const run = activeRun(deps);
@@ -183,6 +184,12 @@ export function requestModel(self: AnyActorRef, system: object, toolsWithheld: b
   session.startTurn(dropped);
   requestTurn(deps, run, toolsWithheld, messages).then(
     (turn) => answer(self, { type: 'MODEL_TURN', turn }),
-    (error: unknown) => answer(self, { type: 'MODEL_ERROR', message: errorMessage(error) }),
+    (error: unknown) =>
+      answer(
+        self,
+        error instanceof ToolSourceFailure
+          ? { type: 'TOOL_SOURCE_ERROR', message: error.message }
+          : { type: 'MODEL_ERROR', message: errorMessage(error) },
+      ),
   );
 }

@@ -36,6 +36,7 @@ export const STOP_REASONS = [
   'store_error',
   'context_overflow',
   'guardrail',
+  'mcp_error',
 ] as const;
 
 /** Why a run ended without a final answer: one of {@link STOP_REASONS}. */

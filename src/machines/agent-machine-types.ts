@@ -307,6 +307,16 @@ export interface ModelErrorEvent {
   readonly message: string;
 }
 
+/**
+ * Before the model request, a tool source's refresh failed (an MCP server whose new tool list
+ * clashes with the registry): the tools to offer are unknown, so no request was sent.
+ */
+export interface ToolSourceErrorEvent {
+  readonly type: 'TOOL_SOURCE_ERROR';
+  /** Why, naming the source and the tool, for the run's `agent_error`. */
+  readonly message: string;
+}
+
 /** The compaction started on entering `compacting` finished. */
 export interface CompactedEvent {
   readonly type: 'COMPACTED';
@@ -330,6 +340,7 @@ export interface InternalErrorEvent {
 export type AgentMachineEvent =
   | ModelTurnEvent
   | ModelErrorEvent
+  | ToolSourceErrorEvent
   | CompactedEvent
   | ToolSettledEvent
   | GuardrailCheckedEvent

@@ -96,6 +96,11 @@ export const agentMachine = machineSetup.createMachine({
           target: 'error',
           actions: assign({ stop: ({ event }) => ({ reason: 'model_error', message: event.message }) }),
         },
+        // The model did nothing wrong: a tool source could not be refreshed before the request.
+        TOOL_SOURCE_ERROR: {
+          target: 'error',
+          actions: assign({ stop: ({ event }) => ({ reason: 'mcp_error', message: event.message }) }),
+        },
       },
     },
     executingTools: {

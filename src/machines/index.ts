@@ -41,6 +41,7 @@ export type {
   ToolBatch,
   ToolResultParams,
   ToolSettledEvent,
+  ToolSourceErrorEvent,
   TreeBudget,
 } from './agent-machine-types.js';
 export { gateCalls, waitingCalls } from './approval-gate.js';

@@ -68,7 +68,8 @@ export const machineSetup = setup({
     recordTransition: (_, _params: { to: AgentStateName }) => {},
     /**
      * Effect: start a model request (the agent journals the turn's start and streams the
-     * request); it answers with `MODEL_TURN` or `MODEL_ERROR`.
+     * request); it answers with `MODEL_TURN` or `MODEL_ERROR`, or `TOOL_SOURCE_ERROR` when a
+     * tool source could not be refreshed before the request.
      */
     requestModel: (_, _params: ModelRequestParams) => {},
     /** Effect: a model turn completed (usage, and the assistant message when it asked for tools). */

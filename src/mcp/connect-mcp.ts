@@ -2,6 +2,7 @@ import { loadMcpSdk } from './load-mcp-sdk.js';
 import { McpConnection } from './mcp-connection.js';
 import { checkOptions, type McpServerOptions, serverLabel } from './mcp-options.js';
 import { McpSource } from './mcp-source.js';
+import { findNameClash, nameClashError } from './name-clash.js';
 
 /**
  * Connects to an MCP server and lists its tools:
@@ -15,7 +16,8 @@ import { McpSource } from './mcp-source.js';
  *
  * `{ command, args?, env?, cwd? }` starts the server as a child process (stdio);
  * `{ url, headers? }` reaches it over streamable HTTP. A server that cannot be started or
- * reached is one `mcp_error` {@link HarnessError} naming it and the cause; options that cannot
+ * reached is one `mcp_error` {@link HarnessError} naming it and the cause, and so is a list with
+ * two tools that become one name (`get.item`, `get_item`); options that cannot
  * work are `invalid_argument`; a missing `@modelcontextprotocol/sdk` is `missing_dependency`.
  */
 export async function connectMcp(options: McpServerOptions): Promise<McpSource> {
@@ -28,6 +30,11 @@ export async function connectMcp(options: McpServerOptions): Promise<McpSource> 
   const { serverName, tools } = await connection.start();
   const name = options.name ?? serverName ?? connection.name;
   connection.name = name;
+  const clash = findNameClash(tools, options.prefix);
+  if (clash !== undefined) {
+    await connection.close();
+    throw nameClashError(name, clash);
+  }
   source = new McpSource(name, connection, options.prefix, tools);
   return source;
 }

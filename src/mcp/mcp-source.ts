@@ -2,6 +2,7 @@ import { HarnessError } from '../core/errors.js';
 import type { AnyTool, ToolRegistry } from '../tools/registry.js';
 import { type McpCall, mcpTool, toolFingerprint } from './mcp-tool.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
+import { findNameClash, type NameClash, nameClashError } from './name-clash.js';
 
 /** What {@link McpSource.refresh} changed in a registry. */
 export interface ToolsRefresh {
@@ -36,6 +37,8 @@ export class McpSource {
   readonly name: string;
   private current: readonly AnyTool[] = [];
   private byFingerprint = new Map<string, AnyTool>();
+  /** Two tools of the current list that become one harness name: {@link McpSource.refresh} refuses the list. */
+  private clash: NameClash | undefined;
   /** Every tool this source made, to tell its own registrations from other tools. */
   private readonly made = new WeakSet<AnyTool>();
   private readonly listeners = new Set<ToolsChangedListener>();
@@ -71,7 +74,8 @@ export class McpSource {
    * Makes `registry` hold this source's current tools: unregisters those of its tools the
    * server no longer lists (or lists differently) and registers the new ones. Cheap when
    * nothing changed; call it between turns. All or nothing: a new name that another tool
-   * already has throws `invalid_argument` and leaves the registry as it was.
+   * already has throws `invalid_argument`, and two of the server's tools that become one name
+   * (`get.item`, `get_item`) throw `mcp_error`, leaving the registry as it was.
    */
   refresh(registry: ToolRegistry): ToolsRefresh {
     const next = new Set(this.current);
@@ -81,12 +85,8 @@ export class McpSource {
     });
     const removed = mine.filter((name) => !next.has(registry.get(name) as AnyTool));
     const added = this.current.filter((tool) => registry.get(tool.name) !== tool);
-    const names = new Set<string>();
+    if (this.clash !== undefined) throw nameClashError(this.name, this.clash);
     for (const tool of added) {
-      if (names.has(tool.name)) {
-        throw new HarnessError('invalid_argument', `MCP server '${this.name}' lists two tools named '${tool.name}'`);
-      }
-      names.add(tool.name);
       const holder = registry.get(tool.name);
       if (holder !== undefined && !removed.includes(tool.name)) {
         const from = holder.source === undefined ? '' : ` (from ${holder.source})`;
@@ -131,6 +131,7 @@ export class McpSource {
     const changed = next.length !== this.current.length || next.some((tool, i) => tool !== this.current[i]);
     this.byFingerprint = byFingerprint;
     this.current = next;
+    this.clash = findNameClash(tools, this.prefix);
     if (!changed) return;
     for (const listener of [...this.listeners]) listener(next);
   }

@@ -27,6 +27,15 @@ export function serializeJournal(journal: readonly JournalEntry[], meta?: Readon
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The entries of a journal file, carrying the `version` its header gives: `Session.replay` reads
+ * it, so a version 1 file's calls still owed are in doubt (SPEC §8). `version` is not enumerable
+ * (the entries compare and serialise as a plain array), and a copy (`slice`, a spread) loses it:
+ * pass `Session.replay(copy, config, { journalVersion })` then. Optional in the type, so that any
+ * `JournalEntry[]` can still be assigned where a parsed journal was.
+ */
+export type ParsedJournal = JournalEntry[] & { readonly version?: number };
+
 /** Options of {@link parseJournal} and `readJournalFile`. */
 export interface ReadJournalOptions {
   /** Names the journal in messages (its path); default `the journal`. */
@@ -47,9 +56,10 @@ function emitWarning(message: string): void {
  * A torn last line (no newline after it and not JSON: a write cut short by a crash, never
  * complete) is dropped with a warning. Refuses unknown versions (`unsupported_journal_version`),
  * a line that is not JSON anywhere else (`journal_corrupt`, naming the line), a missing header
- * and entries of the wrong shape (`invalid_journal`).
+ * and entries of the wrong shape (`invalid_journal`). The entries carry the header's `version`
+ * ({@link ParsedJournal}).
  */
-export function parseJournal(text: string, options: ReadJournalOptions = {}): JournalEntry[] {
+export function parseJournal(text: string, options: ReadJournalOptions = {}): ParsedJournal {
   const source = options.source ?? 'the journal';
   const lines = text.split('\n');
   const numbered = lines.map((line, i) => ({ line, number: i + 1 })).filter(({ line }) => line.trim() !== '');
@@ -70,8 +80,9 @@ export function parseJournal(text: string, options: ReadJournalOptions = {}): Jo
       `${source}: line 1 is not a journal header ({"format":"agent-harness-journal",…})`,
     );
   }
-  checkJournalVersion(header.version);
-  return rest.map(({ line, number }, i) => checkEntry(parseLine(line, number, source, 'journal_corrupt'), i));
+  const version = checkJournalVersion(header.version);
+  const entries = rest.map(({ line, number }, i) => checkEntry(parseLine(line, number, source, 'journal_corrupt'), i));
+  return Object.defineProperty(entries, 'version', { value: version, enumerable: false }) as ParsedJournal;
 }
 
 function isJson(line: string): boolean {
@@ -131,8 +142,8 @@ export async function writeJournalFile(
  * Reads and checks a journal file written by {@link writeJournalFile} or appended as a run went
  * (`run --journal`): a torn last line (a crash mid-append) is dropped with a warning
  * (`options.onWarning`); a line that is not JSON elsewhere is `journal_corrupt` naming the file
- * and the line. See {@link parseJournal}.
+ * and the line. The entries carry the file's version; see {@link parseJournal}.
  */
-export async function readJournalFile(path: string, options: ReadJournalOptions = {}): Promise<JournalEntry[]> {
+export async function readJournalFile(path: string, options: ReadJournalOptions = {}): Promise<ParsedJournal> {
   return parseJournal(await readFile(path, 'utf8'), { source: path, ...options });
 }

@@ -14,7 +14,8 @@ export const JOURNAL_VERSION = 6;
  * decided (`rule` on `approval_request` and `approval_decision`, policy functions' verdicts as
  * `approval_decision` entries), an approval's edited `arguments`, the `model_switch` entry and
  * the model that answered on `usage` (a fallback chain), and the `guardrail` entry (a
- * guardrail's verdict) with the stop reason `guardrail`.
+ * guardrail's verdict) with the stop reason `guardrail`, and the stop reason `mcp_error` (a tool
+ * source's refresh that failed).
  */
 export const READABLE_JOURNAL_VERSIONS: readonly number[] = [1, 2, 3, 4, 5, 6];
 

@@ -70,6 +70,17 @@ export interface SessionOptions {
   readonly children?: ChildJournals;
 }
 
+/** Options of {@link Session.replay}. */
+export interface ReplayOptions extends SessionOptions {
+  /**
+   * The format version of the journal replayed: from a version 1 journal (no write-ahead
+   * `tool_started`), the calls still owed are in doubt, and a session replayed into a `store`
+   * is stored as version 1 too. Default: the `version` that `parseJournal` / `readJournalFile`
+   * put on the entries they return, else the current version.
+   */
+  readonly journalVersion?: number;
+}
+
 /** Options of {@link Session.load}. */
 export interface LoadOptions {
   /** The configuration to run with; `new Config()` by default. */
@@ -246,8 +257,8 @@ export class Session {
         client: options.client,
         registry: options.registry,
         clock: options.clock,
+        journalVersion: readVersion,
       });
-      session.noteJournalVersion(readVersion);
       session.attach(store, id, writer, stored.warnings);
       return session;
     } catch (error) {
@@ -751,31 +762,38 @@ export class Session {
     const { version, journal, children } = snapshot as { version?: unknown; journal?: unknown; children?: unknown };
     const readVersion = checkJournalVersion(version);
     if (!Array.isArray(journal)) throw new HarnessError('invalid_journal', "session snapshot has no 'journal' array");
-    const session =
-      options.children !== undefined || children === undefined
-        ? Session.replay(journal, config, options)
-        : Session.replay(journal, config, { ...options, children: children as ChildJournals });
-    session.noteJournalVersion(readVersion);
-    return session;
+    const replayOptions = { ...options, journalVersion: readVersion };
+    return options.children !== undefined || children === undefined
+      ? Session.replay(journal, config, replayOptions)
+      : Session.replay(journal, config, { ...replayOptions, children: children as ChildJournals });
   }
 
   /**
    * Rebuilds a session by applying every journal entry in order. The result's journal is
-   * byte-identical (as stable JSON) to the input. Throws `invalid_journal` naming a malformed
-   * entry, `journal_corrupt` naming a tool result that is missing, forged or doubled.
+   * byte-identical (as stable JSON) to the input. The journal's version is
+   * `options.journalVersion`, else the one `parseJournal` put on its entries (a version 1
+   * journal's calls still owed are in doubt). Throws `invalid_journal` naming a malformed
+   * entry, `journal_corrupt` naming a tool result that is missing, forged or doubled,
+   * `unsupported_journal_version`.
    */
-  static replay(journal: readonly unknown[], config: Config = new Config(), options: SessionOptions = {}): Session {
+  static replay(journal: readonly unknown[], config: Config = new Config(), options: ReplayOptions = {}): Session {
     if (!Array.isArray(journal))
       throw new HarnessError(
         'invalid_journal',
         `Session.replay(journal): the journal must be an array of entries, got ${journal === null ? 'null' : typeof journal}`,
       );
+    const { journalVersion, ...sessionOptions } = options;
+    const given = journalVersion ?? (journal as { readonly version?: unknown }).version;
+    const version = given === undefined ? JOURNAL_VERSION : checkJournalVersion(given);
     const entries = journal.map((raw, i) => checkEntry(raw, i));
     // A deleted or altered tool_result would send a request with an unanswered call.
     const unpaired = checkToolPairing(entries);
     if (unpaired !== undefined) throw new HarnessError('journal_corrupt', unpaired.message);
-    const session = new Session(config, options);
+    // Stored, a copy of a version 1 journal stays version 1, so that loading it keeps its calls in doubt.
+    const created: ForkedSessionOptions = version < 2 ? { ...sessionOptions, journalVersion: 1 } : sessionOptions;
+    const session = new Session(config, created);
     for (const entry of entries) session.append(entry);
+    session.noteJournalVersion(version);
     return session;
   }
 

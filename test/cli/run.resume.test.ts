@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -80,6 +80,40 @@ describe('agent-harness run --resume', () => {
     expect(followUp.code).toBe(0);
     const users = (await readJournalFile(file)).filter((entry) => entry.type === 'user_message');
     expect(users.map((entry) => entry.content)).toEqual(['Say hi', 'And again?']);
+  });
+
+  it('resumes a version 1 journal cut while its tools ran: the write is in doubt (not run again), the read runs', async () => {
+    const cwd = cliWorkspace();
+    const file = join(cwd, 'v1.jsonl');
+    // As version 1 wrote a run cut in executingTools: no write-ahead tool_started entries.
+    const lines = [
+      { format: 'agent-harness-journal', version: 1 },
+      { type: 'user_message', content: 'Note it' },
+      { type: 'turn_start' },
+      { type: 'usage', usage: { promptTokens: 5, completionTokens: 3, totalTokens: 8 } },
+      {
+        type: 'assistant_message',
+        content: '',
+        toolCalls: [
+          { callId: 'w1', name: 'write_file', arguments: { path: 'out.txt', content: 'paid' } },
+          { callId: 'r1', name: 'read_file', arguments: { path: 'notes.md' } },
+        ],
+      },
+      { type: 'transition', event: 'xstate.done.actor.model', from: 'awaitingModel', to: 'executingTools' },
+    ];
+    writeFileSync(file, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const { code, requests } = await cli(
+      ['--resume', file, '--tools', 'workspace', '--allow', 'write_file'],
+      [{ chunks: [fixture('openai/text.sse')] }],
+      cwd,
+    );
+    expect(code).toBe(0);
+    expect(existsSync(join(cwd, 'out.txt'))).toBe(false);
+    const results = (await readJournalFile(file)).flatMap((entry) => (entry.type === 'tool_result' ? [entry] : []));
+    expect(results.map((entry) => entry.callId)).toEqual(['w1', 'r1']);
+    expect(String(results[0]?.content)).toMatch(/^Error: interrupted: /);
+    expect(String(results[1]?.content)).toContain('# Notes');
+    expect(requests).toHaveLength(1);
   });
 
   it('refuses a --resume file that does not exist (exit 2)', async () => {

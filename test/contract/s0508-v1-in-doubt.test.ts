@@ -4,6 +4,8 @@
 // and wrote a batch's results only once every call had settled: a crash in its executingTools
 // leaves calls that may well have run with no trace of starting. Resuming such a session treated
 // them as never started and ran a non-idempotent write again (a second payment).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -18,6 +20,7 @@ import {
   ToolKind,
   ToolRegistry,
 } from '../../src/index.js';
+import { parseJournal, readJournalFile } from '../../src/journal.js';
 import { drain } from '../support/runs.js';
 
 const config = new Config({});
@@ -149,5 +152,56 @@ describe('s0508 §8 a fork of a version 1 session cut while its tools ran', () =
     expect(String(results.p1)).toMatch(/^Error: interrupted: /);
     await loaded.close();
     await store.close();
+  });
+});
+
+// The same cut as a version 1 JSON Lines file (header `"version":1`), as `run --journal` wrote it.
+const V1_FILE = fileURLToPath(new URL('../fixtures/journal-v1-cut.jsonl', import.meta.url));
+
+describe('s0508 §8 a version 1 journal file, replayed', () => {
+  it('Session.replay(parseJournal(text)) knows the file’s version: the non-idempotent call is in doubt', async () => {
+    const entries = parseJournal(readFileSync(V1_FILE, 'utf8'));
+    expect(entries.version).toBe(1);
+    expect(entries).toEqual(cut);
+    const ran: string[] = [];
+    const { end, results } = await resumed(Session.replay(entries, config), ran);
+    expect(end).toBe('agent_end');
+    expect(ran).toEqual(['l1']);
+    expect(String(results.p1)).toMatch(/^Error: interrupted: /);
+    expect(results.l1).toBe('look done');
+  });
+
+  it('replayed into a store (as run --resume FILE does), it is stored as version 1: loaded again, still in doubt', async () => {
+    const store = await openStore('memory:');
+    const copy = Session.replay(await readJournalFile(V1_FILE), config, { store, id: 'copy' });
+    await copy.close();
+    expect((await store.read('copy')).meta).toMatchObject({ journalVersion: '1' });
+    const ran: string[] = [];
+    const loaded = await Session.load(store, 'copy', { config });
+    const { results } = await resumed(loaded, ran);
+    expect(ran).toEqual(['l1']);
+    expect(String(results.p1)).toMatch(/^Error: interrupted: /);
+    await loaded.close();
+    await store.close();
+  });
+
+  it('entries without their file’s version (a copy) take it from the journalVersion option', async () => {
+    const copied = [...parseJournal(readFileSync(V1_FILE, 'utf8'))];
+    const ran: string[] = [];
+    const { results } = await resumed(Session.replay(copied, config, { journalVersion: 1 }), ran);
+    expect(ran).toEqual(['l1']);
+    expect(String(results.p1)).toMatch(/^Error: interrupted: /);
+    expect(() => Session.replay(copied, config, { journalVersion: 99 })).toThrowError(
+      expect.objectContaining({ reason: 'unsupported_journal_version' }),
+    );
+  });
+
+  it('a current file of the same entries still runs the calls that never started', async () => {
+    const entries = parseJournal(readFileSync(V1_FILE, 'utf8').replace('"version":1', '"version":6'));
+    expect(entries.version).toBe(6);
+    const ran: string[] = [];
+    const { results } = await resumed(Session.replay(entries, config), ran);
+    expect(ran.sort()).toEqual(['l1', 'p1']);
+    expect(results.p1).toBe('pay done');
   });
 });

@@ -44,6 +44,7 @@ describe('agentMachine, explored exhaustively', () => {
       'aborted',
       'cost_budget',
       'internal_error',
+      'mcp_error',
       'model_error',
       'time_budget',
       'token_budget',

@@ -14,6 +14,7 @@ import type {
   ModelTurn,
   ModelTurnEvent,
   ToolSettledEvent,
+  ToolSourceErrorEvent,
 } from '../../machines/agent-machine-types.js';
 import { waitingCalls } from '../../machines/approval-gate.js';
 import type { OutputCheck } from '../../machines/model-turn.js';
@@ -346,6 +347,8 @@ function modelEvents(options: AlphabetOptions, context: AgentContext): LabelledE
   if (options.context) events.push(...overfullTurns(options, context));
   const error: ModelErrorEvent = { type: 'MODEL_ERROR', message: 'model stream failed' };
   events.push({ label: 'model(error)', role: 'matters', event: error });
+  const sourceError: ToolSourceErrorEvent = { type: 'TOOL_SOURCE_ERROR', message: 'a tool source failed to refresh' };
+  events.push({ label: 'tools(refresh error)', role: 'matters', event: sourceError });
   return events;
 }
 

@@ -49,7 +49,8 @@ export function warningRules(monitor: MonitorState, limits: BudgetLimits): Findi
  * The reason a run must stop with when it enters `error`: an accepted abort (its own reason,
  * `aborted` or `time_budget`) wins over any budget; at `budgetCheck`, `invalid_tool_calls` once a
  * tool reached `maxInvalidToolCalls` invalid calls in a row, else the first hard limit
- * reached in the order turns, cost, tokens, time; after a model failure, `model_error`.
+ * reached in the order turns, cost, tokens, time; after a model failure, `model_error`; after a
+ * tool source's failed refresh, `mcp_error`.
  */
 export function stopPrecedence(monitor: MonitorState, actual: StopReason, scope: TransitionScope): Finding[] {
   const limits = scope.limits.budget;
@@ -87,6 +88,9 @@ export function stopPrecedence(monitor: MonitorState, actual: StopReason, scope:
   } else if (scope.transition?.event?.type === 'MODEL_ERROR') {
     expected = 'model_error';
     why = 'the model request failed';
+  } else if (scope.transition?.event?.type === 'TOOL_SOURCE_ERROR') {
+    expected = 'mcp_error';
+    why = 'a tool source failed to refresh before the request';
   } else {
     return [];
   }

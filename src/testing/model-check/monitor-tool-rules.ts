@@ -114,6 +114,8 @@ export function eventRules(monitor: MonitorState, transition: MonitoredTransitio
       return [monitor, suspendRules(monitor)];
     case 'MODEL_ERROR':
       return [{ ...monitor, requestOpen: false }, answered(monitor, 'a model error')];
+    case 'TOOL_SOURCE_ERROR':
+      return [{ ...monitor, requestOpen: false }, answered(monitor, 'a tool source error')];
     case 'TOOL_SETTLED':
       return settled(monitor, transition, event.index, event.elapsedMs, event.usage);
     case 'HANDOFF':
