@@ -5,6 +5,7 @@ import { type RecordedVerdicts, withRecordedVerdicts } from '../../core/recorded
 import { ToolResult } from '../../core/tool-result.js';
 import { ZERO_USAGE } from '../../core/usage.js';
 import type { ToolRegistry } from '../../tools/registry.js';
+import { CallKeys } from './call-keys.js';
 import type { CassetteStep } from './divergence.js';
 import type { JournalView } from './replay-client.js';
 import { type StepMatcher, stepAt } from './step-matcher.js';
@@ -32,21 +33,23 @@ function resultOf(content: MessageContent): ToolResult {
 }
 
 /**
- * The `toolResult` verdicts of each recorded call, with the usage of the guardrails' own
- * requests (journaled just before them).
+ * The `toolResult` verdicts of each recorded call (by {@link CallKeys} key), with the usage of
+ * the guardrails' own requests (journaled just before them).
  */
 function recordedVerdicts(journal: readonly JournalEntry[]): Map<string, RecordedVerdicts> {
   const found = new Map<string, RecordedVerdicts>();
+  const keys = new CallKeys();
   journal.forEach((entry, index) => {
     if (entry.type !== 'guardrail' || entry.stage !== 'toolResult' || entry.callId === undefined) return;
+    const key = keys.at(journal, index, entry.callId);
     const { type: _, ...verdict } = entry;
-    const before = found.get(entry.callId);
+    const before = found.get(key);
     if (before !== undefined) {
-      found.set(entry.callId, { ...before, verdicts: [...before.verdicts, verdict] });
+      found.set(key, { ...before, verdicts: [...before.verdicts, verdict] });
       return;
     }
     const previous = journal[index - 1];
-    found.set(entry.callId, { verdicts: [verdict], usage: previous?.type === 'usage' ? previous.usage : ZERO_USAGE });
+    found.set(key, { verdicts: [verdict], usage: previous?.type === 'usage' ? previous.usage : ZERO_USAGE });
   });
   return found;
 }
@@ -58,7 +61,10 @@ function recordedVerdicts(journal: readonly JournalEntry[]): Map<string, Recorde
  * hold, or holds no result for, is a divergence answered with an error: a replay never waits.
  */
 export class RecordedTools {
+  /** The recorded calls by {@link CallKeys} key: an id the model reused is one call per turn. */
   private readonly calls = new Map<string, RecordedCall>();
+  /** Keys of the new run's calls. */
+  private readonly keys = new CallKeys();
   private next = 0;
   /** Calls invoked so far: each was journaled as started just before. */
   private started = 0;
@@ -76,27 +82,32 @@ export class RecordedTools {
     // An approver's edit is what the call ran with (the assistant message keeps the model's arguments).
     const edits = new Map<string, ToolCall['arguments']>();
     const verdicts = recordedVerdicts(journal);
-    for (const entry of journal) {
+    const named = new CallKeys();
+    journal.forEach((entry, index) => {
       if (entry.type === 'tool_started') starts++;
-      if (entry.type === 'approval_decision' && entry.arguments !== undefined) edits.set(entry.callId, entry.arguments);
+      if (entry.type === 'approval_decision' && entry.arguments !== undefined)
+        edits.set(named.at(journal, index, entry.callId), entry.arguments);
       if (entry.type === 'tool_result') {
-        results.set(entry.callId, { content: entry.content, order: results.size, startsBefore: starts });
+        const key = named.at(journal, index, entry.callId);
+        results.set(key, { content: entry.content, order: results.size, startsBefore: starts });
       }
-    }
-    for (const entry of journal) {
-      if (entry.type !== 'assistant_message') continue;
+    });
+    const asked = new CallKeys();
+    journal.forEach((entry, index) => {
+      if (entry.type !== 'assistant_message') return;
       for (const call of entry.toolCalls ?? []) {
-        const result = results.get(call.callId);
-        const edit = edits.get(call.callId);
-        this.calls.set(call.callId, {
+        const key = asked.at(journal, index, call.callId);
+        const result = results.get(key);
+        const edit = edits.get(key);
+        this.calls.set(key, {
           call: edit === undefined ? call : { ...call, arguments: edit },
-          verdicts: verdicts.get(call.callId),
+          verdicts: verdicts.get(key),
           content: result?.content,
           order: result?.order ?? Number.POSITIVE_INFINITY,
           startsBefore: result?.startsBefore ?? 0,
         });
       }
-    }
+    });
   }
 
   /** Makes `registry` answer from the recording instead of running its tools. */
@@ -109,7 +120,7 @@ export class RecordedTools {
     const journal = this.view.journal;
     const step = (): CassetteStep => stepAt(journal, journal.length - 1);
     const actual = { call: { callId, name, arguments: params } };
-    const recorded = this.calls.get(callId);
+    const recorded = this.calls.get(this.keys.of(journal, callId));
     if (recorded === undefined) {
       this.matcher.add(step(), 'tool call', undefined, actual, `call ${callId} (${name}) is not in the recording`);
       return ToolResult.error(`cassette: call ${callId} is not in the recording`);

@@ -1,10 +1,6 @@
 import { Agent } from '../../agent/agent.js';
 import { Config, type ConfigOptions } from '../../config/config.js';
-import type { AgentEvent } from '../../core/agent-event.js';
-import type { MessageContent } from '../../core/content-parts.js';
 import { HarnessError } from '../../core/errors.js';
-import type { JournalEntry } from '../../core/journal-entry.js';
-import type { JsonObject } from '../../core/messages.js';
 import type { ModelClient } from '../../core/model-client.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import type { ToolLike } from '../../tools/tool.js';
@@ -12,10 +8,12 @@ import type { Cassette } from './cassette.js';
 import { compareJournals, endsARun } from './compare-journal.js';
 import type { CassetteReport, Divergence } from './divergence.js';
 import { type CassetteInput, loadCassette } from './load-cassette.js';
+import { RecordedApprovals } from './recorded-approvals.js';
+import { recordedRuns } from './recorded-runs.js';
 import { RecordedTools } from './recorded-tools.js';
 import { SecretRedactor } from './redact-secrets.js';
 import { ReplayClient } from './replay-client.js';
-import { type MatchOptions, StepMatcher, stepAt } from './step-matcher.js';
+import { type MatchOptions, StepMatcher } from './step-matcher.js';
 
 /** Builds the agent to replay with, from the user's current code, around the replay's client. */
 export type MakeAgent = (client: ModelClient) => Agent | Promise<Agent>;
@@ -82,42 +80,6 @@ async function buildAgent(options: ReplayOptions, client: ModelClient): Promise<
   return new Agent(config, { client, tools: registry });
 }
 
-/** The user messages that started the recorded runs, in order. */
-function runInputs(journal: readonly JournalEntry[]): MessageContent[] {
-  return journal.flatMap((entry) =>
-    entry.type === 'user_message' && entry.author === undefined ? [entry.content] : [],
-  );
-}
-
-/**
- * Answers approval requests as the recording decided them, an edit of the arguments included
- * (a call it never decided is denied).
- */
-function answerApprovals(agent: Agent, journal: readonly JournalEntry[], matcher: StepMatcher): void {
-  const decisions = new Map<string, { approved: boolean; reason?: string; arguments?: JsonObject }>();
-  for (const entry of journal) if (entry.type === 'approval_decision') decisions.set(entry.callId, entry);
-  agent.events.subscribe((event: AgentEvent) => {
-    if (event.type !== 'tool_approval_request') return;
-    const { callId } = event.data as { callId: string };
-    const decision = decisions.get(callId);
-    if (decision === undefined) {
-      const step = stepAt(agent.session.journal, agent.session.journal.length - 1);
-      matcher.add(
-        step,
-        'tool call',
-        undefined,
-        event.data,
-        `call ${callId} asked for approval; the recording never did`,
-      );
-    }
-    queueMicrotask(() => {
-      if (decision?.approved === true) {
-        agent.approve(callId, decision.arguments === undefined ? {} : { arguments: decision.arguments });
-      } else agent.deny(callId, decision?.reason ?? 'not approved in the recording');
-    });
-  });
-}
-
 function byStep(a: Divergence, b: Divergence): number {
   return a.step.entryIndex - b.step.entryIndex;
 }
@@ -134,8 +96,8 @@ export async function replayRun(input: CassetteInput, options: ReplayOptions): P
   const client = new ReplayClient(matcher, options.wire);
   const agent = await buildAgent(options, client);
   const cassette = await loadCassette(input, agent.config.systemPrompt);
-  const inputs = runInputs(cassette.journal);
-  if (inputs.length === 0) {
+  const runs = recordedRuns(cassette.journal);
+  if (runs[0]?.input === undefined) {
     throw new HarnessError('invalid_cassette', 'the cassette holds no user message to start a run with');
   }
   const redactor = new SecretRedactor([...cassette.redact, ...(options.redact ?? [])], options.env);
@@ -144,12 +106,28 @@ export async function replayRun(input: CassetteInput, options: ReplayOptions): P
   client.begin(cassette, session, redactor, truncated);
   if ((options.tools ?? 'recorded') === 'recorded')
     new RecordedTools(cassette.journal, matcher, session).install(agent.tools);
-  answerApprovals(agent, cassette.journal, matcher);
-  for (const task of inputs) {
-    for await (const _ of agent.run(task)) {
-      // drained: the replay compares the journal, not the events
+  const approvals = new RecordedApprovals(cassette.journal, runs, matcher, agent);
+  approvals.install();
+  try {
+    for (const [index, run] of runs.entries()) {
+      approvals.begin(index);
+      // Each recorded run again as it was started: a user message, or a resume (after a suspend
+      // or a failure) with the decisions it was given up front.
+      const events =
+        run.input !== undefined
+          ? agent.run(run.input)
+          : agent.resume(run.approvals === undefined ? {} : { approvals: run.approvals });
+      for await (const _ of events) {
+        // drained: the replay compares the journal, not the events
+      }
+      if (!matcher.keepGoing && matcher.found.length > 0) break;
     }
-    if (!matcher.keepGoing && matcher.found.length > 0) break;
+  } catch (error) {
+    // A resume the new run cannot make (nothing left to resume): the journals now differ, and
+    // the comparison below reports where.
+    if (!(error instanceof HarnessError)) throw error;
+  } finally {
+    approvals.close();
   }
   const stoppedAt = matcher.found.reduce(
     (least, found) => Math.min(least, found.step.entryIndex + 1),
