@@ -1,5 +1,7 @@
+import { OUTPUT_RETRY_PREFIX } from '../../agent/output-check.js';
 import type { MessageContent } from '../../core/content-parts.js';
 import type { JournalEntry } from '../../core/journal-entry.js';
+import { DEFAULT_OUTPUT_RETRIES } from '../../machines/output-rules.js';
 
 /** One run of a recorded session, as the replay starts it again. */
 export interface RecordedRun {
@@ -9,6 +11,11 @@ export interface RecordedRun {
   readonly approvals?: Readonly<Record<string, 'approve' | 'deny'>>;
   /** Whether it ended `suspended` while calls waited for approval. */
   readonly suspended: boolean;
+  /**
+   * The `outputRetries` it is run with when it asked for structured output (its journal shows a
+   * parsed `output`, a failing answer sent back, or `output_invalid`); undefined when it did not.
+   */
+  readonly outputRetries?: number;
   /** Its first journal entry. */
   readonly start: number;
   /** One past its last journal entry. */
@@ -39,19 +46,37 @@ export function recordedRuns(journal: readonly JournalEntry[]): RecordedRun[] {
   return runs;
 }
 
+/**
+ * The `outputRetries` that make a structured run go as recorded: the failing answers it sent
+ * back when it ended `output_invalid`, else at least the default; undefined for a run that did
+ * not ask for structured output.
+ */
+function outputRetriesOf(journal: readonly JournalEntry[], start: number, end: number): number | undefined {
+  let sentBack = 0;
+  for (let index = start; index < end; index++) {
+    const entry = journal[index] as JournalEntry;
+    const note = entry.type === 'user_message' && entry.author === 'harness' ? entry.content : undefined;
+    if (typeof note === 'string' && note.startsWith(OUTPUT_RETRY_PREFIX)) sentBack++;
+  }
+  const last = journal[end - 1];
+  if (last?.type === 'agent_error' && last.reason === 'output_invalid') return sentBack;
+  const parsed = last?.type === 'agent_end' && last.output !== undefined;
+  return parsed || sentBack > 0 ? Math.max(sentBack, DEFAULT_OUTPUT_RETRIES) : undefined;
+}
+
 function runOf(journal: readonly JournalEntry[], start: number, end: number): RecordedRun {
   const last = journal[end - 1];
   const suspended = last?.type === 'agent_error' && last.reason === 'suspended';
+  const outputRetries = outputRetriesOf(journal, start, end);
+  const run = { suspended, start, end, ...(outputRetries === undefined ? {} : { outputRetries }) };
   const approvals: Record<string, 'approve' | 'deny'> = {};
   for (let index = start; index < end; index++) {
     const entry = journal[index] as JournalEntry;
     if (startsSteps(entry)) break;
-    if (entry.type === 'user_message' && entry.author === undefined) {
-      return { input: entry.content, suspended, start, end };
-    }
+    if (entry.type === 'user_message' && entry.author === undefined) return { input: entry.content, ...run };
     if (entry.type === 'approval_decision' && entry.rule === undefined) {
       approvals[entry.callId] = entry.approved ? 'approve' : 'deny';
     }
   }
-  return Object.keys(approvals).length > 0 ? { approvals, suspended, start, end } : { suspended, start, end };
+  return Object.keys(approvals).length > 0 ? { approvals, ...run } : run;
 }

@@ -1,4 +1,6 @@
-import { Agent } from '../../agent/agent.js';
+import { z } from 'zod';
+import { Agent, type ResumeOptions } from '../../agent/agent.js';
+import { runOutput } from '../../agent/output-check.js';
 import { Config, type ConfigOptions } from '../../config/config.js';
 import { HarnessError } from '../../core/errors.js';
 import type { ModelClient } from '../../core/model-client.js';
@@ -9,7 +11,7 @@ import { compareJournals, endsARun } from './compare-journal.js';
 import type { CassetteReport, Divergence } from './divergence.js';
 import { type CassetteInput, loadCassette } from './load-cassette.js';
 import { RecordedApprovals } from './recorded-approvals.js';
-import { recordedRuns } from './recorded-runs.js';
+import { type RecordedRun, recordedRuns } from './recorded-runs.js';
 import { RecordedTools } from './recorded-tools.js';
 import { SecretRedactor } from './redact-secrets.js';
 import { ReplayClient } from './replay-client.js';
@@ -53,6 +55,12 @@ export interface ReplayOptions extends MatchOptions {
    * the provider body the cassette recorded (`recordCassette`'s `wire: true`), kind `wire request`.
    */
   readonly wire?: ModelClient;
+  /**
+   * The zod schema of the structured output the recorded runs asked for (`run(input, { output })`).
+   * By default it is rebuilt from the JSON Schema a recorded cassette's requests carry; a
+   * journal does not keep it, so replaying a structured run from a journal needs it.
+   */
+  readonly output?: z.ZodType;
 }
 
 /** A finished replay: the report, and what an update needs. */
@@ -80,6 +88,45 @@ async function buildAgent(options: ReplayOptions, client: ModelClient): Promise<
   return new Agent(config, { client, tools: registry });
 }
 
+/**
+ * The schema structured runs are replayed with: `options.output`, else the one the recording's
+ * requests asked for (rebuilt from its JSON Schema; `client` compares a request asking for the
+ * rebuilt one as asking for the recorded one), else undefined.
+ */
+function outputSchema(cassette: Cassette, options: ReplayOptions, client: ReplayClient): z.ZodType | undefined {
+  if (options.output !== undefined) return options.output;
+  const recorded = cassette.turns.find((turn) => turn.request.output !== undefined)?.request.output;
+  if (recorded === undefined) return undefined;
+  try {
+    const rebuilt = z.fromJSONSchema(recorded.schema as Parameters<typeof z.fromJSONSchema>[0]);
+    client.rebuiltOutput(runOutput(rebuilt).request, recorded);
+    return rebuilt;
+  } catch (error) {
+    throw new HarnessError(
+      'invalid_cassette',
+      `the structured output schema the recording asked for cannot be rebuilt (${String(error)}); pass replayCassette's output option`,
+    );
+  }
+}
+
+/** How each recorded run is started again: `run()` or `resume()` options, structured output included. */
+function runOptions(runs: readonly RecordedRun[], schema: z.ZodType | undefined): ResumeOptions[] {
+  return runs.map((run, index): ResumeOptions => {
+    if (run.outputRetries === undefined) return run.approvals === undefined ? {} : { approvals: run.approvals };
+    if (schema === undefined) {
+      throw new HarnessError(
+        'invalid_argument',
+        `replayCassette: recorded run ${index + 1} asked for structured output, and a journal does not keep its schema; pass the output option (the zod schema your code asks with)`,
+      );
+    }
+    return {
+      output: schema,
+      outputRetries: run.outputRetries,
+      ...(run.approvals === undefined ? {} : { approvals: run.approvals }),
+    };
+  });
+}
+
 function byStep(a: Divergence, b: Divergence): number {
   return a.step.entryIndex - b.step.entryIndex;
 }
@@ -100,6 +147,7 @@ export async function replayRun(input: CassetteInput, options: ReplayOptions): P
   if (runs[0]?.input === undefined) {
     throw new HarnessError('invalid_cassette', 'the cassette holds no user message to start a run with');
   }
+  const started = runOptions(runs, outputSchema(cassette, options, client));
   const redactor = new SecretRedactor([...cassette.redact, ...(options.redact ?? [])], options.env);
   const truncated = !endsARun(cassette.journal) || cassette.turns.some((turn) => turn.answer === undefined);
   const session = agent.session;
@@ -112,11 +160,9 @@ export async function replayRun(input: CassetteInput, options: ReplayOptions): P
     for (const [index, run] of runs.entries()) {
       approvals.begin(index);
       // Each recorded run again as it was started: a user message, or a resume (after a suspend
-      // or a failure) with the decisions it was given up front.
-      const events =
-        run.input !== undefined
-          ? agent.run(run.input)
-          : agent.resume(run.approvals === undefined ? {} : { approvals: run.approvals });
+      // or a failure) with the decisions it was given up front; structured output as asked.
+      const how = started[index] ?? {};
+      const events = run.input !== undefined ? agent.run(run.input, how) : agent.resume(how);
       for await (const _ of events) {
         // drained: the replay compares the journal, not the events
       }

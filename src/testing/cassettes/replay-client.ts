@@ -1,7 +1,7 @@
 import { errorMessage, HarnessError } from '../../core/errors.js';
 import type { JournalEntry } from '../../core/journal-entry.js';
 import type { Message } from '../../core/messages.js';
-import type { ChatCompletionOptions, ModelClient, ModelStream } from '../../core/model-client.js';
+import type { ChatCompletionOptions, ModelClient, ModelStream, RequestedOutput } from '../../core/model-client.js';
 import { stableJson } from '../../core/stable-json.js';
 import type { StreamEvent } from '../../core/stream-event.js';
 import type { ToolDefinition } from '../../core/tool-params.js';
@@ -61,6 +61,8 @@ export class ReplayClient implements ModelClient {
   private cassette: Cassette = { version: 1, source: 'recording', turns: [], journal: [], redact: [] };
   private redactor: SecretRedactor = new SecretRedactor([], {});
   private truncated = false;
+  /** The structured output the replay asks for in place of the recorded one (see {@link ReplayClient.rebuiltOutput}). */
+  private outputAlias: { readonly rebuilt: string; readonly recorded: RequestedOutput } | undefined;
 
   /**
    * `wire`: a built-in client whose conversion turns each request into its provider body, to
@@ -82,6 +84,15 @@ export class ReplayClient implements ModelClient {
     this.truncated = truncated;
   }
 
+  /**
+   * The replay asks for structured output with a schema rebuilt from the recorded JSON Schema,
+   * whose own JSON Schema may differ in form (`additionalProperties: {}`): a request asking for
+   * `rebuilt` is compared as asking for `recorded`.
+   */
+  rebuiltOutput(rebuilt: RequestedOutput, recorded: RequestedOutput): void {
+    this.outputAlias = { rebuilt: stableJson(rebuilt), recorded };
+  }
+
   /** Matches the request and serves the recorded answer. */
   chatCompletion(
     messages: readonly Message[],
@@ -92,7 +103,7 @@ export class ReplayClient implements ModelClient {
     const request: RecordedModelRequest = {
       messages: this.redactor.value(messages),
       tools: this.redactor.value(tools ?? []),
-      ...(options.output === undefined ? {} : { output: options.output }),
+      ...(options.output === undefined ? {} : { output: this.asRecorded(options.output) }),
       ...this.wireOf(messages, tools, options),
     };
     this.sent.push(request);
@@ -121,6 +132,11 @@ export class ReplayClient implements ModelClient {
     }
     if (answer.thrown === undefined && options.signal === undefined) return answer.events;
     return serving(answer, options.signal);
+  }
+
+  private asRecorded(output: RequestedOutput): RequestedOutput {
+    const alias = this.outputAlias;
+    return alias !== undefined && stableJson(output) === alias.rebuilt ? alias.recorded : output;
   }
 
   /** The provider body the `wire` client makes of the request (redacted), or the error it threw. */
@@ -163,23 +179,25 @@ export class ReplayClient implements ModelClient {
   /** Whether the request differs from the recorded one; records each difference. */
   private compare(recorded: CassetteTurn, request: RecordedModelRequest, step: CassetteStep): boolean {
     const expected = recorded.request;
+    // A cassette derived from a journal does not know the structured output asked for either.
+    const output = this.cassette.source === 'journal' ? undefined : request.output;
     let differs = false;
     const messagesMatch = this.matcher.isTuned('request messages')
       ? this.matcher.same(
           'request messages',
           { messages: expected.messages, output: expected.output },
-          { messages: request.messages, output: request.output },
+          { messages: request.messages, output },
           () => step,
         )
       : this.sameMessages(expected.messages, request.messages) &&
-        stableJson(expected.output ?? null) === stableJson(request.output ?? null);
+        stableJson(expected.output ?? null) === stableJson(output ?? null);
     if (!messagesMatch) {
       differs = true;
       this.matcher.add(
         step,
         'request messages',
         { messages: expected.messages, ...(expected.output ? { output: expected.output } : {}) },
-        { messages: request.messages, ...(request.output ? { output: request.output } : {}) },
+        { messages: request.messages, ...(output ? { output } : {}) },
         `model turn ${step.turn} sent other messages than the recording`,
       );
     }
