@@ -13,24 +13,39 @@ export interface JournalCassetteOptions {
   readonly meta?: Readonly<Record<string, string>>;
 }
 
-/** The answer of one turn, rebuilt from the entries between its `turn_start` and the next. */
+/**
+ * The answer of one turn, rebuilt from the entries between its `turn_start` and the next: a
+ * fallback chain's switches first, then the message of the model that answered (named on the
+ * turn's `usage` entry), or the model's failure.
+ */
 function answerOf(entries: readonly JournalEntry[]): RecordedModelAnswer | undefined {
   let usage: TokenUsage | undefined;
+  let model: string | undefined;
+  const switches: StreamEvent[] = [];
   for (const entry of entries) {
-    if (entry.type === 'usage') usage ??= entry.usage;
+    if (entry.type === 'model_switch') {
+      const { type: _, ...modelSwitch } = entry;
+      switches.push(StreamEvent.modelSwitch(modelSwitch));
+    }
+    if (entry.type === 'usage' && usage === undefined) {
+      usage = entry.usage;
+      model = entry.model;
+    }
     if (entry.type === 'assistant_message' || entry.type === 'agent_end') {
       const text = entry.type === 'agent_end' ? entry.response : entry.content;
       const calls = entry.type === 'assistant_message' ? (entry.toolCalls ?? []) : [];
+      const complete = StreamEvent.messageComplete(usage, calls.length > 0 ? 'tool_calls' : 'stop');
       const events: StreamEvent[] = [
+        ...switches,
         ...(entry.reasoning ?? []).map((part) => StreamEvent.reasoningComplete(part)),
         ...(text === '' ? [] : [StreamEvent.textDelta(text)]),
         ...calls.map((call) => StreamEvent.toolCallComplete(call)),
-        StreamEvent.messageComplete(usage, calls.length > 0 ? 'tool_calls' : 'stop'),
+        model === undefined ? complete : { ...complete, model },
       ];
       return { events };
     }
     if (entry.type === 'agent_error' && entry.reason === 'model_error') {
-      return { events: [StreamEvent.error(entry.message)] };
+      return { events: [...switches, StreamEvent.error(entry.message)] };
     }
   }
   return undefined;
