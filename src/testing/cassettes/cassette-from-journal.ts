@@ -1,4 +1,5 @@
-import type { JournalEntry } from '../../core/journal-entry.js';
+import { summaryRequest } from '../../context/summarise-turns.js';
+import type { CompactionEntry, JournalEntry } from '../../core/journal-entry.js';
 import type { Message } from '../../core/messages.js';
 import { StreamEvent } from '../../core/stream-event.js';
 import type { TokenUsage } from '../../core/usage.js';
@@ -51,22 +52,76 @@ function answerOf(entries: readonly JournalEntry[]): RecordedModelAnswer | undef
   return undefined;
 }
 
+/** A request the journal shows: a model turn (its `turn_start`) or a summary (its `compaction`). */
+interface JournaledRequest {
+  /** Where its entries begin (for a summary, its switches and usage before the compaction). */
+  readonly index: number;
+  readonly messages: readonly Message[];
+  /** A summary's answer, known from its compaction entry. */
+  readonly answer?: RecordedModelAnswer;
+}
+
+/** Where a summary's entries begin: its switches and usage, journaled just before its compaction. */
+function summaryStart(journal: readonly JournalEntry[], at: number): number {
+  let start = at;
+  if (journal[start - 1]?.type === 'usage') start--;
+  while (journal[start - 1]?.type === 'model_switch') start--;
+  return start;
+}
+
+/**
+ * The request and answer of a summarising compaction: the harness's summary request, rebuilt
+ * from the context before it, and the summary it got (the compaction's message without its
+ * `[summary of N earlier messages]` heading), with its switches and usage.
+ */
+function summaryOf(
+  journal: readonly JournalEntry[],
+  at: number,
+  entry: CompactionEntry,
+  before: readonly Message[],
+): JournaledRequest | undefined {
+  const content = entry.messages[0]?.content;
+  const heading = `[summary of ${entry.to - entry.from} earlier messages]\n`;
+  if (typeof content !== 'string' || !content.startsWith(heading)) return undefined;
+  const index = summaryStart(journal, at);
+  const priced = journal[at - 1];
+  const usage = priced?.type === 'usage' ? priced : undefined;
+  const switches = journal
+    .slice(index, at)
+    .flatMap(({ type, ...rest }) =>
+      type === 'model_switch' ? [StreamEvent.modelSwitch(rest as Parameters<typeof StreamEvent.modelSwitch>[0])] : [],
+    );
+  const complete = StreamEvent.messageComplete(usage?.usage, 'stop');
+  const events = [
+    ...switches,
+    StreamEvent.textDelta(content.slice(heading.length)),
+    usage?.model === undefined ? complete : { ...complete, model: usage.model },
+  ];
+  return { index, messages: summaryRequest(before, { from: entry.from, to: entry.to }), answer: { events } };
+}
+
 /**
  * A cassette derived from a journal (SPEC §17: any stored session is a cassette): each
  * `turn_start` is a request whose messages are the session's context folded up to it, answered
- * by the turn's journaled message. A journal does not hold the tools offered, the stream's
- * deltas (the text is served as one delta) nor the requests of a compaction summary, so those
- * are not compared or served; record with `recordCassette` to have them.
+ * by the turn's journaled message; each summarising `compaction` is the harness's summary
+ * request, answered by its summary. A journal does not hold the tools offered, the stream's
+ * deltas (the text is served as one delta) nor the structured output asked for, so those are
+ * not compared; record with `recordCassette` to have them.
  */
 export function cassetteFromJournal(journal: readonly JournalEntry[], options: JournalCassetteOptions = {}): Cassette {
   const state = initialState(options.systemPrompt);
-  const starts: { index: number; messages: readonly Message[] }[] = [];
+  const requests: JournaledRequest[] = [];
   journal.forEach((entry, index) => {
+    const before = entry.type === 'compaction' && entry.strategy === 'summarise' ? state.messages.slice() : undefined;
     applyEntry(state, entry, options.systemPrompt);
-    if (entry.type === 'turn_start') starts.push({ index, messages: state.messages.slice() });
+    if (entry.type === 'turn_start') requests.push({ index, messages: state.messages.slice() });
+    if (entry.type === 'compaction' && before !== undefined) {
+      const summary = summaryOf(journal, index, entry, before);
+      if (summary !== undefined) requests.push(summary);
+    }
   });
-  const turns: CassetteTurn[] = starts.map(({ index, messages }, i) => {
-    const answer = answerOf(journal.slice(index + 1, starts[i + 1]?.index ?? journal.length));
+  const turns: CassetteTurn[] = requests.map(({ index, messages, answer: known }, i) => {
+    const answer = known ?? answerOf(journal.slice(index + 1, requests[i + 1]?.index ?? journal.length));
     return { request: { messages }, ...(answer === undefined ? {} : { answer }) };
   });
   return {
