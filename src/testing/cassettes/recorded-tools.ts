@@ -1,3 +1,4 @@
+import { handoffAgentOf } from '../../agent/handoffs.js';
 import type { MessageContent } from '../../core/content-parts.js';
 import type { JournalEntry } from '../../core/journal-entry.js';
 import type { ToolCall } from '../../core/messages.js';
@@ -110,9 +111,28 @@ export class RecordedTools {
     });
   }
 
-  /** Makes `registry` answer from the recording instead of running its tools. */
+  /**
+   * Makes `registry`, and the registries of the agents its handoff tools reach, answer from the
+   * recording instead of running their tools. A handoff tool still runs (it only hands the
+   * conversation over, which the new run must do again), and its call is answered as recorded.
+   */
   install(registry: ToolRegistry): void {
-    registry.invokeEager = (name, params, options = {}) => this.answer(name, params, options.callId ?? '');
+    const seen = new Set<ToolRegistry>();
+    const queue = [registry];
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      const own = next;
+      const run = own.invokeEager.bind(own);
+      own.invokeEager = (name, params, options = {}) => {
+        if (handoffAgentOf(own.get(name)) !== undefined) run(name, params, options);
+        return this.answer(name, params, options.callId ?? '');
+      };
+      for (const name of own.names()) {
+        const agent = handoffAgentOf(own.get(name));
+        if (agent !== undefined) queue.push(agent.registry);
+      }
+    }
   }
 
   private answer(name: string, params: unknown, callId: string): ToolResult | Promise<ToolResult> {
