@@ -23,12 +23,14 @@ function answerOf(entries: readonly JournalEntry[]): RecordedModelAnswer | undef
   let usage: TokenUsage | undefined;
   let model: string | undefined;
   const switches: StreamEvent[] = [];
-  for (const entry of entries) {
+  for (const [index, entry] of entries.entries()) {
     if (entry.type === 'model_switch') {
       const { type: _, ...modelSwitch } = entry;
       switches.push(StreamEvent.modelSwitch(modelSwitch));
     }
-    if (entry.type === 'usage' && usage === undefined) {
+    // A guardrail's own requests (an LLM judge of the input) are journaled just before its verdict.
+    const judged = entries[index + 1]?.type === 'guardrail';
+    if (entry.type === 'usage' && usage === undefined && !judged) {
       usage = entry.usage;
       model = entry.model;
     }
@@ -47,6 +49,11 @@ function answerOf(entries: readonly JournalEntry[]): RecordedModelAnswer | undef
     }
     if (entry.type === 'agent_error' && entry.reason === 'model_error') {
       return { events: [...switches, StreamEvent.error(entry.message)] };
+    }
+    if (entry.type === 'guardrail' && entry.stage === 'input' && entry.outcome !== 'pass') {
+      // The input tripped beside the request: its answer was dropped, and the journal has none.
+      // Any answer goes: a new run that trips again drops it too (one that does not, diverges).
+      return { events: [...switches, StreamEvent.messageComplete()] };
     }
   }
   return undefined;
