@@ -4,8 +4,9 @@ import type { JournalEntry } from '../../core/journal-entry.js';
 import type { ToolCall } from '../../core/messages.js';
 import { type RecordedVerdicts, withRecordedVerdicts } from '../../core/recorded-verdicts.js';
 import { ToolResult } from '../../core/tool-result.js';
-import { ZERO_USAGE } from '../../core/usage.js';
+import { type TokenUsage, ZERO_USAGE } from '../../core/usage.js';
 import type { ToolRegistry } from '../../tools/registry.js';
+import type { ToolRunContext } from '../../tools/tool-run-context.js';
 import { CallKeys } from './call-keys.js';
 import type { CassetteStep } from './divergence.js';
 import type { JournalView } from './replay-client.js';
@@ -24,6 +25,8 @@ interface RecordedCall {
   readonly order: number;
   /** How many calls had started when its result was recorded (concurrent calls interleave). */
   readonly startsBefore: number;
+  /** The usage its result carried (a sub-agent's), counted again into the new run. */
+  readonly usage: TokenUsage | undefined;
 }
 
 function resultOf(content: MessageContent): ToolResult {
@@ -78,7 +81,10 @@ export class RecordedTools {
     private readonly matcher: StepMatcher,
     private readonly view: JournalView,
   ) {
-    const results = new Map<string, { content: MessageContent; order: number; startsBefore: number }>();
+    const results = new Map<
+      string,
+      { content: MessageContent; order: number; startsBefore: number; usage: TokenUsage | undefined }
+    >();
     let starts = 0;
     // An approver's edit is what the call ran with (the assistant message keeps the model's arguments).
     const edits = new Map<string, ToolCall['arguments']>();
@@ -90,7 +96,7 @@ export class RecordedTools {
         edits.set(named.at(journal, index, entry.callId), entry.arguments);
       if (entry.type === 'tool_result') {
         const key = named.at(journal, index, entry.callId);
-        results.set(key, { content: entry.content, order: results.size, startsBefore: starts });
+        results.set(key, { content: entry.content, order: results.size, startsBefore: starts, usage: entry.usage });
       }
     });
     const asked = new CallKeys();
@@ -106,6 +112,7 @@ export class RecordedTools {
           content: result?.content,
           order: result?.order ?? Number.POSITIVE_INFINITY,
           startsBefore: result?.startsBefore ?? 0,
+          usage: result?.usage,
         });
       }
     });
@@ -126,7 +133,7 @@ export class RecordedTools {
       const run = own.invokeEager.bind(own);
       own.invokeEager = (name, params, options = {}) => {
         if (handoffAgentOf(own.get(name)) !== undefined) run(name, params, options);
-        return this.answer(name, params, options.callId ?? '');
+        return this.answer(name, params, options.callId ?? '', options.run);
       };
       for (const name of own.names()) {
         const agent = handoffAgentOf(own.get(name));
@@ -135,7 +142,12 @@ export class RecordedTools {
     }
   }
 
-  private answer(name: string, params: unknown, callId: string): ToolResult | Promise<ToolResult> {
+  private answer(
+    name: string,
+    params: unknown,
+    callId: string,
+    run: ToolRunContext | undefined,
+  ): ToolResult | Promise<ToolResult> {
     this.started++;
     const journal = this.view.journal;
     const step = (): CassetteStep => stepAt(journal, journal.length - 1);
@@ -159,6 +171,8 @@ export class RecordedTools {
       );
       return ToolResult.error(`cassette: the recording holds no result for call ${callId}`);
     }
+    // A sub-agent's usage came with its result: the new run counts it as the recorded one did.
+    if (recorded.usage !== undefined) run?.addUsage(recorded.usage);
     const plain = resultOf(recorded.content);
     const result = recorded.verdicts === undefined ? plain : withRecordedVerdicts(plain, recorded.verdicts);
     // Results recorded before this one settle first: this call's start may be what they waited for.

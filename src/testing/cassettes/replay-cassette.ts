@@ -3,6 +3,7 @@ import { Agent, type ResumeOptions } from '../../agent/agent.js';
 import { runOutput } from '../../agent/output-check.js';
 import { Config, type ConfigOptions } from '../../config/config.js';
 import { HarnessError } from '../../core/errors.js';
+import type { JournalEntry } from '../../core/journal-entry.js';
 import type { ModelClient } from '../../core/model-client.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import type { ToolLike } from '../../tools/tool.js';
@@ -127,6 +128,26 @@ function runOptions(runs: readonly RecordedRun[], schema: z.ZodType | undefined)
   });
 }
 
+/**
+ * The new journal with each sub-agent's session id (`<session id>.t<turn>.<call id>`) written as
+ * the recording's where only the parent's session id differs: a replay runs in a new session.
+ */
+function sameChildSessions(
+  recorded: readonly JournalEntry[],
+  actual: readonly JournalEntry[],
+  sessionId: string | undefined,
+): readonly JournalEntry[] {
+  if (sessionId === undefined) return actual;
+  return actual.map((entry, index) => {
+    const expected = recorded[index];
+    if (entry.type !== 'tool_started' || expected?.type !== 'tool_started') return entry;
+    const [mine, theirs] = [entry.childSessionId, expected.childSessionId];
+    if (mine === undefined || theirs === undefined || !mine.startsWith(`${sessionId}.`)) return entry;
+    const rest = mine.slice(sessionId.length);
+    return theirs.endsWith(rest) && theirs !== rest ? { ...entry, childSessionId: theirs } : entry;
+  });
+}
+
 function byStep(a: Divergence, b: Divergence): number {
   return a.step.entryIndex - b.step.entryIndex;
 }
@@ -181,7 +202,7 @@ export async function replayRun(input: CassetteInput, options: ReplayOptions): P
   );
   compareJournals(
     cassette.journal,
-    session.journal,
+    sameChildSessions(cassette.journal, session.journal, session.id),
     matcher,
     redactor,
     matcher.keepGoing ? Number.POSITIVE_INFINITY : stoppedAt,
