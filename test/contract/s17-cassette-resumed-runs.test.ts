@@ -134,4 +134,25 @@ describe('SPEC §17: an unchanged run passes its recording, however the recorded
     expect(report.ok).toBe(false);
     expect(report.divergence?.step.entryIndex).toBe(5);
   });
+
+  it('never waits: a replay whose suspended run no longer asks about a decided call still suspends', async () => {
+    const agent = agentMaker({ put: 'ask', get: 'ask' })(
+      new ScriptedClient([calls(['c1', 'get', { v: 1 }], ['c2', 'put', { v: 2 }]), textTurn('done')]),
+    );
+    // c1 approved and run; then, while c2 waits, the run is suspended; resumed, c2 is approved.
+    for await (const event of agent.run('go')) {
+      if (event.type === 'tool_approval_request' && (event.data as { callId: string }).callId === 'c1')
+        queueMicrotask(() => agent.approve('c1'));
+      if (event.type === 'tool_call_complete') queueMicrotask(() => expect(agent.suspend()).toBe(true));
+    }
+    await drive(agent, agent.resume(), (id) => agent.approve(id));
+    expect(agent.session.journal.at(-1)?.type).toBe('agent_end');
+    let timer: NodeJS.Timeout | undefined;
+    const hung = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the replay waited for a decision')), 3000);
+    });
+    const replay = replayCassette(agent.session, { makeAgent: agentMaker({ put: 'ask' }) });
+    const report = await Promise.race([replay, hung]).finally(() => clearTimeout(timer));
+    expect(report.ok).toBe(false);
+  });
 });

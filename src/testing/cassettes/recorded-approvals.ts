@@ -19,11 +19,8 @@ interface RecordedDecision {
  */
 export class RecordedApprovals {
   private readonly decisions = new Map<string, RecordedDecision>();
-  /** Person's decisions per recorded run, besides those a resume was given up front. */
-  private readonly asked: number[];
   private readonly keys = new CallKeys();
   private current = 0;
-  private owed = 0;
   private suspendWanted = false;
   private readonly subscriptions: { unsubscribe(): void }[] = [];
 
@@ -34,15 +31,12 @@ export class RecordedApprovals {
     private readonly agent: Agent,
   ) {
     const keys = new CallKeys();
-    this.asked = runs.map((run, index) => {
-      let count = 0;
+    runs.forEach((run, index) => {
       for (let at = run.start; at < run.end; at++) {
         const entry = journal[at] as JournalEntry;
         if (entry.type !== 'approval_decision' || entry.rule !== undefined) continue;
         this.decisions.set(keys.at(journal, at, entry.callId), { entry, run: index });
-        if (run.approvals?.[entry.callId] === undefined) count++;
       }
-      return count;
     });
   }
 
@@ -59,13 +53,18 @@ export class RecordedApprovals {
   /** The replay now drives recorded run `index`. */
   begin(index: number): void {
     this.current = index;
-    this.owed = this.asked[index] ?? 0;
     this.suspendWanted = false;
   }
 
   /** Stops answering. */
   close(): void {
     for (const subscription of this.subscriptions) subscription.unsubscribe();
+  }
+
+  /** The recorded decision on call `callId` of the new run, if the current recorded run made it. */
+  private decisionNow(callId: string): RecordedDecision | undefined {
+    const found = this.decisions.get(this.keys.of(this.agent.session.journal, callId));
+    return found?.run === this.current ? found : undefined;
   }
 
   private onRequest(event: AgentEvent): void {
@@ -94,12 +93,17 @@ export class RecordedApprovals {
       if (decision?.approved === true) {
         this.agent.approve(callId, decision.arguments === undefined ? {} : { arguments: decision.arguments });
       } else this.agent.deny(callId, decision?.reason ?? 'not approved in the recording');
-      if (found?.run === this.current) this.owed--;
       this.trySuspend();
     });
   }
 
+  /**
+   * Suspends the run, as the recording did, once it waits only for calls this recorded run did
+   * not decide (a call it decided is answered first); never leaves the run waiting.
+   */
   private trySuspend(): void {
-    if (this.suspendWanted && this.owed <= 0 && this.agent.suspend()) this.suspendWanted = false;
+    if (!this.suspendWanted) return;
+    if (this.agent.pendingApprovals().some((call) => this.decisionNow(call.callId) !== undefined)) return;
+    if (this.agent.suspend()) this.suspendWanted = false;
   }
 }
