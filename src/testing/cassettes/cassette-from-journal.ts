@@ -1,3 +1,4 @@
+import { dropForeignReasoning } from '../../agent/reasoning-filter.js';
 import { summaryRequest } from '../../context/summarise-turns.js';
 import type { CompactionEntry, JournalEntry } from '../../core/journal-entry.js';
 import type { Message } from '../../core/messages.js';
@@ -110,7 +111,7 @@ function summaryOf(
 /**
  * A cassette derived from a journal (SPEC §17: any stored session is a cassette): each
  * `turn_start` is a request whose messages are the session's context folded up to it, answered
- * by the turn's journaled message; each summarising `compaction` is the harness's summary
+ * by the turn's journaled message (without the reasoning parts its note says it left out); each summarising `compaction` is the harness's summary
  * request, answered by its summary. A journal does not hold the tools offered, the stream's
  * deltas (the text is served as one delta) nor the structured output asked for, so those are
  * not compared; record with `recordCassette` to have them.
@@ -121,7 +122,13 @@ export function cassetteFromJournal(journal: readonly JournalEntry[], options: J
   journal.forEach((entry, index) => {
     const before = entry.type === 'compaction' && entry.strategy === 'summarise' ? state.messages.slice() : undefined;
     applyEntry(state, entry, options.systemPrompt);
-    if (entry.type === 'turn_start') requests.push({ index, messages: state.messages.slice() });
+    if (entry.type === 'turn_start') {
+      const messages = state.messages.slice();
+      // The reasoning the request left out (another provider's), as its note says.
+      const dropped = entry.droppedReasoning?.[0];
+      if (dropped !== undefined) dropForeignReasoning(messages, dropped.client);
+      requests.push({ index, messages });
+    }
     if (entry.type === 'compaction' && before !== undefined) {
       const summary = summaryOf(journal, index, entry, before);
       if (summary !== undefined) requests.push(summary);

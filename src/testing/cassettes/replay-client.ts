@@ -24,6 +24,26 @@ async function* serving(answer: RecordedModelAnswer, signal: AbortSignal | undef
   if (answer.thrown !== undefined) throw new Error(answer.thrown);
 }
 
+/**
+ * The provider of the client a cassette was recorded with: its `meta.provider` (a recording),
+ * else what the journal shows — the client named by a note of reasoning left out of a request,
+ * or the provider of the last reasoning part (the model that made it answered the client's
+ * requests); undefined when a part was left out for a client of no provider, or none shows.
+ */
+function recordedProvider(cassette: Cassette): string | undefined {
+  if (cassette.source === 'recording') return cassette.meta?.provider;
+  let made: string | undefined;
+  for (const entry of cassette.journal) {
+    if (entry.type === 'turn_start' && entry.droppedReasoning !== undefined && entry.droppedReasoning.length > 0) {
+      return entry.droppedReasoning[0]?.client;
+    }
+    if (entry.type === 'assistant_message' || entry.type === 'agent_end') {
+      made = entry.reasoning?.at(-1)?.provider ?? made;
+    }
+  }
+  return made;
+}
+
 /** Stable JSON of an object, computed once per object (messages are frozen and shared). */
 class JsonCache {
   private readonly texts = new WeakMap<object, string>();
@@ -58,6 +78,11 @@ export class ReplayClient implements ModelClient {
   /** The last request that matched, both sides: their equal prefix need not be compared again. */
   private matched: { expected: readonly Message[]; actual: readonly Message[] } = { expected: [], actual: [] };
   private view: JournalView | undefined;
+  /**
+   * The provider of the recorded client, so that the new run sends each reasoning part back
+   * (or leaves it out) as the recorded run did (SPEC §15).
+   */
+  provider: string | undefined;
   private cassette: Cassette = { version: 1, source: 'recording', turns: [], journal: [], redact: [] };
   private redactor: SecretRedactor = new SecretRedactor([], {});
   private truncated = false;
@@ -79,6 +104,7 @@ export class ReplayClient implements ModelClient {
    */
   begin(cassette: Cassette, view: JournalView, redactor: SecretRedactor, truncated: boolean): void {
     this.cassette = cassette;
+    this.provider = recordedProvider(cassette);
     this.view = view;
     this.redactor = redactor;
     this.truncated = truncated;
