@@ -155,4 +155,17 @@ describe('SPEC §17: an unchanged run passes its recording, however the recorded
     const report = await Promise.race([replay, hung]).finally(() => clearTimeout(timer));
     expect(report.ok).toBe(false);
   });
+
+  it('reports, never throws, a recorded resume the new run has nothing left for', async () => {
+    const agent = agentMaker({ put: 'ask' })(new ScriptedClient([calls(['c1', 'put', { v: 1 }]), textTurn('done')]));
+    await drive(agent, agent.run('go'), () => agent.suspend());
+    await drive(agent, agent.resume(), (id) => agent.approve(id));
+    // Allowed now, the first run ends with the answer, and the recorded resume finds nothing to resume.
+    const report = await replayCassette(agent.session, {
+      makeAgent: agentMaker({ put: 'allow' }),
+      continueOnDivergence: true,
+    });
+    expect(report.ok).toBe(false);
+    expect(report.divergences?.length).toBeGreaterThan(0);
+  });
 });

@@ -64,6 +64,9 @@ export interface ReplayOptions extends MatchOptions {
   readonly output?: z.ZodType;
 }
 
+/** What `resume()` throws when the new run has nothing (or other calls) to resume. */
+const RESUME_REFUSALS: ReadonlySet<string> = new Set(['nothing_to_resume', 'invalid_argument']);
+
 /** A finished replay: the report, and what an update needs. */
 export interface ReplayRun {
   /** What was found. */
@@ -177,9 +180,11 @@ export async function replayRun(input: CassetteInput, options: ReplayOptions): P
     new RecordedTools(cassette.journal, matcher, session).install(agent.tools);
   const approvals = new RecordedApprovals(cassette.journal, runs, matcher, agent);
   approvals.install();
+  let resuming = false;
   try {
     for (const [index, run] of runs.entries()) {
       approvals.begin(index);
+      resuming = run.input === undefined;
       // Each recorded run again as it was started: a user message, or a resume (after a suspend
       // or a failure) with the decisions it was given up front; structured output as asked.
       const how = started[index] ?? {};
@@ -190,9 +195,10 @@ export async function replayRun(input: CassetteInput, options: ReplayOptions): P
       if (!matcher.keepGoing && matcher.found.length > 0) break;
     }
   } catch (error) {
-    // A resume the new run cannot make (nothing left to resume): the journals now differ, and
-    // the comparison below reports where.
-    if (!(error instanceof HarnessError)) throw error;
+    // A resume the new run cannot make (its run ended otherwise, so nothing is left to resume or
+    // the recorded decisions name no waiting call): the journals already differ, and the
+    // comparison below reports where. Any other error is the caller's to see.
+    if (!resuming || !(error instanceof HarnessError) || !RESUME_REFUSALS.has(error.reason)) throw error;
   } finally {
     approvals.close();
   }
