@@ -80,7 +80,10 @@ export function checkOutput(text: string, schema: z.ZodType): OutputCheck {
   return { ok: true, value: checked.data };
 }
 
+/** How the harness-authored message that sends a failing answer back begins. */
+export const OUTPUT_RETRY_PREFIX = 'Your answer does not match the required output.';
+
 /** The harness-authored message that sends a failing answer back. */
 export function outputRetryMessage(problem: string): string {
-  return `Your answer does not match the required output. ${problem}. Answer again with only JSON that matches the schema.`;
+  return `${OUTPUT_RETRY_PREFIX} ${problem}. Answer again with only JSON that matches the schema.`;
 }

@@ -1,10 +1,13 @@
+import { handoffAgentOf } from '../../agent/handoffs.js';
 import type { MessageContent } from '../../core/content-parts.js';
 import type { JournalEntry } from '../../core/journal-entry.js';
 import type { ToolCall } from '../../core/messages.js';
 import { type RecordedVerdicts, withRecordedVerdicts } from '../../core/recorded-verdicts.js';
 import { ToolResult } from '../../core/tool-result.js';
-import { ZERO_USAGE } from '../../core/usage.js';
+import { type TokenUsage, ZERO_USAGE } from '../../core/usage.js';
 import type { ToolRegistry } from '../../tools/registry.js';
+import type { ToolRunContext } from '../../tools/tool-run-context.js';
+import { CallKeys } from './call-keys.js';
 import type { CassetteStep } from './divergence.js';
 import type { JournalView } from './replay-client.js';
 import { type StepMatcher, stepAt } from './step-matcher.js';
@@ -22,6 +25,8 @@ interface RecordedCall {
   readonly order: number;
   /** How many calls had started when its result was recorded (concurrent calls interleave). */
   readonly startsBefore: number;
+  /** The usage its result carried (a sub-agent's), counted again into the new run. */
+  readonly usage: TokenUsage | undefined;
 }
 
 function resultOf(content: MessageContent): ToolResult {
@@ -32,21 +37,23 @@ function resultOf(content: MessageContent): ToolResult {
 }
 
 /**
- * The `toolResult` verdicts of each recorded call, with the usage of the guardrails' own
- * requests (journaled just before them).
+ * The `toolResult` verdicts of each recorded call (by {@link CallKeys} key), with the usage of
+ * the guardrails' own requests (journaled just before them).
  */
 function recordedVerdicts(journal: readonly JournalEntry[]): Map<string, RecordedVerdicts> {
   const found = new Map<string, RecordedVerdicts>();
+  const keys = new CallKeys();
   journal.forEach((entry, index) => {
     if (entry.type !== 'guardrail' || entry.stage !== 'toolResult' || entry.callId === undefined) return;
+    const key = keys.at(journal, index, entry.callId);
     const { type: _, ...verdict } = entry;
-    const before = found.get(entry.callId);
+    const before = found.get(key);
     if (before !== undefined) {
-      found.set(entry.callId, { ...before, verdicts: [...before.verdicts, verdict] });
+      found.set(key, { ...before, verdicts: [...before.verdicts, verdict] });
       return;
     }
     const previous = journal[index - 1];
-    found.set(entry.callId, { verdicts: [verdict], usage: previous?.type === 'usage' ? previous.usage : ZERO_USAGE });
+    found.set(key, { verdicts: [verdict], usage: previous?.type === 'usage' ? previous.usage : ZERO_USAGE });
   });
   return found;
 }
@@ -58,7 +65,10 @@ function recordedVerdicts(journal: readonly JournalEntry[]): Map<string, Recorde
  * hold, or holds no result for, is a divergence answered with an error: a replay never waits.
  */
 export class RecordedTools {
+  /** The recorded calls by {@link CallKeys} key: an id the model reused is one call per turn. */
   private readonly calls = new Map<string, RecordedCall>();
+  /** Keys of the new run's calls. */
+  private readonly keys = new CallKeys();
   private next = 0;
   /** Calls invoked so far: each was journaled as started just before. */
   private started = 0;
@@ -71,45 +81,78 @@ export class RecordedTools {
     private readonly matcher: StepMatcher,
     private readonly view: JournalView,
   ) {
-    const results = new Map<string, { content: MessageContent; order: number; startsBefore: number }>();
+    const results = new Map<
+      string,
+      { content: MessageContent; order: number; startsBefore: number; usage: TokenUsage | undefined }
+    >();
     let starts = 0;
     // An approver's edit is what the call ran with (the assistant message keeps the model's arguments).
     const edits = new Map<string, ToolCall['arguments']>();
     const verdicts = recordedVerdicts(journal);
-    for (const entry of journal) {
+    const named = new CallKeys();
+    journal.forEach((entry, index) => {
       if (entry.type === 'tool_started') starts++;
-      if (entry.type === 'approval_decision' && entry.arguments !== undefined) edits.set(entry.callId, entry.arguments);
+      if (entry.type === 'approval_decision' && entry.arguments !== undefined)
+        edits.set(named.at(journal, index, entry.callId), entry.arguments);
       if (entry.type === 'tool_result') {
-        results.set(entry.callId, { content: entry.content, order: results.size, startsBefore: starts });
+        const key = named.at(journal, index, entry.callId);
+        results.set(key, { content: entry.content, order: results.size, startsBefore: starts, usage: entry.usage });
       }
-    }
-    for (const entry of journal) {
-      if (entry.type !== 'assistant_message') continue;
+    });
+    const asked = new CallKeys();
+    journal.forEach((entry, index) => {
+      if (entry.type !== 'assistant_message') return;
       for (const call of entry.toolCalls ?? []) {
-        const result = results.get(call.callId);
-        const edit = edits.get(call.callId);
-        this.calls.set(call.callId, {
+        const key = asked.at(journal, index, call.callId);
+        const result = results.get(key);
+        const edit = edits.get(key);
+        this.calls.set(key, {
           call: edit === undefined ? call : { ...call, arguments: edit },
-          verdicts: verdicts.get(call.callId),
+          verdicts: verdicts.get(key),
           content: result?.content,
           order: result?.order ?? Number.POSITIVE_INFINITY,
           startsBefore: result?.startsBefore ?? 0,
+          usage: result?.usage,
         });
+      }
+    });
+  }
+
+  /**
+   * Makes `registry`, and the registries of the agents its handoff tools reach, answer from the
+   * recording instead of running their tools. A handoff tool still runs (it only hands the
+   * conversation over, which the new run must do again), and its call is answered as recorded.
+   */
+  install(registry: ToolRegistry): void {
+    const seen = new Set<ToolRegistry>();
+    const queue = [registry];
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      const own = next;
+      const run = own.invokeEager.bind(own);
+      own.invokeEager = (name, params, options = {}) => {
+        if (handoffAgentOf(own.get(name)) !== undefined) run(name, params, options);
+        return this.answer(name, params, options.callId ?? '', options.run);
+      };
+      for (const name of own.names()) {
+        const agent = handoffAgentOf(own.get(name));
+        if (agent !== undefined) queue.push(agent.registry);
       }
     }
   }
 
-  /** Makes `registry` answer from the recording instead of running its tools. */
-  install(registry: ToolRegistry): void {
-    registry.invokeEager = (name, params, options = {}) => this.answer(name, params, options.callId ?? '');
-  }
-
-  private answer(name: string, params: unknown, callId: string): ToolResult | Promise<ToolResult> {
+  private answer(
+    name: string,
+    params: unknown,
+    callId: string,
+    run: ToolRunContext | undefined,
+  ): ToolResult | Promise<ToolResult> {
     this.started++;
     const journal = this.view.journal;
     const step = (): CassetteStep => stepAt(journal, journal.length - 1);
     const actual = { call: { callId, name, arguments: params } };
-    const recorded = this.calls.get(callId);
+    const recorded = this.calls.get(this.keys.of(journal, callId));
     if (recorded === undefined) {
       this.matcher.add(step(), 'tool call', undefined, actual, `call ${callId} (${name}) is not in the recording`);
       return ToolResult.error(`cassette: call ${callId} is not in the recording`);
@@ -128,6 +171,8 @@ export class RecordedTools {
       );
       return ToolResult.error(`cassette: the recording holds no result for call ${callId}`);
     }
+    // A sub-agent's usage came with its result: the new run counts it as the recorded one did.
+    if (recorded.usage !== undefined) run?.addUsage(recorded.usage);
     const plain = resultOf(recorded.content);
     const result = recorded.verdicts === undefined ? plain : withRecordedVerdicts(plain, recorded.verdicts);
     // Results recorded before this one settle first: this call's start may be what they waited for.

@@ -1,10 +1,9 @@
-import { Agent } from '../../agent/agent.js';
+import { z } from 'zod';
+import { Agent, type ResumeOptions } from '../../agent/agent.js';
+import { runOutput } from '../../agent/output-check.js';
 import { Config, type ConfigOptions } from '../../config/config.js';
-import type { AgentEvent } from '../../core/agent-event.js';
-import type { MessageContent } from '../../core/content-parts.js';
 import { HarnessError } from '../../core/errors.js';
 import type { JournalEntry } from '../../core/journal-entry.js';
-import type { JsonObject } from '../../core/messages.js';
 import type { ModelClient } from '../../core/model-client.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import type { ToolLike } from '../../tools/tool.js';
@@ -12,10 +11,12 @@ import type { Cassette } from './cassette.js';
 import { compareJournals, endsARun } from './compare-journal.js';
 import type { CassetteReport, Divergence } from './divergence.js';
 import { type CassetteInput, loadCassette } from './load-cassette.js';
+import { RecordedApprovals } from './recorded-approvals.js';
+import { type RecordedRun, recordedRuns } from './recorded-runs.js';
 import { RecordedTools } from './recorded-tools.js';
 import { SecretRedactor } from './redact-secrets.js';
 import { ReplayClient } from './replay-client.js';
-import { type MatchOptions, StepMatcher, stepAt } from './step-matcher.js';
+import { type MatchOptions, StepMatcher } from './step-matcher.js';
 
 /** Builds the agent to replay with, from the user's current code, around the replay's client. */
 export type MakeAgent = (client: ModelClient) => Agent | Promise<Agent>;
@@ -55,7 +56,16 @@ export interface ReplayOptions extends MatchOptions {
    * the provider body the cassette recorded (`recordCassette`'s `wire: true`), kind `wire request`.
    */
   readonly wire?: ModelClient;
+  /**
+   * The zod schema of the structured output the recorded runs asked for (`run(input, { output })`).
+   * By default it is rebuilt from the JSON Schema a recorded cassette's requests carry; a
+   * journal does not keep it, so replaying a structured run from a journal needs it.
+   */
+  readonly output?: z.ZodType;
 }
+
+/** What `resume()` throws when the new run has nothing (or other calls) to resume. */
+const RESUME_REFUSALS: ReadonlySet<string> = new Set(['nothing_to_resume', 'invalid_argument']);
 
 /** A finished replay: the report, and what an update needs. */
 export interface ReplayRun {
@@ -82,39 +92,62 @@ async function buildAgent(options: ReplayOptions, client: ModelClient): Promise<
   return new Agent(config, { client, tools: registry });
 }
 
-/** The user messages that started the recorded runs, in order. */
-function runInputs(journal: readonly JournalEntry[]): MessageContent[] {
-  return journal.flatMap((entry) =>
-    entry.type === 'user_message' && entry.author === undefined ? [entry.content] : [],
-  );
+/**
+ * The schema structured runs are replayed with: `options.output`, else the one the recording's
+ * requests asked for (rebuilt from its JSON Schema; `client` compares a request asking for the
+ * rebuilt one as asking for the recorded one), else undefined.
+ */
+function outputSchema(cassette: Cassette, options: ReplayOptions, client: ReplayClient): z.ZodType | undefined {
+  if (options.output !== undefined) return options.output;
+  const recorded = cassette.turns.find((turn) => turn.request.output !== undefined)?.request.output;
+  if (recorded === undefined) return undefined;
+  try {
+    const rebuilt = z.fromJSONSchema(recorded.schema as Parameters<typeof z.fromJSONSchema>[0]);
+    client.rebuiltOutput(runOutput(rebuilt).request, recorded);
+    return rebuilt;
+  } catch (error) {
+    throw new HarnessError(
+      'invalid_cassette',
+      `the structured output schema the recording asked for cannot be rebuilt (${String(error)}); pass replayCassette's output option`,
+    );
+  }
+}
+
+/** How each recorded run is started again: `run()` or `resume()` options, structured output included. */
+function runOptions(runs: readonly RecordedRun[], schema: z.ZodType | undefined): ResumeOptions[] {
+  return runs.map((run, index): ResumeOptions => {
+    if (run.outputRetries === undefined) return run.approvals === undefined ? {} : { approvals: run.approvals };
+    if (schema === undefined) {
+      throw new HarnessError(
+        'invalid_argument',
+        `replayCassette: recorded run ${index + 1} asked for structured output, and a journal does not keep its schema; pass the output option (the zod schema your code asks with)`,
+      );
+    }
+    return {
+      output: schema,
+      outputRetries: run.outputRetries,
+      ...(run.approvals === undefined ? {} : { approvals: run.approvals }),
+    };
+  });
 }
 
 /**
- * Answers approval requests as the recording decided them, an edit of the arguments included
- * (a call it never decided is denied).
+ * The new journal with each sub-agent's session id (`<session id>.t<turn>.<call id>`) written as
+ * the recording's where only the parent's session id differs: a replay runs in a new session.
  */
-function answerApprovals(agent: Agent, journal: readonly JournalEntry[], matcher: StepMatcher): void {
-  const decisions = new Map<string, { approved: boolean; reason?: string; arguments?: JsonObject }>();
-  for (const entry of journal) if (entry.type === 'approval_decision') decisions.set(entry.callId, entry);
-  agent.events.subscribe((event: AgentEvent) => {
-    if (event.type !== 'tool_approval_request') return;
-    const { callId } = event.data as { callId: string };
-    const decision = decisions.get(callId);
-    if (decision === undefined) {
-      const step = stepAt(agent.session.journal, agent.session.journal.length - 1);
-      matcher.add(
-        step,
-        'tool call',
-        undefined,
-        event.data,
-        `call ${callId} asked for approval; the recording never did`,
-      );
-    }
-    queueMicrotask(() => {
-      if (decision?.approved === true) {
-        agent.approve(callId, decision.arguments === undefined ? {} : { arguments: decision.arguments });
-      } else agent.deny(callId, decision?.reason ?? 'not approved in the recording');
-    });
+function sameChildSessions(
+  recorded: readonly JournalEntry[],
+  actual: readonly JournalEntry[],
+  sessionId: string | undefined,
+): readonly JournalEntry[] {
+  if (sessionId === undefined) return actual;
+  return actual.map((entry, index) => {
+    const expected = recorded[index];
+    if (entry.type !== 'tool_started' || expected?.type !== 'tool_started') return entry;
+    const [mine, theirs] = [entry.childSessionId, expected.childSessionId];
+    if (mine === undefined || theirs === undefined || !mine.startsWith(`${sessionId}.`)) return entry;
+    const rest = mine.slice(sessionId.length);
+    return theirs.endsWith(rest) && theirs !== rest ? { ...entry, childSessionId: theirs } : entry;
   });
 }
 
@@ -134,22 +167,40 @@ export async function replayRun(input: CassetteInput, options: ReplayOptions): P
   const client = new ReplayClient(matcher, options.wire);
   const agent = await buildAgent(options, client);
   const cassette = await loadCassette(input, agent.config.systemPrompt);
-  const inputs = runInputs(cassette.journal);
-  if (inputs.length === 0) {
+  const runs = recordedRuns(cassette.journal);
+  if (runs[0]?.input === undefined) {
     throw new HarnessError('invalid_cassette', 'the cassette holds no user message to start a run with');
   }
+  const started = runOptions(runs, outputSchema(cassette, options, client));
   const redactor = new SecretRedactor([...cassette.redact, ...(options.redact ?? [])], options.env);
   const truncated = !endsARun(cassette.journal) || cassette.turns.some((turn) => turn.answer === undefined);
   const session = agent.session;
   client.begin(cassette, session, redactor, truncated);
   if ((options.tools ?? 'recorded') === 'recorded')
     new RecordedTools(cassette.journal, matcher, session).install(agent.tools);
-  answerApprovals(agent, cassette.journal, matcher);
-  for (const task of inputs) {
-    for await (const _ of agent.run(task)) {
-      // drained: the replay compares the journal, not the events
+  const approvals = new RecordedApprovals(cassette.journal, runs, matcher, agent);
+  approvals.install();
+  let resuming = false;
+  try {
+    for (const [index, run] of runs.entries()) {
+      approvals.begin(index);
+      resuming = run.input === undefined;
+      // Each recorded run again as it was started: a user message, or a resume (after a suspend
+      // or a failure) with the decisions it was given up front; structured output as asked.
+      const how = started[index] ?? {};
+      const events = run.input !== undefined ? agent.run(run.input, how) : agent.resume(how);
+      for await (const _ of events) {
+        // drained: the replay compares the journal, not the events
+      }
+      if (!matcher.keepGoing && matcher.found.length > 0) break;
     }
-    if (!matcher.keepGoing && matcher.found.length > 0) break;
+  } catch (error) {
+    // A resume the new run cannot make (its run ended otherwise, so nothing is left to resume or
+    // the recorded decisions name no waiting call): the journals already differ, and the
+    // comparison below reports where. Any other error is the caller's to see.
+    if (!resuming || !(error instanceof HarnessError) || !RESUME_REFUSALS.has(error.reason)) throw error;
+  } finally {
+    approvals.close();
   }
   const stoppedAt = matcher.found.reduce(
     (least, found) => Math.min(least, found.step.entryIndex + 1),
@@ -157,7 +208,7 @@ export async function replayRun(input: CassetteInput, options: ReplayOptions): P
   );
   compareJournals(
     cassette.journal,
-    session.journal,
+    sameChildSessions(cassette.journal, session.journal, session.id),
     matcher,
     redactor,
     matcher.keepGoing ? Number.POSITIVE_INFINITY : stoppedAt,

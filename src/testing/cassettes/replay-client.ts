@@ -1,7 +1,7 @@
 import { errorMessage, HarnessError } from '../../core/errors.js';
 import type { JournalEntry } from '../../core/journal-entry.js';
 import type { Message } from '../../core/messages.js';
-import type { ChatCompletionOptions, ModelClient, ModelStream } from '../../core/model-client.js';
+import type { ChatCompletionOptions, ModelClient, ModelStream, RequestedOutput } from '../../core/model-client.js';
 import { stableJson } from '../../core/stable-json.js';
 import type { StreamEvent } from '../../core/stream-event.js';
 import type { ToolDefinition } from '../../core/tool-params.js';
@@ -22,6 +22,26 @@ async function* serving(answer: RecordedModelAnswer, signal: AbortSignal | undef
     yield event;
   }
   if (answer.thrown !== undefined) throw new Error(answer.thrown);
+}
+
+/**
+ * The provider of the client a cassette was recorded with: its `meta.provider` (a recording),
+ * else what the journal shows — the client named by a note of reasoning left out of a request,
+ * or the provider of the last reasoning part (the model that made it answered the client's
+ * requests); undefined when a part was left out for a client of no provider, or none shows.
+ */
+function recordedProvider(cassette: Cassette): string | undefined {
+  if (cassette.source === 'recording') return cassette.meta?.provider;
+  let made: string | undefined;
+  for (const entry of cassette.journal) {
+    if (entry.type === 'turn_start' && entry.droppedReasoning !== undefined && entry.droppedReasoning.length > 0) {
+      return entry.droppedReasoning[0]?.client;
+    }
+    if (entry.type === 'assistant_message' || entry.type === 'agent_end') {
+      made = entry.reasoning?.at(-1)?.provider ?? made;
+    }
+  }
+  return made;
 }
 
 /** Stable JSON of an object, computed once per object (messages are frozen and shared). */
@@ -58,9 +78,16 @@ export class ReplayClient implements ModelClient {
   /** The last request that matched, both sides: their equal prefix need not be compared again. */
   private matched: { expected: readonly Message[]; actual: readonly Message[] } = { expected: [], actual: [] };
   private view: JournalView | undefined;
+  /**
+   * The provider of the recorded client, so that the new run sends each reasoning part back
+   * (or leaves it out) as the recorded run did (SPEC §15).
+   */
+  provider: string | undefined;
   private cassette: Cassette = { version: 1, source: 'recording', turns: [], journal: [], redact: [] };
   private redactor: SecretRedactor = new SecretRedactor([], {});
   private truncated = false;
+  /** The structured output the replay asks for in place of the recorded one (see {@link ReplayClient.rebuiltOutput}). */
+  private outputAlias: { readonly rebuilt: string; readonly recorded: RequestedOutput } | undefined;
 
   /**
    * `wire`: a built-in client whose conversion turns each request into its provider body, to
@@ -77,9 +104,19 @@ export class ReplayClient implements ModelClient {
    */
   begin(cassette: Cassette, view: JournalView, redactor: SecretRedactor, truncated: boolean): void {
     this.cassette = cassette;
+    this.provider = recordedProvider(cassette);
     this.view = view;
     this.redactor = redactor;
     this.truncated = truncated;
+  }
+
+  /**
+   * The replay asks for structured output with a schema rebuilt from the recorded JSON Schema,
+   * whose own JSON Schema may differ in form (`additionalProperties: {}`): a request asking for
+   * `rebuilt` is compared as asking for `recorded`.
+   */
+  rebuiltOutput(rebuilt: RequestedOutput, recorded: RequestedOutput): void {
+    this.outputAlias = { rebuilt: stableJson(rebuilt), recorded };
   }
 
   /** Matches the request and serves the recorded answer. */
@@ -92,7 +129,7 @@ export class ReplayClient implements ModelClient {
     const request: RecordedModelRequest = {
       messages: this.redactor.value(messages),
       tools: this.redactor.value(tools ?? []),
-      ...(options.output === undefined ? {} : { output: options.output }),
+      ...(options.output === undefined ? {} : { output: this.asRecorded(options.output) }),
       ...this.wireOf(messages, tools, options),
     };
     this.sent.push(request);
@@ -121,6 +158,11 @@ export class ReplayClient implements ModelClient {
     }
     if (answer.thrown === undefined && options.signal === undefined) return answer.events;
     return serving(answer, options.signal);
+  }
+
+  private asRecorded(output: RequestedOutput): RequestedOutput {
+    const alias = this.outputAlias;
+    return alias !== undefined && stableJson(output) === alias.rebuilt ? alias.recorded : output;
   }
 
   /** The provider body the `wire` client makes of the request (redacted), or the error it threw. */
@@ -163,23 +205,25 @@ export class ReplayClient implements ModelClient {
   /** Whether the request differs from the recorded one; records each difference. */
   private compare(recorded: CassetteTurn, request: RecordedModelRequest, step: CassetteStep): boolean {
     const expected = recorded.request;
+    // A cassette derived from a journal does not know the structured output asked for either.
+    const output = this.cassette.source === 'journal' ? undefined : request.output;
     let differs = false;
     const messagesMatch = this.matcher.isTuned('request messages')
       ? this.matcher.same(
           'request messages',
           { messages: expected.messages, output: expected.output },
-          { messages: request.messages, output: request.output },
+          { messages: request.messages, output },
           () => step,
         )
       : this.sameMessages(expected.messages, request.messages) &&
-        stableJson(expected.output ?? null) === stableJson(request.output ?? null);
+        stableJson(expected.output ?? null) === stableJson(output ?? null);
     if (!messagesMatch) {
       differs = true;
       this.matcher.add(
         step,
         'request messages',
         { messages: expected.messages, ...(expected.output ? { output: expected.output } : {}) },
-        { messages: request.messages, ...(request.output ? { output: request.output } : {}) },
+        { messages: request.messages, ...(output ? { output } : {}) },
         `model turn ${step.turn} sent other messages than the recording`,
       );
     }
