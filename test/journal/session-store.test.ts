@@ -6,7 +6,6 @@ import {
   Config,
   defineTool,
   type JournalStore,
-  type JournalWriter,
   openStore,
   ScriptedClient,
   Session,
@@ -16,6 +15,7 @@ import {
   ToolRegistry,
 } from '../../src/index.js';
 import { JOURNAL_VERSION } from '../../src/session/journal-version.js';
+import { failingStore } from '../support/failing-store.js';
 import { freshPostgresUrl, startPostgresBeforeAll } from '../support/postgres.js';
 import { drain, use } from '../support/runs.js';
 import { tempWorkspace } from '../support/workspace.js';
@@ -169,36 +169,6 @@ describe('new Session(config, { store, id })', () => {
 });
 
 describe('a failing store', () => {
-  /** A memory store whose writers fail from their `failAt`-th append on (1-based). */
-  async function failingStore(failAt: number): Promise<JournalStore> {
-    const inner = await open('memory:');
-    return {
-      location: 'memory:failing',
-      read: (id) => inner.read(id),
-      list: () => inner.list(),
-      close: () => inner.close(),
-      openWriter: async (id, options) => {
-        const writer = await inner.openWriter(id, options);
-        let appends = 0;
-        const failing: JournalWriter = {
-          sessionId: id,
-          get length() {
-            return writer.length;
-          },
-          append: async (entries) => {
-            appends++;
-            if (appends >= failAt) {
-              throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
-            }
-            await writer.append(entries);
-          },
-          close: () => writer.close(),
-        };
-        return failing;
-      },
-    };
-  }
-
   it('ends the run with store_error, runs no tool whose start is not durable, and reports nothing past the store', async () => {
     for (const failAt of [1, 2, 3, 4, 5]) {
       const store = await failingStore(failAt);
