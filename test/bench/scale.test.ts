@@ -206,8 +206,13 @@ describe('capacityTable', () => {
     });
     expect(table).toContain('| measure | agent-harness | ai | XState skeleton | bare loop | target |');
     expect(table).toContain('| peer CPU per turn / harness |  | 4.00× |  |  | ≥ 3× ✅ |');
-    expect(table).toContain('| peer CPU per turn / XState skeleton (the ceiling of a loop on XState) |  |  | 8.00× |  |  |');
-    const noPeer = capacityTable({ harness: result('agent-harness', 400, 12, 5), skeleton: result('XState skeleton', 200, 10, 3) });
+    expect(table).toContain(
+      '| peer CPU per turn / XState skeleton (the ceiling of a loop on XState) |  |  | 8.00× |  |  |',
+    );
+    const noPeer = capacityTable({
+      harness: result('agent-harness', 400, 12, 5),
+      skeleton: result('XState skeleton', 200, 10, 3),
+    });
     expect(noPeer).not.toContain('ceiling');
   });
 
