@@ -736,12 +736,14 @@ export class Session {
   }
 
   /**
-   * A snapshot for saving: the journal, its version, the wall-clock time of saving, and the
+   * A snapshot for saving: the journal, its version (1 for a session read from a version 1
+   * journal that owed calls then, else the current one), the wall-clock time of saving, and the
    * journals of the child agents its calls ran without a store ({@link Session.children}).
    */
   toJSON(): SessionSnapshot {
     const snapshot = {
-      version: JOURNAL_VERSION,
+      // Calls a version 1 journal owes stay in doubt when the snapshot is restored (as in Session.fork).
+      version: this.startsNotJournaled === undefined ? JOURNAL_VERSION : 1,
       savedAt: new Date(this.clock()).toISOString(),
       journal: this.log.slice(), // a snapshot: later entries must not appear in it
     };
