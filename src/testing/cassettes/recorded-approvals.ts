@@ -1,5 +1,6 @@
 import type { Agent } from '../../agent/agent.js';
 import type { AgentEvent } from '../../core/agent-event.js';
+import { errorMessage } from '../../core/errors.js';
 import type { ApprovalDecisionEntry, JournalEntry } from '../../core/journal-entry.js';
 import { CallKeys } from './call-keys.js';
 import type { RecordedRun } from './recorded-runs.js';
@@ -90,11 +91,23 @@ export class RecordedApprovals {
     }
     queueMicrotask(() => {
       const decision = found?.entry;
-      if (decision?.approved === true) {
-        this.agent.approve(callId, decision.arguments === undefined ? {} : { arguments: decision.arguments });
-      } else this.agent.deny(callId, decision?.reason ?? 'not approved in the recording');
+      if (decision?.approved === true) this.approve(callId, decision);
+      else this.agent.deny(callId, decision?.reason ?? 'not approved in the recording');
       this.trySuspend();
     });
+  }
+
+  /**
+   * Approves as recorded. An edit of the arguments the tool now refuses (`invalid_argument`)
+   * would leave the call waiting: it is denied, naming why, and the journal comparison reports
+   * the decision that differs.
+   */
+  private approve(callId: string, decision: ApprovalDecisionEntry): void {
+    try {
+      this.agent.approve(callId, decision.arguments === undefined ? {} : { arguments: decision.arguments });
+    } catch (error) {
+      this.agent.deny(callId, `the recorded edit of the arguments does not fit the tool now: ${errorMessage(error)}`);
+    }
   }
 
   /**
