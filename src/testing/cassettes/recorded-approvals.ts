@@ -70,10 +70,12 @@ export class RecordedApprovals {
 
   private onRequest(event: AgentEvent): void {
     if (event.type !== 'tool_approval_request') return;
-    const { callId } = event.data as { callId: string };
+    const { callId, path } = event.data as { callId: string; path?: readonly string[] };
     const journal = this.agent.session.journal;
     const found = this.decisions.get(this.keys.of(journal, callId));
-    if (found?.run !== this.current && this.runs[this.current]?.suspended === true) {
+    // A sub-agent's call (relayed, with its path) comes while the parent runs a tool: the parent
+    // cannot be suspended on it, so it is decided now.
+    if (found?.run !== this.current && this.runs[this.current]?.suspended === true && path === undefined) {
       // The recorded run was suspended with this call undecided: suspend once the others are.
       this.suspendWanted = true;
       queueMicrotask(() => this.trySuspend());
