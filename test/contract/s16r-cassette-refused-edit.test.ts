@@ -20,7 +20,7 @@ function within<T>(promise: Promise<T>, ms = 5000): Promise<T> {
 }
 
 const maker =
-  (schema?: z.ZodObject<{ word: z.ZodType<string> }>): MakeAgent =>
+  (schema?: Parameters<typeof lookupTool>[1]): MakeAgent =>
   (client) => {
     const config = new Config({ permissions: { lookup: 'ask' } });
     const tool = schema === undefined ? lookupTool() : lookupTool('Looks a word up.', schema);
