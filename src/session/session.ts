@@ -284,7 +284,7 @@ export class Session {
     try {
       const stored = writer.length === 0 ? { entries: [], warnings: [], meta } : await store.read(id);
       const version = stored.meta[JOURNAL_VERSION_META];
-      if (version !== undefined) checkStoredJournalVersion(version);
+      const journalVersion = version === undefined ? undefined : checkStoredJournalVersion(version);
       const { at } = options;
       if (stored.entries.length !== writer.length || !Number.isSafeInteger(at) || at < 0 || at > writer.length) {
         throw new HarnessError(
@@ -292,8 +292,10 @@ export class Session {
           `session '${id}' in ${store.location}: the run began at entry ${at}, but the store holds ${stored.entries.length} entries (its writer is at ${writer.length})`,
         );
       }
+      // As Session.load: a version 1 journal's calls still owed are in doubt.
       const session = Session.replay(stored.entries.slice(0, at), options.config ?? new Config(), {
         clock: options.clock,
+        journalVersion,
       });
       session.attach(store, id, writer, stored.warnings, writer.length);
       return { session, recorded: stored.entries.slice(at) };
