@@ -86,14 +86,19 @@ export function openRunChannel(setup: RunChannelSetup, queue: AsyncQueue<AgentEv
   const unsubscribeReader = setup.events.subscribe(reader);
   // The other subscribers see the run's events as the reader does: the bus asks this gate as an
   // event reaches each of them (a store fails while some subscriber holds an event).
+  // A subscriber before the barrier (on a bus shared before the agent was made) gets an event
+  // before its entries are known durable: the event is decided only once the barrier had it.
   const { storeBarrier } = setup;
+  let barrierHad: AgentEvent | undefined;
   const ungate =
     session.store === undefined
       ? undefined
       : setup.events.gate((event, subscriber) => {
+          if (subscriber === storeBarrier) barrierHad = event;
           if (subscriber === reader || subscriber === storeBarrier) return event;
           const ours = event === decidedFor || event === oldest || (later?.includes(event) ?? false);
-          return ours ? shownAs(event) : event;
+          if (!ours || (event !== barrierHad && session.storeFailure === undefined)) return event;
+          return shownAs(event);
         });
   const unsubscribe = (): void => {
     unsubscribeReader();

@@ -6,6 +6,7 @@ import type { ForkedSession, ForkHandler } from '../inspector/fork-route.js';
 import { InspectorFeed } from '../inspector/inspector-feed.js';
 import { type InspectorServer, type InspectorServerOptions, startInspector } from '../inspector/inspector-server.js';
 import { agentMachine } from '../machines/agent-machine.js';
+import { checkStoredJournalVersion } from '../session/journal-version.js';
 import { JOURNAL_VERSION_META, Session } from '../session/session.js';
 import { readSessionTree } from '../session/session-tree.js';
 import type { JournalStore, StoredEntry } from '../stores/journal-store.js';
@@ -39,8 +40,9 @@ export async function storedFeed(url: string, id: string): Promise<{ feed: Inspe
 }
 
 /**
- * Stores `entries` as the new session `id`, with the source's metadata (its model and rates; the
- * journal version is the fork's own), durably.
+ * Stores `entries` as the new session `id`, with the source's metadata (its model and rates),
+ * durably. A fork of a version 1 session stays version 1 (its calls still owed stay in doubt,
+ * as `Session.fork` keeps them); of any later version, it is the current version.
  */
 export async function writeFork(
   store: JournalStore,
@@ -48,8 +50,9 @@ export async function writeFork(
   meta: Readonly<Record<string, string>>,
   id: string,
 ): Promise<void> {
-  const { [JOURNAL_VERSION_META]: _version, ...kept } = meta;
-  const fork = Session.replay(entries, new Config(), { store, id, meta: kept });
+  const { [JOURNAL_VERSION_META]: version, ...kept } = meta;
+  const journalVersion = version === undefined ? undefined : checkStoredJournalVersion(version);
+  const fork = Session.replay(entries, new Config(), { store, id, meta: kept, journalVersion });
   await fork.durable();
   await fork.close();
 }

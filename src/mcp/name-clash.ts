@@ -27,8 +27,8 @@ export function findNameClash(tools: readonly McpToolInfo[], prefix: string | un
 
 /**
  * The `mcp_error` refusing a server's list with a {@link NameClash}: the model could not tell
- * the two tools apart, and a prefix cannot either (it prefixes both). The server's names are
- * its text, shown with control characters made visible.
+ * the two tools apart, and a prefix cannot either (it prefixes both). The server's names (its
+ * tools' and, without a `name` option, its own) are its text, shown with control characters made visible.
  */
 export function nameClashError(server: string, clash: NameClash): HarnessError {
   const first = withoutControls(clash.first);
@@ -37,5 +37,5 @@ export function nameClashError(server: string, clash: NameClash): HarnessError {
     clash.first === clash.second
       ? `lists the tool '${first}' twice`
       : `lists two tools that both become '${clash.name}' (a tool name holds only letters, digits, _ and -, at most 64 characters): '${first}' and '${second}'`;
-  return new HarnessError('mcp_error', `MCP server '${server}' ${which}`);
+  return new HarnessError('mcp_error', `MCP server '${withoutControls(server)}' ${which}`);
 }

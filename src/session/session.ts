@@ -284,7 +284,7 @@ export class Session {
     try {
       const stored = writer.length === 0 ? { entries: [], warnings: [], meta } : await store.read(id);
       const version = stored.meta[JOURNAL_VERSION_META];
-      if (version !== undefined) checkStoredJournalVersion(version);
+      const journalVersion = version === undefined ? undefined : checkStoredJournalVersion(version);
       const { at } = options;
       if (stored.entries.length !== writer.length || !Number.isSafeInteger(at) || at < 0 || at > writer.length) {
         throw new HarnessError(
@@ -292,8 +292,10 @@ export class Session {
           `session '${id}' in ${store.location}: the run began at entry ${at}, but the store holds ${stored.entries.length} entries (its writer is at ${writer.length})`,
         );
       }
+      // As Session.load: a version 1 journal's calls still owed are in doubt.
       const session = Session.replay(stored.entries.slice(0, at), options.config ?? new Config(), {
         clock: options.clock,
+        journalVersion,
       });
       session.attach(store, id, writer, stored.warnings, writer.length);
       return { session, recorded: stored.entries.slice(at) };
@@ -736,12 +738,14 @@ export class Session {
   }
 
   /**
-   * A snapshot for saving: the journal, its version, the wall-clock time of saving, and the
+   * A snapshot for saving: the journal, its version (1 for a session read from a version 1
+   * journal that owed calls then, else the current one), the wall-clock time of saving, and the
    * journals of the child agents its calls ran without a store ({@link Session.children}).
    */
   toJSON(): SessionSnapshot {
     const snapshot = {
-      version: JOURNAL_VERSION,
+      // Calls a version 1 journal owes stay in doubt when the snapshot is restored (as in Session.fork).
+      version: this.startsNotJournaled === undefined ? JOURNAL_VERSION : 1,
       savedAt: new Date(this.clock()).toISOString(),
       journal: this.log.slice(), // a snapshot: later entries must not appear in it
     };

@@ -103,4 +103,12 @@ describe('findNameClash / nameClashError', () => {
     expect(clash?.name).toBe('get_item');
     expect(nameClashError('s', clash as NameClash).message).toContain("'get⟨U+202E⟩item' and 'get_item'");
   });
+
+  it('cleans the server’s own name too (it may be the name the server reports) of control characters', () => {
+    const clash = { name: 'get_item', first: 'get.item', second: 'get_item' };
+    const { message } = nameClashError('shop\u001b]0;owned\u0007', clash);
+    // The escape sequence (a terminal title) is dropped, as in the server's other text.
+    expect(message).toContain("MCP server 'shop' lists two tools");
+    expect(message.includes('\u001b') || message.includes('\u0007')).toBe(false);
+  });
 });

@@ -60,6 +60,11 @@ function answerOf(entries: readonly JournalEntry[]): RecordedModelAnswer | undef
   return undefined;
 }
 
+/** Whether an entry ends a turn before its request was sent (`mcp_error`: a tool source's failed refresh). */
+function sentNoRequest(entry: JournalEntry): boolean {
+  return entry.type === 'agent_error' && entry.reason === 'mcp_error';
+}
+
 /** A request the journal shows: a model turn (its `turn_start`) or a summary (its `compaction`). */
 interface JournaledRequest {
   /** Where its entries begin (for a summary, its switches and usage before the compaction). */
@@ -134,9 +139,12 @@ export function cassetteFromJournal(journal: readonly JournalEntry[], options: J
       if (summary !== undefined) requests.push(summary);
     }
   });
-  const turns: CassetteTurn[] = requests.map(({ index, messages, answer: known }, i) => {
-    const answer = known ?? answerOf(journal.slice(index + 1, requests[i + 1]?.index ?? journal.length));
-    return { request: { messages }, ...(answer === undefined ? {} : { answer }) };
+  const turns: CassetteTurn[] = requests.flatMap(({ index, messages, answer: known }, i): CassetteTurn[] => {
+    const entries = journal.slice(index + 1, requests[i + 1]?.index ?? journal.length);
+    const answer = known ?? answerOf(entries);
+    // A tool source that failed to refresh ended the run after the turn's start: no request was sent.
+    if (answer === undefined && entries.some(sentNoRequest)) return [];
+    return [{ request: { messages }, ...(answer === undefined ? {} : { answer }) }];
   });
   return {
     version: CASSETTE_VERSION,

@@ -1,5 +1,6 @@
 import type { Agent } from '../../agent/agent.js';
 import type { AgentEvent } from '../../core/agent-event.js';
+import { errorMessage } from '../../core/errors.js';
 import type { ApprovalDecisionEntry, JournalEntry } from '../../core/journal-entry.js';
 import { CallKeys } from './call-keys.js';
 import type { RecordedRun } from './recorded-runs.js';
@@ -69,10 +70,12 @@ export class RecordedApprovals {
 
   private onRequest(event: AgentEvent): void {
     if (event.type !== 'tool_approval_request') return;
-    const { callId } = event.data as { callId: string };
+    const { callId, path } = event.data as { callId: string; path?: readonly string[] };
     const journal = this.agent.session.journal;
     const found = this.decisions.get(this.keys.of(journal, callId));
-    if (found?.run !== this.current && this.runs[this.current]?.suspended === true) {
+    // A sub-agent's call (relayed, with its path) comes while the parent runs a tool: the parent
+    // cannot be suspended on it, so it is decided now.
+    if (found?.run !== this.current && this.runs[this.current]?.suspended === true && path === undefined) {
       // The recorded run was suspended with this call undecided: suspend once the others are.
       this.suspendWanted = true;
       queueMicrotask(() => this.trySuspend());
@@ -90,11 +93,23 @@ export class RecordedApprovals {
     }
     queueMicrotask(() => {
       const decision = found?.entry;
-      if (decision?.approved === true) {
-        this.agent.approve(callId, decision.arguments === undefined ? {} : { arguments: decision.arguments });
-      } else this.agent.deny(callId, decision?.reason ?? 'not approved in the recording');
+      if (decision?.approved === true) this.approve(callId, decision);
+      else this.agent.deny(callId, decision?.reason ?? 'not approved in the recording');
       this.trySuspend();
     });
+  }
+
+  /**
+   * Approves as recorded. An edit of the arguments the tool now refuses (`invalid_argument`)
+   * would leave the call waiting: it is denied, naming why, and the journal comparison reports
+   * the decision that differs.
+   */
+  private approve(callId: string, decision: ApprovalDecisionEntry): void {
+    try {
+      this.agent.approve(callId, decision.arguments === undefined ? {} : { arguments: decision.arguments });
+    } catch (error) {
+      this.agent.deny(callId, `the recorded edit of the arguments does not fit the tool now: ${errorMessage(error)}`);
+    }
   }
 
   /**

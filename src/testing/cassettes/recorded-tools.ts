@@ -122,14 +122,22 @@ export class RecordedTools {
    * Makes `registry`, and the registries of the agents its handoff tools reach, answer from the
    * recording instead of running their tools. A handoff tool still runs (it only hands the
    * conversation over, which the new run must do again), and its call is answered as recorded.
+   * Returns the function that puts every registry back as it was (a registry may be given to
+   * the next replay, a live one).
    */
-  install(registry: ToolRegistry): void {
+  install(registry: ToolRegistry): () => void {
     const seen = new Set<ToolRegistry>();
+    const restores: (() => void)[] = [];
     const queue = [registry];
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
       if (seen.has(next)) continue;
       seen.add(next);
       const own = next;
+      const before = Object.getOwnPropertyDescriptor(own, 'invokeEager');
+      restores.push(() => {
+        if (before === undefined) delete (own as { invokeEager?: unknown }).invokeEager;
+        else Object.defineProperty(own, 'invokeEager', before);
+      });
       const run = own.invokeEager.bind(own);
       own.invokeEager = (name, params, options = {}) => {
         if (handoffAgentOf(own.get(name)) !== undefined) run(name, params, options);
@@ -140,6 +148,9 @@ export class RecordedTools {
         if (agent !== undefined) queue.push(agent.registry);
       }
     }
+    return () => {
+      for (const restore of restores.reverse()) restore();
+    };
   }
 
   private answer(

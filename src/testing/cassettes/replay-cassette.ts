@@ -176,8 +176,10 @@ export async function replayRun(input: CassetteInput, options: ReplayOptions): P
   const truncated = !endsARun(cassette.journal) || cassette.turns.some((turn) => turn.answer === undefined);
   const session = agent.session;
   client.begin(cassette, session, redactor, truncated);
-  if ((options.tools ?? 'recorded') === 'recorded')
-    new RecordedTools(cassette.journal, matcher, session).install(agent.tools);
+  const uninstallTools =
+    (options.tools ?? 'recorded') === 'recorded'
+      ? new RecordedTools(cassette.journal, matcher, session).install(agent.tools)
+      : undefined;
   const approvals = new RecordedApprovals(cassette.journal, runs, matcher, agent);
   approvals.install();
   let resuming = false;
@@ -201,6 +203,7 @@ export async function replayRun(input: CassetteInput, options: ReplayOptions): P
     if (!resuming || !(error instanceof HarnessError) || !RESUME_REFUSALS.has(error.reason)) throw error;
   } finally {
     approvals.close();
+    uninstallTools?.();
   }
   const stoppedAt = matcher.found.reduce(
     (least, found) => Math.min(least, found.step.entryIndex + 1),
