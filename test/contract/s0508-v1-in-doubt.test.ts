@@ -7,73 +7,25 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import {
-  Agent,
-  Config,
-  defineTool,
-  type JournalEntry,
-  openStore,
-  ScriptedClient,
-  Session,
-  StreamEvent,
-  ToolKind,
-  ToolRegistry,
-} from '../../src/index.js';
+import { Config, openStore, Session } from '../../src/index.js';
 import { parseJournal, readJournalFile } from '../../src/journal.js';
-import { drain } from '../support/runs.js';
+import { resumeWithPayAndLook, storeVersion1, V1_CUT } from '../support/v1-journal.js';
 
 const config = new Config({});
 
-function registry(ran: string[]) {
-  const tool = (name: string, kind: ToolKind) =>
-    defineTool({
-      name,
-      description: `${name} tool`,
-      kind,
-      schema: z.object({}),
-      execute: ({ callId }) => {
-        ran.push(callId);
-        return `${name} done`;
-      },
-    });
-  return new ToolRegistry(config).register(tool('pay', ToolKind.WRITE)).register(tool('look', ToolKind.READ));
-}
+const cut = V1_CUT;
 
-/** A run cut in its executingTools state, as journal version 1 (and any version) writes it. */
-const cut = [
-  { type: 'user_message', content: 'pay the invoice' },
-  { type: 'turn_start' },
-  { type: 'usage', usage: { promptTokens: 5, completionTokens: 3, totalTokens: 8 } },
-  {
-    type: 'assistant_message',
-    content: '',
-    toolCalls: [
-      { callId: 'p1', name: 'pay', arguments: {} },
-      { callId: 'l1', name: 'look', arguments: {} },
-    ],
-  },
-  { type: 'transition', event: 'xstate.done.actor.model', from: 'awaitingModel', to: 'executingTools' },
-];
-
-const answer = () => new ScriptedClient([[StreamEvent.textDelta('done'), StreamEvent.messageComplete()]]);
-
+/** Resumes `session` (see resumeWithPayAndLook), adding the calls that ran to `ran`. */
 async function resumed(session: Session, ran: string[]) {
-  const events = await drain(new Agent(config, { session, client: answer(), tools: registry(ran) }).resume());
-  const results = Object.fromEntries(
-    session.journal.flatMap((entry: JournalEntry) =>
-      entry.type === 'tool_result' ? [[entry.callId, entry.content]] : [],
-    ),
-  );
-  return { end: events.at(-1)?.type, results };
+  const { end, ran: now, results } = await resumeWithPayAndLook(session, config);
+  ran.push(...now);
+  return { end, results };
 }
 
 describe('s0508 §8 resuming a version 1 journal cut while its tools ran', () => {
   it('Session.load: the non-idempotent call is in doubt (interrupted, not run again); the read runs again', async () => {
     const store = await openStore('memory:');
-    const writer = await store.openWriter('v1', { meta: { journalVersion: '1' } });
-    await writer.append(JSON.parse(JSON.stringify(cut)));
-    await writer.close();
+    await storeVersion1(store);
     const ran: string[] = [];
     const session = await Session.load(store, 'v1', { config });
     const { end, results } = await resumed(session, ran);
@@ -105,26 +57,20 @@ describe('s0508 §8 resuming a version 1 journal cut while its tools ran', () =>
 describe('s0508 §8 a version 1 session continued by this library', () => {
   it('trusts its write-ahead entries once it holds them: a call that never started runs', async () => {
     const store = await openStore('memory:');
-    const writer = await store.openWriter('v1', { meta: { journalVersion: '1' } });
     // A later turn, written by this library (tool_started for l0), cut before p1 started.
-    await writer.append(
-      JSON.parse(
-        JSON.stringify([
-          cut[0],
-          cut[1],
-          cut[2],
-          { type: 'assistant_message', content: '', toolCalls: [{ callId: 'l0', name: 'look', arguments: {} }] },
-          cut[4],
-          { type: 'tool_started', callId: 'l0' },
-          { type: 'tool_result', callId: 'l0', content: 'look done' },
-          { type: 'turn_start' },
-          cut[2],
-          cut[3],
-          cut[4],
-        ]),
-      ),
-    );
-    await writer.close();
+    await storeVersion1(store, 'v1', [
+      cut[0],
+      cut[1],
+      cut[2],
+      { type: 'assistant_message', content: '', toolCalls: [{ callId: 'l0', name: 'look', arguments: {} }] },
+      cut[4],
+      { type: 'tool_started', callId: 'l0' },
+      { type: 'tool_result', callId: 'l0', content: 'look done' },
+      { type: 'turn_start' },
+      cut[2],
+      cut[3],
+      cut[4],
+    ] as object[]);
     const ran: string[] = [];
     const session = await Session.load(store, 'v1', { config });
     const { results } = await resumed(session, ran);
@@ -138,9 +84,7 @@ describe('s0508 §8 a version 1 session continued by this library', () => {
 describe('s0508 §8 a fork of a version 1 session cut while its tools ran', () => {
   it('stays a version 1 journal in the store: loaded again, its non-idempotent call is in doubt', async () => {
     const store = await openStore('memory:');
-    const writer = await store.openWriter('v1', { meta: { journalVersion: '1' } });
-    await writer.append(JSON.parse(JSON.stringify(cut)));
-    await writer.close();
+    await storeVersion1(store);
     const original = await Session.load(store, 'v1', { config });
     const fork = await original.fork({ at: original.journalLength, id: 'v1-fork' });
     await fork.close();

@@ -13,45 +13,16 @@ import {
   defineTool,
   EventBus,
   type JournalStore,
-  type JournalWriter,
-  openStore,
   ScriptedClient,
   Session,
   StreamEvent,
   ToolKind,
   ToolRegistry,
 } from '../../src/index.js';
+import { failingStore } from '../support/failing-store.js';
 import { drain, use } from '../support/runs.js';
 
 const config = new Config({});
-
-/** A memory store whose writers fail from their `failAt`-th append on (1-based), as a full disk does. */
-async function failingStore(failAt: number): Promise<JournalStore> {
-  const inner = await openStore('memory:');
-  return {
-    location: 'memory:failing',
-    read: (id) => inner.read(id),
-    list: () => inner.list(),
-    close: () => inner.close(),
-    openWriter: async (id, options) => {
-      const writer = await inner.openWriter(id, options);
-      let appends = 0;
-      const failing: JournalWriter = {
-        sessionId: id,
-        get length() {
-          return writer.length;
-        },
-        append: async (entries) => {
-          appends++;
-          if (appends >= failAt) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
-          await writer.append(entries);
-        },
-        close: () => writer.close(),
-      };
-      return failing;
-    },
-  };
-}
 
 const script = () => [
   [

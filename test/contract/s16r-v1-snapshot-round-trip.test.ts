@@ -6,50 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import {
-  Agent,
-  Config,
-  defineTool,
-  type JournalEntry,
-  ScriptedClient,
-  Session,
-  StreamEvent,
-  ToolKind,
-  ToolRegistry,
-} from '../../src/index.js';
+import { Config, Session } from '../../src/index.js';
 import { JOURNAL_VERSION, parseJournal } from '../../src/journal.js';
-import { drain } from '../support/runs.js';
+import { resumeWithPayAndLook } from '../support/v1-journal.js';
 
 const config = new Config({});
 const V1_FILE = fileURLToPath(new URL('../fixtures/journal-v1-cut.jsonl', import.meta.url));
 
-function registry(ran: string[]) {
-  const tool = (name: string, kind: ToolKind) =>
-    defineTool({
-      name,
-      description: `${name} tool`,
-      kind,
-      schema: z.object({}),
-      execute: ({ callId }) => {
-        ran.push(callId);
-        return `${name} done`;
-      },
-    });
-  return new ToolRegistry(config).register(tool('pay', ToolKind.WRITE)).register(tool('look', ToolKind.READ));
-}
-
-async function resumed(session: Session) {
-  const ran: string[] = [];
-  const client = new ScriptedClient([[StreamEvent.textDelta('done'), StreamEvent.messageComplete()]]);
-  await drain(new Agent(config, { session, client, tools: registry(ran) }).resume());
-  const results = Object.fromEntries(
-    session.journal.flatMap((entry: JournalEntry) =>
-      entry.type === 'tool_result' ? [[entry.callId, entry.content]] : [],
-    ),
-  );
-  return { ran, results };
-}
+const resumed = (session: Session) => resumeWithPayAndLook(session, config);
 
 /** The session through a JSON round trip of its snapshot, as a program saving it to disk does. */
 const roundTrip = (session: Session): Session => Session.fromJSON(JSON.parse(JSON.stringify(session)), config);
