@@ -89,7 +89,8 @@ async function requestTurn(
   const client = deps.client;
   if (client === undefined) throw new HarnessError('no_client', 'the agent has no model client');
   // Between turns, never within one: tool lists that changed (MCP listChanged) are applied now.
-  await refreshToolSources(deps.toolSources, deps.tools);
+  // Checked here: an awaited call per turn would cost every agent without sources a promise.
+  if (deps.toolSources.length > 0) await refreshToolSources(deps.toolSources, deps.tools);
   throwIfAborted(abort);
   // After a handoff, the agent handed to: its tools (its instructions are the system message).
   const registry = deps.activeTools();
